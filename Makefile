@@ -1,0 +1,45 @@
+# lexc: every target works on a fresh machine with only Python 3.11.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+DEMO   := build/demo
+
+.PHONY: help install demo test bench lint clean
+
+help:           ## list the targets
+	@grep -E '^[a-z]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet ".[test]"
+	touch $(STAMP)
+
+install: $(STAMP) ## create the virtualenv and install lexc into it
+	$(BIN)/python -m pip install --quiet --no-deps --force-reinstall .
+
+demo: install   ## compile the bundled ENABLE list and run a few queries
+	@mkdir -p $(DEMO)
+	$(BIN)/lexc build wordlists/enable1.txt -f dawg -o $(DEMO)/enable.dawg
+	$(BIN)/lexc info $(DEMO)/enable.dawg
+	$(BIN)/lexc verify $(DEMO)/enable.dawg --against wordlists/enable1.txt
+	$(BIN)/lexc anagram $(DEMO)/enable.dawg RETAINS
+	$(BIN)/lexc anagram $(DEMO)/enable.dawg --sub QZ?
+	$(BIN)/lexc hooks $(DEMO)/enable.dawg CARE ZA
+	$(BIN)/lexc words $(DEMO)/enable.dawg --pattern 'Q[^U]*' --limit 10
+	$(BIN)/lexc check $(DEMO)/enable.dawg CARE ZAX QUIXOTIC
+
+test: install   ## install and run the whole test suite
+	cd tests && ../$(BIN)/python -m pytest -c ../pyproject.toml --rootdir .. $(PYTEST_ARGS)
+
+bench: install  ## measure size and speed (lexc bench)
+	$(BIN)/lexc bench
+
+lint: install   ## byte-compile everything (a cheap syntax check)
+	$(BIN)/python -m compileall -q lexc tests
+
+clean:          ## remove the virtualenv and build outputs
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache

@@ -1,0 +1,5 @@
+"""``python -m lexc``: the command line."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,144 @@
+"""Alphabets: tile labels <-> small integer letter codes.
+
+Code 0 is reserved: it is the blank on a rack, a played-through square and the GADDAG
+separator. Letters are coded 1..n in the order the ruleset lists them, which is also the
+order every format sorts by. A label may be several characters long (Spanish CH, LL, RR;
+Catalan L·L); text is split into labels by longest match. A blank standing for a letter on
+the board is written with the label in lowercase and coded ``code | BLANK_FLAG``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+BLANK = 0
+BLANK_CHAR = "?"
+BLANK_FLAG = 0x80
+MAX_LETTERS = 127  # codes 1..127, so that code | BLANK_FLAG still fits in a byte
+
+
+class AlphabetError(ValueError):
+    """A text cannot be split into this alphabet's labels."""
+
+    def __init__(self, message: str, position: int = 0, char: str = ""):
+        super().__init__(message)
+        self.position = position
+        self.char = char
+
+
+def fold(text: str) -> str:
+    """Normalize text the way labels are compared: NFC, then upper case."""
+    return unicodedata.normalize("NFC", text).upper()
+
+
+@dataclass(frozen=True)
+class Alphabet:
+    """An ordered tuple of tile labels; label i has letter code i + 1."""
+
+    labels: tuple[str, ...]
+    _codes: dict = field(init=False, repr=False, compare=False)
+    _regex: re.Pattern = field(init=False, repr=False, compare=False)
+    _encode_table: dict | None = field(init=False, repr=False, compare=False)
+    _valid: re.Pattern | None = field(init=False, repr=False, compare=False)
+    _decode_upper: dict = field(init=False, repr=False, compare=False)
+    _decode_lower: dict = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        labels = tuple(fold(label) for label in self.labels)
+        if not labels:
+            raise ValueError("an alphabet needs at least one letter")
+        if len(labels) > MAX_LETTERS:
+            raise ValueError(f"an alphabet may have at most {MAX_LETTERS} letters, not {len(labels)}")
+        if len(set(labels)) != len(labels):
+            raise ValueError("an alphabet's labels must be distinct")
+        for label in labels:
+            if not label or any(ch.isspace() or ch in "?*[]^#" for ch in label):
+                raise ValueError(f"bad letter label {label!r}")
+        object.__setattr__(self, "labels", labels)
+        codes = {label: i + 1 for i, label in enumerate(labels)}
+        object.__setattr__(self, "_codes", codes)
+        by_length = sorted(labels, key=len, reverse=True)
+        regex = re.compile("|".join(re.escape(label) for label in by_length))
+        object.__setattr__(self, "_regex", regex)
+        single = all(len(label) == 1 for label in labels)
+        object.__setattr__(self, "_encode_table", {ord(l): chr(c) for l, c in codes.items()} if single else None)
+        valid = re.compile("[" + "".join(re.escape(l) for l in labels) + "]*") if single else None
+        object.__setattr__(self, "_valid", valid)
+        object.__setattr__(self, "_decode_upper", {c: l for l, c in codes.items()})
+        object.__setattr__(self, "_decode_lower", {c: l.lower() for l, c in codes.items()})
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    @property
+    def codes(self) -> range:
+        """The letter codes, 1..n."""
+        return range(1, len(self.labels) + 1)
+
+    @property
+    def single_char(self) -> bool:
+        """True when every label is one character (fast paths apply)."""
+        return self._encode_table is not None
+
+    def code(self, label: str) -> int:
+        """The code of one label (case-insensitive); AlphabetError if unknown."""
+        try:
+            return self._codes[fold(label)]
+        except KeyError:
+            raise AlphabetError(f"{label!r} is not a letter of this alphabet", 0, label) from None
+
+    def label(self, code: int) -> str:
+        """The label of a code; a blank-designated code (``| BLANK_FLAG``) in lower case."""
+        if code & BLANK_FLAG:
+            return self._decode_lower[code & ~BLANK_FLAG]
+        return self._decode_upper[code]
+
+    def split(self, text: str) -> list[str]:
+        """Split already-folded text into labels by longest match; AlphabetError if impossible."""
+        out: list[str] = []
+        pos = 0
+        regex = self._regex
+        while pos < len(text):
+            m = regex.match(text, pos)
+            if m is None:
+                raise AlphabetError(
+                    f"character {text[pos]!r} at position {pos + 1} is not in the alphabet", pos, text[pos]
+                )
+            out.append(m.group())
+            pos = m.end()
+        return out
+
+    def encode(self, word: str) -> bytes:
+        """Encode a word (any case) as a bytes string of letter codes; AlphabetError if impossible."""
+        text = fold(word)
+        if self._encode_table is not None and self._valid.fullmatch(text):
+            return text.translate(self._encode_table).encode("latin-1")
+        return bytes(self._codes[label] for label in self.split(text))
+
+    def decode(self, codes: bytes | list[int] | tuple[int, ...]) -> str:
+        """Decode letter codes to text; codes carrying BLANK_FLAG come out in lower case."""
+        upper, lower = self._decode_upper, self._decode_lower
+        return "".join(lower[c & 0x7F] if c & BLANK_FLAG else upper[c] for c in codes)
+
+    def mask(self, codes) -> int:
+        """The bitmask (bit = code) of a collection of letter codes."""
+        m = 0
+        for c in codes:
+            m |= 1 << c
+        return m
+
+    def mask_labels(self, mask: int) -> list[str]:
+        """The labels of the letters in a bitmask, in alphabet order."""
+        return [self._decode_upper[c] for c in self.codes if mask >> c & 1]
+
+    def parse_rack(self, rack: str) -> tuple[list[int], int]:
+        """Parse a rack such as ``RETAIN??``: letter codes and the number of blanks.
+
+        A blank is ``?`` (``_`` is accepted too, as in Norvig's notebook).
+        """
+        text = fold(rack).replace("_", BLANK_CHAR)
+        blanks = text.count(BLANK_CHAR)
+        letters = self.encode(text.replace(BLANK_CHAR, "")) if blanks < len(text) else b""
+        return list(letters), blanks

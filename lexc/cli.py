@@ -1,0 +1,334 @@
+"""The ``lexc`` command line: thin click commands over the library.
+
+Exit status: 0 success, 1 a negative answer (an invalid word, no match), 2 bad input or
+usage (one line on stderr, never a traceback).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+import click
+
+from . import formats
+from ._version import __version__
+from .alphabet import AlphabetError
+from .compiler import compile_file, describe, verify
+from .formats import FORMATS, FormatError
+from .pattern import PatternError
+from .ruleset import RulesetError, available, load_ruleset
+from .source import open_lexicon, read_list
+from .wordlist import WordListError
+
+USER_ERRORS = (FormatError, WordListError, RulesetError, PatternError, AlphabetError, OSError)
+
+
+class Negative(Exception):
+    """A query's answer is no: exit status 1, nothing on stderr."""
+
+
+def emit(data: Any, as_json: bool, text: str | None = None) -> None:
+    """Print JSON or the human-readable text."""
+    click.echo(json.dumps(data, ensure_ascii=False, indent=None if isinstance(data, list) else 2)
+               if as_json else text)
+
+
+def _on_terminal() -> bool:
+    return sys.stderr.isatty()
+
+
+def _note(message: str) -> None:
+    if _on_terminal():
+        click.echo(message, err=True)
+
+
+def lexicon_arg(args: tuple[str, ...], lexicon_opt: str | None, format: str, ruleset: str,
+                min_rest: int = 1) -> tuple[Any, tuple[str, ...]]:
+    """Split positional args into an optional leading FILE and the rest; open the lexicon."""
+    path = lexicon_opt
+    if path is None and len(args) > min_rest and os.path.isfile(args[0]):
+        path, args = args[0], args[1:]
+    elif path is None and len(args) > min_rest and ("/" in args[0] or args[0].endswith((".txt", ".lexc", ".dawg"))):
+        raise FormatError(f"{args[0]}: no such file")
+    if len(args) < min_rest:
+        raise click.UsageError("missing argument")
+    return open_lexicon(path, format, ruleset, progress=_note), args
+
+
+def lexicon_options(f):
+    """Options shared by the query commands."""
+    f = click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")(f)
+    f = click.option("-r", "--ruleset", default="english", show_default=True,
+                     help="Ruleset whose alphabet reads a plain word list.")(f)
+    f = click.option("-f", "--format", "format_", default="dawg", show_default=True,
+                     type=click.Choice(sorted(FORMATS)), help="Format to compile a plain word list into.")(f)
+    f = click.option("-L", "--lexicon", "lexicon_opt", metavar="FILE",
+                     help="Lexicon file or word list (else a leading FILE argument, else bundled ENABLE).")(f)
+    return f
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="lexc")
+def cli() -> None:
+    """lexc: compile word lists into lexicon formats for crossword games, and query them.
+
+    A FILE argument may be a compiled lexicon, a plain word list (compiled in memory), or
+    left out for the bundled ENABLE list.
+    """
+
+
+@cli.command()
+@click.argument("wordlist", type=click.Path(dir_okay=False))
+@click.option("-f", "--format", "format_", default="dawg", show_default=True, type=click.Choice(sorted(FORMATS)))
+@click.option("-r", "--ruleset", default="english", show_default=True, help="Ruleset giving the alphabet.")
+@click.option("-o", "--out", type=click.Path(dir_okay=False), help="Output file [default: WORDLIST stem + .FORMAT].")
+@click.option("--min-len", default=2, show_default=True, type=click.IntRange(1), help="Shortest word kept.")
+@click.option("--max-len", type=click.IntRange(1), help="Longest word kept.")
+@click.option("--skip-invalid", is_flag=True, help="Leave out words with letters outside the alphabet.")
+@click.option("--layout", type=click.Choice(["auto", "u32", "u64"]), default="auto", show_default=True,
+              help="Edge layout of word-graph formats.")
+@click.option("-v", "--verbose", is_flag=True, help="List rejected words.")
+@click.option("--json", "as_json", is_flag=True, help="Print the build report as JSON.")
+def build(wordlist, format_, ruleset, out, min_len, max_len, skip_invalid, layout, verbose, as_json):
+    """Compile WORDLIST into a lexicon file.
+
+    Example: lexc build wordlists/enable1.txt -f dawg -o enable.dawg
+    """
+    options = {"layout": layout} if "layout" in FORMATS[format_].options else {}
+    with _stages() as progress:
+        report = compile_file(wordlist, format_, ruleset, out, min_len=min_len, max_len=max_len,
+                              skip_invalid=skip_invalid, options=options, progress=progress)
+    if as_json:
+        return emit(report, True)
+    lines = [
+        f"{report['output']}: {report['format']}, {report['words']:,} words "
+        f"({report['duplicates']:,} duplicates dropped, {report['rejected']:,} rejected, "
+        f"{report['too_short']:,} too short, {report['too_long']:,} too long)",
+        f"  {report['longer_than_board']:,} words are longer than the {ruleset} board",
+        f"  nodes {report['nodes']:,}  edges {report['edges']:,}  bytes {report['file_bytes']:,} "
+        f"({report['bytes_per_word']} per word)  seconds {report['seconds']:.2f}",
+    ]
+    if verbose:
+        lines += [f"  rejected {r['line']}: {r['text']} ({r['reason']})" for r in report["rejected_words"]]
+    click.echo("\n".join(lines))
+
+
+@contextmanager
+def _stages() -> Iterator[Any]:
+    """A progress bar over the build stages on a terminal; a no-op callback otherwise."""
+    if not _on_terminal():
+        yield None
+        return
+    with click.progressbar(length=3, label="reading", file=sys.stderr) as bar:
+        state = {"n": 0}
+
+        def progress(stage: str) -> None:
+            bar.label = stage
+            if state["n"]:
+                bar.update(1)
+            state["n"] += 1
+
+        yield progress
+        bar.update(1)
+
+
+@cli.command()
+@click.argument("file", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
+def info(file, as_json):
+    """Show a lexicon's header and size figures (FILE defaults to bundled ENABLE).
+
+    Example: lexc info enable.dawg --json
+    """
+    lexicon = open_lexicon(file, progress=_note)
+    data = describe(lexicon, file)
+    if as_json:
+        return emit(data, True)
+    keys = ["path", "format", "description", "words", "nodes", "edges", "bytes", "payload_bytes", "ruleset",
+            "capabilities", "options", "wordlist_sha256", "payload_sha256", "lexc_version"]
+    emit(data, False, "\n".join(f"{k:>16}: {data[k]}" for k in keys if data.get(k) is not None))
+
+
+@cli.command(name="verify")
+@click.argument("file", required=False)
+@click.option("--against", type=click.Path(dir_okay=False), help="Word list the lexicon must hold exactly.")
+@click.option("-r", "--ruleset", default=None, help="Ruleset to read --against with [default: the file's].")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
+def verify_cmd(file, against, ruleset, as_json):
+    """Check invariants, checksums and (with --against) the exact word set. Exit 1 on failure.
+
+    Example: lexc verify enable.dawg --against wordlists/enable1.txt
+    """
+    lexicon = open_lexicon(file, progress=_note)
+    words = None
+    if against:
+        words = read_list(against, ruleset or lexicon.ruleset or "english",
+                          min_len=lexicon.build_options.get("min_len", 2),
+                          max_len=lexicon.build_options.get("max_len"))
+    result = verify(lexicon, words)
+    emit(result, as_json, ("OK: " if result["ok"] else "FAILED: ") + (
+        f"{result['words']:,} words, invariants hold" if result["ok"] else "; ".join(result["problems"])))
+    if not result["ok"]:
+        raise Negative
+
+
+@cli.command()
+@click.argument("file", required=False)
+@click.option("-n", "--limit", type=int, default=None, help="Show at most N rows.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
+def dump(file, limit, as_json):
+    """Print a lexicon's low-level table (a DAWG's edge array), one row per edge.
+
+    Example: lexc dump formats/golden/three.dawg
+    """
+    lexicon = open_lexicon(file, progress=_note)
+    rows = []
+    for row in lexicon.dump_rows():
+        if limit is not None and len(rows) >= limit:
+            break
+        rows.append(row)
+    if as_json:
+        return emit(rows, True)
+    click.echo(f"{'index':>8} {'raw':>10}  letter term last {'child':>8}")
+    for r in rows:
+        click.echo(f"{r['index']:>8} {r['raw']:>10}  {r['letter']:<6} {'T' if r['terminal'] else '.':<4} "
+                   f"{'L' if r['last'] else '.':<4} {r['child']:>8}  {r['note']}".rstrip())
+
+
+@cli.command()
+@click.argument("args", nargs=-1, required=True, metavar="[FILE] WORD...")
+@lexicon_options
+def check(args, lexicon_opt, format_, ruleset, as_json):
+    """Check words; exit 0 iff every word is valid.
+
+    Example: lexc check QI ZA XU
+    """
+    lexicon, words = lexicon_arg(args, lexicon_opt, format_, ruleset)
+    results = [{"word": w.upper(), "valid": w in lexicon} for w in words]
+    emit(results, as_json, "\n".join(f"{r['word']}: {'valid' if r['valid'] else 'NOT valid'}" for r in results))
+    if not all(r["valid"] for r in results):
+        raise Negative
+
+
+@cli.command()
+@click.argument("args", nargs=-1, metavar="[FILE]")
+@click.option("-p", "--prefix", default="", help="Only words starting with this.")
+@click.option("--pattern", default=None, help="Pattern: ? one letter, * any run, [ABC], [^ABC].")
+@click.option("-n", "--limit", type=int, default=None, help="Show at most N words.")
+@lexicon_options
+def words(args, prefix, pattern, limit, lexicon_opt, format_, ruleset, as_json):
+    """List words, all or by prefix or pattern; exit 1 if none.
+
+    Example: lexc words --pattern 'QU?Z*'
+    """
+    lexicon, _ = lexicon_arg(args, lexicon_opt, format_, ruleset, min_rest=0)
+    found = lexicon.pattern(pattern) if pattern else lexicon.words(prefix)
+    if pattern and prefix:
+        found = [w for w in found if w.startswith(prefix.upper())]
+    shown = found if limit is None else found[:limit]
+    emit(shown, as_json, "\n".join(shown))
+    if not found:
+        raise Negative
+
+
+@cli.command()
+@click.argument("args", nargs=-1, required=True, metavar="[FILE] RACK")
+@click.option("--sub", is_flag=True, help="Also words using only part of the rack.")
+@lexicon_options
+def anagram(args, sub, lexicon_opt, format_, ruleset, as_json):
+    """Anagrams of RACK (? is a blank; blank-made letters print in lower case); exit 1 if none.
+
+    Example: lexc anagram RETAINS?  |  lexc anagram --sub QI?
+    """
+    lexicon, (rack, *extra) = lexicon_arg(args, lexicon_opt, format_, ruleset)
+    if extra:
+        raise click.UsageError("give one RACK (put several tiles together, e.g. RETAINS?)")
+    found = lexicon.anagrams(rack, sub=sub)
+    emit(found, as_json, "\n".join(found))
+    if not found:
+        raise Negative
+
+
+@cli.command()
+@click.argument("args", nargs=-1, required=True, metavar="[FILE] WORD...")
+@lexicon_options
+def hooks(args, lexicon_opt, format_, ruleset, as_json):
+    """Front and back hooks of words, and whether each word is valid.
+
+    Example: lexc hooks CARE
+    """
+    lexicon, words = lexicon_arg(args, lexicon_opt, format_, ruleset)
+    results = [lexicon.hooks(w).as_dict() for w in words]
+    emit(results, as_json, "\n".join(
+        f"{r['front'] or '-':>8} {r['word']}{'' if r['valid'] else ' (not a word)'} {r['back'] or '-'}"
+        for r in results))
+
+
+@cli.command(name="formats")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
+def formats_cmd(as_json):
+    """List the registered lexicon formats and their capabilities."""
+    data = [{"name": cls.name, "version": cls.version, "description": cls.description,
+             "capabilities": cls.capabilities.names(), "options": cls.options} for cls in FORMATS.values()]
+    emit(data, as_json, "\n".join(f"{d['name']:<12} v{d['version']}  {d['description']}\n"
+                                  f"{'':<14} capabilities: {', '.join(d['capabilities']) or '-'}" for d in data))
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
+def rulesets(as_json):
+    """List the bundled rulesets (alphabet, tiles, board)."""
+    data = [load_ruleset(name).summary() for name in available()]
+    emit(data, as_json, "\n".join(
+        f"{d['name']:<10} {d['description']}\n{'':<11}{len(d['letters'])} letters, {d['tile_total']} tiles, "
+        f"rack {d['rack_size']}, bingo {d['bingo_bonus']}, {d['board_size']}x{d['board_size']} board, "
+        f"start {d['start']}" for d in data))
+
+
+@cli.command()
+@click.argument("wordlist", required=False, type=click.Path(dir_okay=False))
+@click.option("--repeat", default=5, show_default=True, type=click.IntRange(1), help="Runs per figure (median).")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
+def bench(wordlist, repeat, as_json):
+    """Measure size, build, load, memory and query speed (default: bundled ENABLE).
+
+    Example: lexc bench --repeat 7
+    """
+    from .bench import format_table, run_bench
+
+    result = run_bench(wordlist, repeat=repeat, progress=_note)
+    emit(result, as_json, format_table(result))
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: run the CLI, turning user errors into one line and exit status 2."""
+    try:
+        cli.main(args=argv, prog_name="lexc", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(2 if exc.exit_code not in (0, 1) else exc.exit_code or 2)
+    except click.exceptions.Abort:
+        click.echo("lexc: aborted", err=True)
+        sys.exit(130)
+    except Negative:
+        sys.exit(1)
+    except USER_ERRORS as exc:
+        click.echo(f"lexc: error: {_one_line(exc)}", err=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        click.echo("lexc: interrupted", err=True)
+        sys.exit(130)
+    sys.exit(0)
+
+
+def _one_line(exc: BaseException) -> str:
+    """An exception as one line (OSError gets its file name)."""
+    if isinstance(exc, OSError) and exc.filename:
+        return f"{exc.filename}: {exc.strerror}"
+    return " ".join(str(exc).split()) or type(exc).__name__

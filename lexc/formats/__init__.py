@@ -1,0 +1,104 @@
+"""The format registry: build, save and load any lexicon format by name.
+
+Every format implements the protocol in ``base``; the CLI, the move generator and the
+referee know formats only through this registry.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from .._version import __version__
+from ..alphabet import Alphabet
+from ..wordlist import WordList
+from . import container
+from .base import Capability, Hooks, LexiconBase
+from .dawg import Dawg
+from .errors import FormatError
+
+FORMATS: dict[str, type[LexiconBase]] = {cls.name: cls for cls in (Dawg,)}
+
+__all__ = ["FORMATS", "Capability", "FormatError", "Hooks", "LexiconBase", "build", "dumps",
+           "get_format", "load", "loads", "save"]
+
+
+def get_format(name: str) -> type[LexiconBase]:
+    """The format class registered under ``name``; FormatError naming the known ones if none."""
+    try:
+        return FORMATS[name]
+    except KeyError:
+        raise FormatError(f"unknown format {name!r} (known: {', '.join(FORMATS)})") from None
+
+
+def build(wordlist: WordList, format: str = "dawg", ruleset: str = "english", **options: Any) -> LexiconBase:
+    """Build a lexicon of the given format from a normalized word list."""
+    cls = get_format(format)
+    unknown = set(options) - set(cls.options)
+    if unknown:
+        raise FormatError(f"format {format!r} has no option(s) {', '.join(sorted(unknown))}")
+    chosen = {**cls.options, **options}
+    lexicon = cls.build(wordlist.words, wordlist.alphabet, **chosen)
+    lexicon.build_options = chosen
+    lexicon.wordlist_sha256 = wordlist.sha256
+    lexicon.ruleset = ruleset
+    return lexicon
+
+
+def dumps(lexicon: LexiconBase, extra_options: dict[str, Any] | None = None) -> bytes:
+    """The complete container bytes of a lexicon (deterministic)."""
+    options = {**lexicon.build_options, **(extra_options or {})}
+    header = {
+        "format": lexicon.name,
+        "format_version": lexicon.version,
+        "alphabet": list(lexicon.alphabet.labels),
+        "ruleset": getattr(lexicon, "ruleset", ""),
+        "words": lexicon.word_count,
+        "options": {k: options[k] for k in sorted(options)},
+        "wordlist_sha256": getattr(lexicon, "wordlist_sha256", ""),
+        "lexc_version": __version__,
+        "meta": lexicon.meta(),
+    }
+    return container.pack(header, lexicon.payload())
+
+
+def save(lexicon: LexiconBase, path: str | os.PathLike, extra_options: dict[str, Any] | None = None) -> int:
+    """Write a lexicon file atomically; returns its size in bytes."""
+    data = dumps(lexicon, extra_options)
+    container.write_atomic(path, data)
+    return len(data)
+
+
+def loads(data: bytes, name: str = "<bytes>") -> LexiconBase:
+    """A lexicon from container bytes, every check done first."""
+    header, payload = container.unpack(data, name)
+    return _from_checked(header, payload, name)
+
+
+def load(path: str | os.PathLike) -> LexiconBase:
+    """Load a lexicon file, every check done first."""
+    header, payload = container.read_file(path)
+    return _from_checked(header, payload, str(path))
+
+
+def _from_checked(header: dict[str, Any], payload, name: str) -> LexiconBase:
+    """Instantiate the format named in a checked header."""
+    cls = FORMATS.get(header["format"])
+    if cls is None:
+        raise FormatError(f"{name}: unknown format {header['format']!r} (known: {', '.join(FORMATS)})")
+    if header["format_version"] != cls.version:
+        raise FormatError(f"{name}: {cls.name} version {header['format_version']} is not supported "
+                          f"(this lexc reads version {cls.version})")
+    try:
+        alphabet = Alphabet(tuple(header["alphabet"]))
+    except ValueError as exc:
+        raise FormatError(f"{name}: bad alphabet in header ({exc})") from None
+    try:
+        lexicon = cls.from_payload(bytes(payload), header, alphabet)
+    except FormatError as exc:
+        raise FormatError(f"{name}: {exc}") from None
+    lexicon.build_options = dict(header["options"])
+    lexicon.wordlist_sha256 = header["wordlist_sha256"]
+    lexicon.ruleset = header["ruleset"]
+    lexicon.header = header
+    return lexicon

@@ -1,0 +1,304 @@
+"""The one protocol every lexicon format implements, and the queries derived from it.
+
+A format implements its traversal primitives plus ``build`` and its payload bytes; the
+``LexiconBase`` mixin derives every query from the primitives (the way word-golib writes its
+anagram and hook algorithms once over a handful of node primitives). A format overrides a
+query only where its structure answers it natively, and says so in ``capabilities``.
+
+Words move through the library as ``bytes`` of letter codes (see ``lexc.alphabet``); the
+user-facing methods take and return ``str``. In anagram results a letter made by a blank
+carries ``BLANK_FLAG`` (it prints in lower case).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any, ClassVar, Hashable, Iterator, Protocol, Sequence, runtime_checkable
+
+from ..alphabet import BLANK_FLAG, Alphabet
+from ..pattern import Matcher, parse_pattern
+from .errors import FormatError
+
+Node = Hashable  # an opaque handle: whatever the format uses to name a position in its graph
+
+
+class Capability(enum.Flag):
+    """What a format offers beyond the ``Lexicon`` protocol."""
+
+    NONE = 0
+    TRIE = enum.auto()  # root / child / children / is_word / word_letters
+    GADDAG = enum.auto()  # the same primitives over reversed-prefix paths with a separator
+    ANAGRAM_INDEX = enum.auto()  # words_from(rack, required=...) in canonical order
+    NATIVE_ANAGRAM = enum.auto()  # anagrams answered by format-specific code
+    NATIVE_PATTERN = enum.auto()  # patterns answered by format-specific code
+
+    def names(self) -> list[str]:
+        """The flag names, lower case, with '-' for '_'."""
+        return [f.name.lower().replace("_", "-") for f in Capability if f and f in self and f.name]
+
+
+@dataclass(frozen=True)
+class Hooks:
+    """The front and back hooks of a word, and whether the word itself is valid."""
+
+    word: str
+    valid: bool
+    front: tuple[str, ...]
+    back: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-friendly form: hook letters as strings."""
+        return {"word": self.word, "valid": self.valid, "front": "".join(self.front), "back": "".join(self.back)}
+
+
+@runtime_checkable
+class Trie(Protocol):
+    """Traversal primitives of a letter graph read left to right."""
+
+    def root(self) -> Node: ...
+    def child(self, node: Node, letter: int) -> Node | None: ...
+    def children(self, node: Node) -> Iterator[tuple[int, Node]]: ...
+    def is_word(self, node: Node) -> bool: ...
+    def word_letters(self, node: Node) -> int: ...
+
+
+class LexiconBase:
+    """Shared behaviour of every format: the container interface and all derived queries."""
+
+    name: ClassVar[str] = ""
+    version: ClassVar[int] = 1
+    description: ClassVar[str] = ""
+    capabilities: ClassVar[Capability] = Capability.NONE
+    options: ClassVar[dict[str, Any]] = {}  # build options and their defaults
+
+    alphabet: Alphabet
+    word_count: int
+    build_options: dict[str, Any]
+
+    # -- what every format provides -------------------------------------------------------
+    @classmethod
+    def build(cls, words: Sequence[bytes], alphabet: Alphabet, **options: Any) -> "LexiconBase":
+        """Build from strictly increasing, deduplicated encoded words."""
+        raise NotImplementedError
+
+    def payload(self) -> bytes:
+        """The payload bytes stored after the container header."""
+        raise NotImplementedError
+
+    def meta(self) -> dict[str, Any]:
+        """Format-specific header fields needed to read the payload back (msgpack-able)."""
+        return {}
+
+    @classmethod
+    def from_payload(cls, payload: bytes, header: dict[str, Any], alphabet: Alphabet) -> "LexiconBase":
+        """Rebuild from a checked payload and its header."""
+        raise NotImplementedError
+
+    def stats(self) -> dict[str, int]:
+        """Size figures: at least ``nodes``, ``edges`` and ``bytes`` (payload bytes)."""
+        return {"nodes": 0, "edges": 0, "bytes": len(self.payload())}
+
+    def check(self) -> list[str]:
+        """Structural invariants; a list of violations (empty when sound)."""
+        return []
+
+    def dump_rows(self) -> Iterator[dict[str, Any]]:
+        """The format's low-level table (edges, nodes...) as dicts, for ``lexc dump``."""
+        raise NotImplementedError(f"{self.name} has no dump")
+
+    # -- Trie primitives (formats with Capability.TRIE override them) ---------------------
+    def root(self) -> Node:
+        """The node of the empty prefix."""
+        raise NotImplementedError(f"{self.name} has no trie primitives")
+
+    def child(self, node: Node, letter: int) -> Node | None:
+        """The node reached from ``node`` by ``letter``, or None."""
+        for code, sub in self.children(node):
+            if code == letter:
+                return sub
+        return None
+
+    def children(self, node: Node) -> Iterator[tuple[int, Node]]:
+        """(letter, node) pairs in increasing letter order."""
+        raise NotImplementedError(f"{self.name} has no trie primitives")
+
+    def is_word(self, node: Node) -> bool:
+        """True when the path to ``node`` spells a word."""
+        raise NotImplementedError(f"{self.name} has no trie primitives")
+
+    def word_letters(self, node: Node) -> int:
+        """Bitmask of the letters that complete a word from ``node`` (back hooks, cross-checks)."""
+        mask = 0
+        for letter, sub in self.children(node):
+            if self.is_word(sub):
+                mask |= 1 << letter
+        return mask
+
+    # -- derived queries on codes ---------------------------------------------------------
+    def walk(self, codes: bytes) -> Node | None:
+        """The node at the end of a path, or None if no word starts so."""
+        node = self.root()
+        for letter in codes:
+            node = self.child(node, letter)
+            if node is None:
+                return None
+        return node
+
+    def contains_codes(self, codes: bytes) -> bool:
+        """Membership of an encoded word."""
+        node = self.walk(codes) if codes else None
+        return node is not None and self.is_word(node)
+
+    def is_prefix_codes(self, codes: bytes) -> bool:
+        """True when some word starts with ``codes`` (the word itself counts)."""
+        return self.walk(codes) is not None
+
+    def iter_codes(self, prefix: bytes = b"") -> Iterator[bytes]:
+        """Every word starting with ``prefix``, in increasing code order."""
+        start = self.walk(prefix)
+        if start is None:
+            return
+        if prefix and self.is_word(start):
+            yield bytes(prefix)
+        stack = [(iter(list(self.children(start))), bytes(prefix))]
+        while stack:
+            it, path = stack[-1]
+            for letter, sub in it:
+                word = path + bytes((letter,))
+                if self.is_word(sub):
+                    yield word
+                stack.append((iter(list(self.children(sub))), word))
+                break
+            else:
+                stack.pop()
+
+    def anagram_codes(self, letters: Sequence[int], blanks: int, sub: bool) -> list[bytes]:
+        """Words from the rack (letter codes plus ``blanks``): all of it, or any part if ``sub``.
+
+        Each word comes once, in the form using the most natural tiles (a blank stands in
+        only where the natural tile has run out), blank-made letters carrying BLANK_FLAG.
+        """
+        counts = [0] * 256
+        for c in letters:
+            counts[c] += 1
+        need = len(letters) + blanks
+        out: list[bytes] = []
+        children, is_word = self.children, self.is_word
+
+        def search(node: Node, path: list[int], blanks: int) -> None:
+            for letter, nxt in children(node):
+                if counts[letter]:
+                    counts[letter] -= 1
+                    path.append(letter)
+                elif blanks:
+                    blanks -= 1
+                    path.append(letter | BLANK_FLAG)
+                else:
+                    continue
+                if is_word(nxt) and (sub or len(path) == need):
+                    out.append(bytes(path))
+                if len(path) < need:
+                    search(nxt, path, blanks)
+                if path.pop() & BLANK_FLAG:
+                    blanks += 1
+                else:
+                    counts[letter] += 1
+
+        search(self.root(), [], blanks)
+        return out
+
+    def pattern_codes(self, tokens: tuple[int, ...]) -> Iterator[bytes]:
+        """Words matching a parsed pattern, in increasing code order."""
+        matcher = Matcher(tokens)
+        step, accepts = matcher.step, matcher.accepts
+
+        def search(node: Node, states: int, path: bytes) -> Iterator[bytes]:
+            for letter, sub in self.children(node):
+                nxt = step(states, letter)
+                if nxt:
+                    word = path + bytes((letter,))
+                    if accepts(nxt) and self.is_word(sub):
+                        yield word
+                    yield from search(sub, nxt, word)
+
+        yield from search(self.root(), matcher.start, b"")
+
+    def front_hooks(self, codes: bytes) -> int:
+        """Bitmask of letters L such that L + word is a word."""
+        mask = 0
+        for letter in self.alphabet.codes:
+            if self.contains_codes(bytes((letter,)) + codes):
+                mask |= 1 << letter
+        return mask
+
+    def back_hooks(self, codes: bytes) -> int:
+        """Bitmask of letters L such that word + L is a word."""
+        node = self.walk(codes)
+        return 0 if node is None else self.word_letters(node)
+
+    # -- the user-facing protocol (str in, str out) ---------------------------------------
+    def encode(self, word: str | bytes) -> bytes:
+        """A word as letter codes (bytes pass through)."""
+        return word if isinstance(word, (bytes, bytearray)) else self.alphabet.encode(word)
+
+    def __contains__(self, word: object) -> bool:
+        if not isinstance(word, (str, bytes, bytearray)):
+            return False
+        try:
+            return self.contains_codes(self.encode(word))
+        except ValueError:
+            return False
+
+    def __iter__(self) -> Iterator[str]:
+        decode = self.alphabet.decode
+        return (decode(w) for w in self.iter_codes())
+
+    def __len__(self) -> int:
+        return self.word_count
+
+    def is_prefix(self, prefix: str) -> bool:
+        """True when some word starts with ``prefix``."""
+        return self.is_prefix_codes(self.encode(prefix))
+
+    def words(self, prefix: str = "") -> list[str]:
+        """Every word starting with ``prefix``, in alphabet order."""
+        decode = self.alphabet.decode
+        return [decode(w) for w in self.iter_codes(self.encode(prefix))]
+
+    def anagrams(self, rack: str, sub: bool = False) -> list[str]:
+        """Anagrams (or with ``sub`` sub-anagrams) of a rack; ``?`` is a blank. Sorted by
+        length, longest first, then alphabetically; blank-made letters in lower case."""
+        letters, blanks = self.alphabet.parse_rack(rack)
+        found = self.anagram_codes(letters, blanks, sub)
+        found.sort(key=lambda w: (-len(w), w.translate(_UNBLANK), w))
+        decode = self.alphabet.decode
+        return [decode(w) for w in found]
+
+    def pattern(self, pattern: str) -> list[str]:
+        """Words matching a pattern (see ``lexc.pattern``), in alphabet order."""
+        decode = self.alphabet.decode
+        return [decode(w) for w in self.pattern_codes(parse_pattern(pattern, self.alphabet))]
+
+    def hooks(self, word: str) -> Hooks:
+        """Front and back hooks of ``word`` and its validity."""
+        codes = self.encode(word)
+        labels = self.alphabet.mask_labels
+        return Hooks(
+            word=self.alphabet.decode(codes),
+            valid=self.contains_codes(codes),
+            front=tuple(labels(self.front_hooks(codes))),
+            back=tuple(labels(self.back_hooks(codes))),
+        )
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}: {self.word_count} words>"
+
+
+_UNBLANK = bytes(b & 0x7F for b in range(256))
+
+
+def require(condition: bool, message: str) -> None:
+    """Raise FormatError(message) unless ``condition``: for loaders' structural checks."""
+    if not condition:
+        raise FormatError(message)

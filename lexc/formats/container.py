@@ -1,0 +1,156 @@
+"""The file container every format is saved in (specified byte by byte in formats/README.md).
+
+    offset  size  field
+    0       8     magic  89 4C 58 43 0D 0A 1A 0A  ("\\x89LXC\\r\\n\\x1a\\n")
+    8       2     container version, u16 little-endian (1)
+    10      2     flags, u16 (0; any other value is rejected)
+    12      4     header length H, u32
+    16      4     CRC-32 of the header bytes, u32
+    20      4     reserved, u32 (0)
+    24      H     header: a msgpack map (see HEADER_KEYS)
+    24+H    P     zero padding so the payload starts at a multiple of 8
+    24+H+P  N     payload, N = header["payload_bytes"]; the file ends there
+
+Everything is checked before anything is used: magic, version, flags, sizes (the file must
+be exactly as long as the header says), header CRC, header keys and types, and the SHA-256
+of the payload. Any failure raises ``FormatError`` with a one-line reason.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import struct
+import tempfile
+import zlib
+from pathlib import Path
+from typing import Any
+
+import msgpack
+
+from .errors import FormatError
+
+MAGIC = b"\x89LXC\r\n\x1a\n"
+CONTAINER_VERSION = 1
+PRELUDE = struct.Struct("<8sHHIII")
+ALIGN = 8
+
+# key -> accepted type(s); every key is required
+HEADER_KEYS: dict[str, type | tuple[type, ...]] = {
+    "format": str,
+    "format_version": int,
+    "alphabet": list,
+    "ruleset": str,
+    "words": int,
+    "options": dict,
+    "wordlist_sha256": str,
+    "payload_bytes": int,
+    "payload_sha256": str,
+    "lexc_version": str,
+    "meta": dict,
+}
+
+
+def pack(header: dict[str, Any], payload: bytes) -> bytes:
+    """The complete file bytes for a header (payload fields are filled in here) and payload."""
+    header = dict(header)
+    header["payload_bytes"] = len(payload)
+    header["payload_sha256"] = hashlib.sha256(payload).hexdigest()
+    missing = [k for k in HEADER_KEYS if k not in header]
+    if missing:
+        raise ValueError(f"header lacks {missing}")
+    ordered = {k: header[k] for k in HEADER_KEYS}  # fixed key order: deterministic bytes
+    raw = msgpack.packb(ordered, use_bin_type=True)
+    pad = -(PRELUDE.size + len(raw)) % ALIGN
+    prelude = PRELUDE.pack(MAGIC, CONTAINER_VERSION, 0, len(raw), zlib.crc32(raw), 0)
+    return b"".join((prelude, raw, b"\0" * pad, payload))
+
+
+def unpack(data: bytes | memoryview, name: str = "file") -> tuple[dict[str, Any], memoryview]:
+    """Check a file's bytes and return (header, payload). FormatError on any defect."""
+    view = memoryview(data)
+    if len(view) < PRELUDE.size:
+        if bytes(view[: len(MAGIC)]) != MAGIC[: len(view)] or not len(view):
+            raise FormatError(f"{name}: not a lexc file ({len(view)} bytes, no lexc magic)")
+        raise FormatError(f"{name}: truncated ({len(view)} bytes, shorter than the {PRELUDE.size}-byte prelude)")
+    magic, version, flags, hlen, hcrc, reserved = PRELUDE.unpack_from(view)
+    if magic != MAGIC:
+        raise FormatError(f"{name}: not a lexc file (bad magic)")
+    if version != CONTAINER_VERSION:
+        raise FormatError(f"{name}: container version {version} is not supported (this lexc reads {CONTAINER_VERSION})")
+    if flags or reserved:
+        raise FormatError(f"{name}: unknown container flags {flags:#x}/{reserved:#x}")
+    if PRELUDE.size + hlen > len(view):
+        raise FormatError(f"{name}: truncated (header of {hlen} bytes runs past the end of the {len(view)}-byte file)")
+    raw = view[PRELUDE.size : PRELUDE.size + hlen]
+    if zlib.crc32(raw) != hcrc:
+        raise FormatError(f"{name}: header checksum mismatch (corrupt header)")
+    header = _decode_header(raw, name)
+    start = PRELUDE.size + hlen + (-(PRELUDE.size + hlen) % ALIGN)
+    end = start + header["payload_bytes"]
+    if end != len(view):
+        what = "truncated" if end > len(view) else "trailing bytes after the payload"
+        raise FormatError(f"{name}: {what} (expected {end} bytes, file has {len(view)})")
+    if any(view[PRELUDE.size + hlen : start]):
+        raise FormatError(f"{name}: non-zero header padding")
+    payload = view[start:end]
+    if hashlib.sha256(payload).hexdigest() != header["payload_sha256"]:
+        raise FormatError(f"{name}: payload checksum mismatch (corrupt payload)")
+    return header, payload
+
+
+def _decode_header(raw: memoryview, name: str) -> dict[str, Any]:
+    """The msgpack header with every required key of the right type."""
+    try:
+        header = msgpack.unpackb(raw, raw=False, strict_map_key=True)
+    except Exception as exc:  # msgpack raises several unrelated types
+        raise FormatError(f"{name}: unreadable header ({type(exc).__name__})") from None
+    if not isinstance(header, dict):
+        raise FormatError(f"{name}: header is not a map")
+    for key, kind in HEADER_KEYS.items():
+        if not isinstance(header.get(key), kind) or isinstance(header.get(key), bool) and kind is int:
+            raise FormatError(f"{name}: header field {key!r} is missing or of the wrong type")
+    if header["payload_bytes"] < 0 or header["words"] < 0:
+        raise FormatError(f"{name}: negative size in header")
+    if not all(isinstance(label, str) and label for label in header["alphabet"]):
+        raise FormatError(f"{name}: header alphabet is not a list of labels")
+    return header
+
+
+def read_file(path: str | os.PathLike) -> tuple[dict[str, Any], memoryview]:
+    """Read and check a lexicon file."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except IsADirectoryError:
+        raise FormatError(f"{path}: is a directory") from None
+    return unpack(data, str(path))
+
+
+def looks_like_container(path: str | os.PathLike) -> bool:
+    """True when the file starts with the lexc magic (cheap sniffing, nothing validated)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(MAGIC)) == MAGIC
+    except OSError:
+        return False
+
+
+def write_atomic(path: str | os.PathLike, data: bytes) -> None:
+    """Write ``data`` to a temporary file beside ``path``, fsync it and rename it into
+    place, so that an interrupted write never leaves a partial file at ``path``."""
+    path = Path(path)
+    directory = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

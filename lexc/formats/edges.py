@@ -1,0 +1,105 @@
+"""Packing of word-graph edges into machine words (Appel & Jacobson's edge array).
+
+An edge carries a letter code, a terminal bit ("a word ends with this edge"), a
+last-sibling bit (the edge closes its node's edge list) and the index of the child's first
+edge (0: the child has no edges). Two layouts are defined, see ``formats/dawg.md``:
+
+``u32`` (the default; the bit layout of the KWG files of wolges, Macondo and MAGPIE)
+    letter in bits 24-31, terminal bit 23, last bit 22, child index in bits 0-21,
+    so at most 2**22 = 4,194,304 edges.
+``u64`` (chosen automatically when the edges do not fit ``u32``)
+    letter in bits 56-63, terminal bit 55, last bit 54, child index in bits 0-39.
+"""
+
+from __future__ import annotations
+
+import sys
+from array import array
+from dataclasses import dataclass
+
+from .errors import FormatError
+
+
+@dataclass(frozen=True)
+class EdgeLayout:
+    """Where each field of an edge sits in its machine word."""
+
+    name: str
+    typecode: str
+    letter_shift: int
+    terminal_bit: int
+    last_bit: int
+    child_bits: int
+
+    @property
+    def itemsize(self) -> int:
+        """Bytes per edge."""
+        return array(self.typecode).itemsize
+
+    @property
+    def child_mask(self) -> int:
+        """Mask selecting the child index."""
+        return (1 << self.child_bits) - 1
+
+    @property
+    def max_edges(self) -> int:
+        """How many edges (including the root pointers) the layout can address."""
+        return 1 << self.child_bits
+
+    def pack(self, letter: int, terminal: bool, last: bool, child: int) -> int:
+        """One edge as an integer."""
+        return (
+            letter << self.letter_shift
+            | int(terminal) << self.terminal_bit
+            | int(last) << self.last_bit
+            | child
+        )
+
+    def unpack(self, edge: int) -> tuple[int, bool, bool, int]:
+        """(letter, terminal, last, child) of one packed edge."""
+        return (
+            edge >> self.letter_shift & 0xFF,
+            bool(edge >> self.terminal_bit & 1),
+            bool(edge >> self.last_bit & 1),
+            edge & self.child_mask,
+        )
+
+
+U32 = EdgeLayout("u32", "I", 24, 23, 22, 22)
+U64 = EdgeLayout("u64", "Q", 56, 55, 54, 40)
+LAYOUTS = {layout.name: layout for layout in (U32, U64)}
+
+for _layout in LAYOUTS.values():  # the array module's sizes are platform-dependent
+    assert _layout.itemsize * 8 == _layout.letter_shift + 8, f"array({_layout.typecode!r}) has the wrong size"
+
+
+def choose_layout(n_edges: int, requested: str = "auto") -> EdgeLayout:
+    """The narrowest layout that addresses ``n_edges`` edges, or the requested one."""
+    if requested != "auto":
+        layout = LAYOUTS[requested]
+        if n_edges > layout.max_edges:
+            raise FormatError(f"{n_edges} edges do not fit the {layout.name} layout (max {layout.max_edges})")
+        return layout
+    for layout in (U32, U64):
+        if n_edges <= layout.max_edges:
+            return layout
+    raise FormatError(f"{n_edges} edges exceed every edge layout")
+
+
+def to_bytes(edges: array) -> bytes:
+    """The array as little-endian bytes."""
+    if sys.byteorder == "big":
+        edges = array(edges.typecode, edges)
+        edges.byteswap()
+    return edges.tobytes()
+
+
+def from_bytes(data: bytes | memoryview, layout: EdgeLayout) -> array:
+    """An edge array from little-endian bytes (one C-level copy, no per-edge Python work)."""
+    if len(data) % layout.itemsize:
+        raise FormatError(f"payload of {len(data)} bytes is not a whole number of {layout.itemsize}-byte edges")
+    edges = array(layout.typecode)
+    edges.frombytes(data)
+    if sys.byteorder == "big":
+        edges.byteswap()
+    return edges

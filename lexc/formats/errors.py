@@ -1,0 +1,6 @@
+"""The one exception every loader raises for a bad lexicon file."""
+
+
+class FormatError(Exception):
+    """A lexicon file (or payload) is not valid: wrong magic, version, size or checksum,
+    or structurally broken. The message is one line that says what is wrong."""

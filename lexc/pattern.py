@@ -1,0 +1,97 @@
+"""Word patterns: ``?`` one letter, ``*`` any run of letters (possibly none), ``[ABC]`` one of
+the letters, ``[^ABC]`` any letter but those; every other label stands for itself.
+
+A pattern is parsed once into a tuple of tokens: a letter bitmask (bit = letter code) for a
+one-letter token, or ``STAR``. Matching is a small NFA whose state is an int bitmask of
+pattern positions, so a trie search can carry it along one edge at a time.
+"""
+
+from __future__ import annotations
+
+from .alphabet import Alphabet, AlphabetError, fold
+
+STAR = -1
+
+
+class PatternError(ValueError):
+    """A pattern is malformed or names a letter outside the alphabet."""
+
+
+def parse_pattern(text: str, alphabet: Alphabet) -> tuple[int, ...]:
+    """Parse a pattern into tokens (letter masks and STAR)."""
+    every = alphabet.mask(alphabet.codes)
+    tokens: list[int] = []
+    text = fold(text)
+    pos = 0
+    while pos < len(text):
+        ch = text[pos]
+        if ch == "?" or ch == ".":
+            tokens.append(every)
+            pos += 1
+        elif ch == "*":
+            if not tokens or tokens[-1] != STAR:  # ** is the same as *
+                tokens.append(STAR)
+            pos += 1
+        elif ch == "[":
+            end = text.find("]", pos)
+            if end < 0:
+                raise PatternError(f"unclosed '[' at position {pos + 1} of {text!r}")
+            inner = text[pos + 1 : end]
+            negate = inner.startswith("^")
+            labels = _labels(inner[1:] if negate else inner, alphabet)
+            mask = alphabet.mask(alphabet.code(label) for label in labels)
+            tokens.append(every & ~mask if negate else mask)
+            if not tokens[-1]:
+                raise PatternError(f"the set [{inner}] matches no letter")
+            pos = end + 1
+        elif ch == "]":
+            raise PatternError(f"unmatched ']' at position {pos + 1} of {text!r}")
+        else:
+            m = alphabet._regex.match(text, pos)
+            if m is None:
+                raise PatternError(f"character {ch!r} in pattern {text!r} is not in the alphabet")
+            tokens.append(1 << alphabet.code(m.group()))
+            pos = m.end()
+    if not tokens:
+        raise PatternError("empty pattern")
+    return tuple(tokens)
+
+
+def _labels(inner: str, alphabet: Alphabet) -> list[str]:
+    """The labels inside a [...] set, split by longest match (commas and spaces ignored)."""
+    try:
+        return alphabet.split(inner.replace(",", "").replace(" ", ""))
+    except AlphabetError as exc:
+        raise PatternError(f"in [{inner}]: {exc}") from None
+
+
+class Matcher:
+    """The NFA of a parsed pattern; states are bitmasks of positions 0..len(tokens)."""
+
+    def __init__(self, tokens: tuple[int, ...]):
+        self.tokens = tokens
+        self.accept_bit = 1 << len(tokens)
+        self.start = self.closure(1)
+
+    def closure(self, states: int) -> int:
+        """Add the positions reachable through ``*`` tokens (which may match nothing)."""
+        tokens = self.tokens
+        for pos, tok in enumerate(tokens):
+            if states >> pos & 1 and tok == STAR:
+                states |= 1 << (pos + 1)
+        return states
+
+    def step(self, states: int, letter: int) -> int:
+        """The states after reading one letter."""
+        out = 0
+        for pos, tok in enumerate(self.tokens):
+            if states >> pos & 1:
+                if tok == STAR:
+                    out |= 1 << pos
+                elif tok >> letter & 1:
+                    out |= 1 << (pos + 1)
+        return self.closure(out) if out else 0
+
+    def accepts(self, states: int) -> bool:
+        """True when the states include the end of the pattern."""
+        return bool(states & self.accept_bit)

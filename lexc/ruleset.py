@@ -1,0 +1,242 @@
+"""Rulesets: the alphabet, tile bag and board of a crossword game, loaded from TOML.
+
+Rulesets are data. The bundled ones live in ``lexc/rulesets/*.toml`` (the schema is written
+down at the top of ``english.toml``); any other file with the same schema loads by path.
+Everything is checked on load: each problem raises :class:`RulesetError` with a one-line
+message naming the file and what is wrong.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib.resources import files
+from pathlib import Path
+from types import MappingProxyType
+
+from lexc.alphabet import BLANK_CHAR, BLANK_FLAG, Alphabet
+
+#: premium name -> (letter multiplier, word multiplier)
+PREMIUMS = MappingProxyType({
+    "none": (1, 1), "DL": (2, 1), "TL": (3, 1), "QL": (4, 1), "DW": (1, 2), "TW": (1, 3), "QW": (1, 4),
+})
+MAX_BOARD = 26  # columns are lettered A..Z in play notation
+
+_TOP_KEYS = {"name": str, "description": str, "rack_size": int, "bingo_bonus": int,
+             "tile_total": int, "tiles": dict, "board": dict}
+_BOARD_KEYS = {"legend": dict, "start": str, "rows": list}
+_TYPE_NAMES = {str: "a string", int: "an integer", dict: "a table", list: "an array"}
+
+
+class RulesetError(ValueError):
+    """A ruleset cannot be found, read or validated; the message is one line naming the file."""
+
+
+@dataclass(frozen=True)
+class Tile:
+    """One letter of the bag: its label, letter code, number of tiles and point value."""
+
+    label: str
+    code: int
+    count: int
+    value: int
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """An immutable, validated ruleset: alphabet, tiles, rack, bingo bonus and board."""
+
+    name: str
+    description: str
+    alphabet: Alphabet
+    tiles: tuple[Tile, ...]
+    blanks: int
+    blank_value: int
+    rack_size: int
+    bingo_bonus: int
+    board_size: int
+    premiums: tuple[tuple[tuple[int, int], ...], ...]
+    start: tuple[int, int]
+    board_rows: tuple[str, ...]
+    source: str
+    _values: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _counts: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_values", (self.blank_value,) + tuple(t.value for t in self.tiles))
+        object.__setattr__(self, "_counts", (self.blanks,) + tuple(t.count for t in self.tiles))
+
+    def value(self, code: int) -> int:
+        """The point value of a letter code: 0 for the blank (code 0) and blank-designated codes."""
+        return 0 if code & BLANK_FLAG else self._values[code]
+
+    def count(self, code: int) -> int:
+        """How many tiles of a letter code are in the bag; code 0 gives the number of blanks."""
+        return self._counts[code]
+
+    @property
+    def tile_total(self) -> int:
+        """The number of tiles in the bag: letters plus blanks."""
+        return sum(self._counts)
+
+    def summary(self) -> dict:
+        """A JSON-friendly description of the ruleset (start square as e.g. ``"8H"``)."""
+        row, col = self.start
+        return {
+            "name": self.name,
+            "description": self.description,
+            "letters": list(self.alphabet.labels),
+            "tiles": [{"label": t.label, "count": t.count, "value": t.value} for t in self.tiles],
+            "blanks": self.blanks,
+            "tile_total": self.tile_total,
+            "rack_size": self.rack_size,
+            "bingo_bonus": self.bingo_bonus,
+            "board_size": self.board_size,
+            "start": f"{row + 1}{chr(ord('A') + col)}",
+            "source": self.source,
+        }
+
+
+def _bundle_dir():
+    """The directory (a Traversable) holding the bundled ruleset files."""
+    return files("lexc") / "rulesets"
+
+
+def available() -> list[str]:
+    """The names of the bundled rulesets (the stems of ``lexc/rulesets/*.toml``), sorted."""
+    return sorted(p.name[: -len(".toml")] for p in _bundle_dir().iterdir() if p.name.endswith(".toml"))
+
+
+def load_ruleset(name_or_path: str) -> Ruleset:
+    """Load a bundled ruleset by name (``"english"``) or any ruleset file by path (``x.toml``).
+
+    A bare name (no path separator, no ``.toml`` suffix) is looked up among the bundled
+    rulesets; anything else is a path. Results are cached per resolved file.
+    """
+    text = str(name_or_path)
+    if "/" not in text and "\\" not in text and not text.endswith(".toml"):
+        names = available()
+        if text not in names:
+            raise RulesetError(f"{text}: no such ruleset (bundled: {', '.join(names)})")
+        return _load_bundled(text)
+    return _load_path(str(Path(text).expanduser().resolve()))
+
+
+@lru_cache(maxsize=None)
+def _load_bundled(name: str) -> Ruleset:
+    """Read and parse one bundled ruleset (cached: rulesets are immutable)."""
+    resource = _bundle_dir() / f"{name}.toml"
+    return _parse(str(resource), resource.read_bytes())
+
+
+@lru_cache(maxsize=None)
+def _load_path(path: str) -> Ruleset:
+    """Read and parse a ruleset file given by resolved path (cached)."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as e:
+        raise RulesetError(f"{path}: cannot read ruleset: {e.strerror or e}") from None
+    return _parse(path, data)
+
+
+def _fail(source: str, what: str) -> RulesetError:
+    """A RulesetError whose message is ``source: what`` on a single line."""
+    return RulesetError(" ".join(f"{source}: {what}".splitlines()))
+
+
+def _parse(source: str, data: bytes) -> Ruleset:
+    """Parse and validate the bytes of a ruleset file; ``source`` names it in errors."""
+    try:
+        doc = tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise _fail(source, f"not valid UTF-8 ({e.reason} at byte {e.start})") from None
+    except tomllib.TOMLDecodeError as e:
+        raise _fail(source, f"TOML syntax error: {e}") from None
+    _check_keys(source, doc, _TOP_KEYS, "")
+    _check_keys(source, doc["board"], _BOARD_KEYS, "board.")
+    alphabet, tiles, blanks = _parse_tiles(source, doc["tiles"])
+    total = sum(t.count for t in tiles) + blanks
+    if doc["tile_total"] != total:
+        raise _fail(source, f"tile_total is {doc['tile_total']} but the tiles add up to {total}")
+    if not 1 <= doc["rack_size"] <= total:
+        raise _fail(source, f"rack_size must be between 1 and the tile total {total}, not {doc['rack_size']}")
+    if doc["bingo_bonus"] < 0:
+        raise _fail(source, f"bingo_bonus must not be negative, not {doc['bingo_bonus']}")
+    rows, premiums, start = _parse_board(source, doc["board"])
+    return Ruleset(
+        name=doc["name"], description=doc["description"], alphabet=alphabet, tiles=tiles,
+        blanks=blanks, blank_value=0, rack_size=doc["rack_size"], bingo_bonus=doc["bingo_bonus"],
+        board_size=len(premiums), premiums=premiums, start=start, board_rows=rows, source=source,
+    )
+
+
+def _check_keys(source: str, table: dict, spec: dict, prefix: str) -> None:
+    """Check a table has exactly the keys of ``spec``, each of the type given there."""
+    for key in table:
+        if key not in spec:
+            raise _fail(source, f"unknown key {prefix + key!r} (expected {', '.join(prefix + k for k in spec)})")
+    for key, kind in spec.items():
+        if key not in table:
+            raise _fail(source, f"missing key {prefix}{key}")
+        value = table[key]
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise _fail(source, f"{prefix}{key} must be {_TYPE_NAMES[kind]}, not {type(value).__name__}")
+
+
+def _parse_tiles(source: str, table: dict) -> tuple[Alphabet, tuple[Tile, ...], int]:
+    """The alphabet, letter tiles and blank count of a ``[tiles]`` table (label = [count, value])."""
+    pairs = {}
+    for label, entry in table.items():
+        if not (isinstance(entry, list) and len(entry) == 2
+                and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in entry)):
+            raise _fail(source, f"tiles entry {label!r} must be [count, value], two non-negative integers, not {entry!r}")
+        pairs[label] = entry
+    if BLANK_CHAR not in pairs:
+        raise _fail(source, f"tiles has no blank entry {BLANK_CHAR!r} (write \"?\" = [0, 0] for none)")
+    blanks, blank_value = pairs.pop(BLANK_CHAR)
+    if blank_value != 0:
+        raise _fail(source, f"the blank's value must be 0, not {blank_value}")
+    try:
+        alphabet = Alphabet(tuple(pairs))
+    except ValueError as e:
+        raise _fail(source, f"bad tiles: {e}") from None
+    tiles = tuple(Tile(label, code, count, value)
+                  for label, code, (count, value) in zip(alphabet.labels, alphabet.codes, pairs.values()))
+    return alphabet, tiles, blanks
+
+
+def _parse_board(source: str, board: dict):
+    """The rows, premium grid and start square of a ``[board]`` table."""
+    legend = {}
+    for char, name in board["legend"].items():
+        if len(char) != 1 or char.isspace():
+            raise _fail(source, f"board.legend key {char!r} must be one non-space character")
+        if name not in PREMIUMS:
+            raise _fail(source, f"board.legend: unknown premium {name!r} for {char!r} "
+                                f"(known: {', '.join(PREMIUMS)})")
+        legend[char] = PREMIUMS[name]
+    start_char = board["start"]
+    if start_char not in legend:
+        raise _fail(source, f"board.start {start_char!r} is not a character of board.legend")
+    rows = board["rows"]
+    if not all(isinstance(row, str) for row in rows):
+        raise _fail(source, "board.rows must be an array of strings")
+    size = len(rows)
+    if not 1 <= size <= MAX_BOARD:
+        raise _fail(source, f"board must have between 1 and {MAX_BOARD} rows, not {size}")
+    grid, starts = [], []
+    for r, row in enumerate(rows):
+        squares = row.replace(" ", "")
+        if len(squares) != size:
+            raise _fail(source, f"board row {r + 1} has {len(squares)} squares but there are {size} rows "
+                                f"(the board must be square)")
+        for c, char in enumerate(squares):
+            if char not in legend:
+                raise _fail(source, f"board row {r + 1}, column {c + 1}: {char!r} is not in board.legend")
+            if char == start_char:
+                starts.append((r, c))
+        grid.append(tuple(legend[char] for char in squares))
+    if len(starts) != 1:
+        raise _fail(source, f"board must have exactly one start square {start_char!r}, not {len(starts)}")
+    return tuple(rows), tuple(grid), starts[0]

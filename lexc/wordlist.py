@@ -1,0 +1,178 @@
+"""Word lists: read, normalize, validate, deduplicate and sort.
+
+A word list is UTF-8 text with one word per line. Lines are stripped (CRLF, surrounding
+spaces), blank lines and lines starting with ``#`` are skipped, a byte-order mark is
+ignored. Words are folded (NFC, upper case) and split into the alphabet's labels by longest
+match; they are kept as ``bytes`` of letter codes, sorted and unique. Anything else is a
+``WordListError`` whose message is one line naming the file and line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from .alphabet import Alphabet, AlphabetError, fold
+
+
+class WordListError(ValueError):
+    """A word list cannot be read; the message is one line."""
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """A word left out because it has a character outside the alphabet."""
+
+    line: int
+    text: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class WordList:
+    """The normalized words of a list and what reading it found."""
+
+    words: list[bytes]
+    alphabet: Alphabet
+    source: str = "<words>"
+    lines: int = 0
+    duplicates: int = 0
+    too_short: int = 0
+    too_long: int = 0
+    longer_than_board: int = 0
+    rejected: tuple[Rejected, ...] = field(default=())
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    @property
+    def sha256(self) -> str:
+        """SHA-256 of the normalized list (see ``digest``)."""
+        return digest(self.words, self.alphabet)
+
+    def texts(self) -> list[str]:
+        """The words as text, in code order."""
+        return decode_all(self.words, self.alphabet)
+
+    def report(self) -> dict[str, int]:
+        """Counts for the build report."""
+        return {
+            "lines": self.lines,
+            "words": len(self.words),
+            "duplicates": self.duplicates,
+            "rejected": len(self.rejected),
+            "too_short": self.too_short,
+            "too_long": self.too_long,
+            "longer_than_board": self.longer_than_board,
+        }
+
+
+def decode_all(words: Sequence[bytes], alphabet: Alphabet) -> list[str]:
+    """Decode many encoded words at once."""
+    if alphabet.single_char:
+        table = {i: label for i, label in enumerate(("",) + alphabet.labels)}
+        return [w.decode("latin-1").translate(table) for w in words]
+    return [alphabet.decode(w) for w in words]
+
+
+def digest(words: Sequence[bytes], alphabet: Alphabet) -> str:
+    """SHA-256 of the words as UTF-8 text in code order, each followed by a newline.
+
+    For an A-Z list this equals ``sha256sum`` of the sorted, upper-cased, deduplicated file.
+    """
+    h = hashlib.sha256()
+    texts = decode_all(words, alphabet)
+    if texts:
+        h.update(("\n".join(texts) + "\n").encode("utf-8"))
+    return h.hexdigest()
+
+
+def decode_bytes(data: bytes, source: str) -> str:
+    """UTF-8 text of a file, or a WordListError saying which encoding it looks like."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or (len(data) >= 4 and data[1:4:2] == b"\0\0"):
+        raise WordListError(f"{source}: looks like UTF-16, not UTF-8; convert it (iconv -f UTF-16 -t UTF-8)")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        byte = data[exc.start]
+        raise WordListError(
+            f"{source}:{line}: not UTF-8 (byte {byte:#04x}); Latin-1 or another 8-bit encoding? "
+            "convert it (iconv -f LATIN1 -t UTF-8)"
+        ) from None
+
+
+def parse_text(
+    text: str,
+    alphabet: Alphabet,
+    *,
+    source: str = "<words>",
+    min_len: int = 2,
+    max_len: int | None = None,
+    skip_invalid: bool = False,
+    board_size: int | None = None,
+) -> WordList:
+    """Normalize the lines of a word list already decoded to text."""
+    if not text.isascii():
+        text = fold(text)
+    else:
+        text = text.upper()
+    numbered = [(n, s) for n, s in enumerate((line.strip() for line in text.split("\n")), 1)
+                if s and not s.startswith("#")]
+    encoded: list[bytes] = []
+    rejected: list[Rejected] = []
+    table = alphabet._encode_table
+    valid = alphabet._valid
+    for n, word in numbered:
+        if table is not None and valid.fullmatch(word):
+            encoded.append(word.translate(table).encode("latin-1"))
+            continue
+        try:
+            encoded.append(alphabet.encode(word))
+        except AlphabetError as exc:
+            if not skip_invalid:
+                raise WordListError(
+                    f"{source}:{n}: {word!r} has {exc.char!r}, which is not in the alphabet "
+                    "(use --skip-invalid to leave such words out)"
+                ) from None
+            rejected.append(Rejected(n, word, f"{exc.char!r} not in the alphabet"))
+    lengths_ok = [w for w in encoded if len(w) >= min_len and (max_len is None or len(w) <= max_len)]
+    too_short = sum(1 for w in encoded if len(w) < min_len)
+    too_long = len(encoded) - too_short - len(lengths_ok)
+    unique = sorted(set(lengths_ok))
+    if not unique:
+        raise WordListError(f"{source}: no words left ({len(numbered)} word lines read, "
+                            f"{len(rejected)} rejected, {too_short} shorter than {min_len}, {too_long} too long)")
+    return WordList(
+        words=unique,
+        alphabet=alphabet,
+        source=source,
+        lines=len(numbered),
+        duplicates=len(lengths_ok) - len(unique),
+        too_short=too_short,
+        too_long=too_long,
+        longer_than_board=0 if board_size is None else sum(1 for w in unique if len(w) > board_size),
+        rejected=tuple(rejected),
+    )
+
+
+def read_wordlist(path: str | os.PathLike, alphabet: Alphabet, **options) -> WordList:
+    """Read a word-list file; options as for ``parse_text``."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise WordListError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise WordListError(f"{path}: is a directory") from None
+    except OSError as exc:
+        raise WordListError(f"{path}: {exc.strerror}") from None
+    return parse_text(decode_bytes(data, str(path)), alphabet, source=str(path), **options)
+
+
+def from_words(words: Iterable[str], alphabet: Alphabet, **options) -> WordList:
+    """A WordList from words in memory (for the library API and tests)."""
+    return parse_text("\n".join(words), alphabet, **options)
