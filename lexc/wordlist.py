@@ -92,8 +92,12 @@ def digest(words: Sequence[bytes], alphabet: Alphabet) -> str:
 
 def decode_bytes(data: bytes, source: str) -> str:
     """UTF-8 text of a file, or a WordListError saying which encoding it looks like."""
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or (len(data) >= 4 and data[1:4:2] == b"\0\0"):
+    nuls = data[:64].count(b"\0")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or (nuls and nuls * 4 >= min(len(data), 64)):
         raise WordListError(f"{source}: looks like UTF-16, not UTF-8; convert it (iconv -f UTF-16 -t UTF-8)")
+    if b"\0" in data:
+        line = data.count(b"\n", 0, data.index(b"\0")) + 1
+        raise WordListError(f"{source}:{line}: NUL byte: a binary file, not a UTF-8 word list")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -143,6 +143,7 @@ def write_atomic(path: str | os.PathLike, data: bytes) -> None:
     directory = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=directory)
     try:
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the file the usual mode
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
@@ -154,3 +155,10 @@ def write_atomic(path: str | os.PathLike, data: bytes) -> None:
         except OSError:
             pass
         raise
+
+
+def _umask() -> int:
+    """The process umask (read by setting and restoring it)."""
+    mask = os.umask(0o22)
+    os.umask(mask)
+    return mask

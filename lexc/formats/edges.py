@@ -76,7 +76,9 @@ for _layout in LAYOUTS.values():  # the array module's sizes are platform-depend
 def choose_layout(n_edges: int, requested: str = "auto") -> EdgeLayout:
     """The narrowest layout that addresses ``n_edges`` edges, or the requested one."""
     if requested != "auto":
-        layout = LAYOUTS[requested]
+        layout = LAYOUTS.get(requested)
+        if layout is None:
+            raise FormatError(f"unknown edge layout {requested!r} (known: auto, {', '.join(LAYOUTS)})")
         if n_edges > layout.max_edges:
             raise FormatError(f"{n_edges} edges do not fit the {layout.name} layout (max {layout.max_edges})")
         return layout

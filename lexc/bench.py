@@ -1,0 +1,266 @@
+"""The measurements behind ``lexc bench``: size, build, load, memory and query speed of every
+format, beside two baselines (a plain Python set with Norvig's prefix set, and marisa-trie).
+
+Every timing is repeated and reported as median, min and max; memory is the peak resident
+size of a fresh process that loads the file and answers queries. Figures come from here,
+never from timed tests.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from . import formats
+from ._version import __version__
+from .formats import FORMATS
+from .source import bundled_wordlist, read_list
+
+QUERY_SEED = 2026
+BAG = "".join(c * k for c, k in zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                                    (9, 2, 2, 4, 12, 2, 3, 2, 9, 1, 1, 4, 2, 6, 8, 2, 1, 6, 4, 6, 4, 2, 2, 1, 2, 1)))
+
+
+def summarize(samples: list[float]) -> dict[str, float]:
+    """Median, min and max of repeated measurements."""
+    return {"median": statistics.median(samples), "min": min(samples), "max": max(samples)}
+
+
+def timed(fn: Callable[[], Any], repeat: int) -> tuple[dict[str, float], Any]:
+    """Run ``fn`` ``repeat`` times; seconds summarized, and the last result."""
+    samples, result = [], None
+    for _ in range(repeat):
+        t = time.perf_counter()
+        result = fn()
+        samples.append(time.perf_counter() - t)
+    return summarize(samples), result
+
+
+def make_queries(words: list[str], n: int = 1000) -> dict[str, list[str]]:
+    """A fixed, seeded query set: words and near misses, prefixes, racks, hook words."""
+    rng = random.Random(QUERY_SEED)
+    sample = rng.sample(words, min(n, len(words)))
+    misses = [w[:-1] + "Q" for w in sample[: n // 2]]
+    racks = {b: ["".join(rng.sample(BAG, 7 - b)) + "?" * b for _ in range(12 if b < 2 else 6)] for b in (0, 1, 2)}
+    return {
+        "member": sample[: n // 2] + misses,
+        "prefix": [w[: max(1, len(w) // 2)] for w in sample],
+        "anagram0": racks[0], "anagram1": racks[1], "anagram2": racks[2],
+        "hooks": sample[:200],
+    }
+
+
+class SetBaseline:
+    """A plain Python set of words plus the set of their prefixes (Norvig 2015)."""
+
+    name = "python-set"
+
+    def __init__(self, words: list[str]):
+        self.words = set(words)
+        self.prefixes = {w[:i] for w in words for i in range(len(w))}
+
+    def __contains__(self, w: str) -> bool:
+        return w in self.words
+
+    def is_prefix(self, p: str) -> bool:
+        return p in self.prefixes or p in self.words
+
+
+class MarisaBaseline:
+    """marisa-trie's Trie: membership and has_keys_with_prefix."""
+
+    name = "marisa-trie"
+
+    def __init__(self, trie):
+        self.trie = trie
+
+    def __contains__(self, w: str) -> bool:
+        return w in self.trie
+
+    def is_prefix(self, p: str) -> bool:
+        return self.trie.has_keys_with_prefix(p)
+
+
+def prefix_anagrams(lex, rack: str) -> list[str]:
+    """Sub-anagrams by letter-at-a-time search pruned by is-prefix (Norvig's method)."""
+    letters = [c for c in rack if c != "?"]
+    out: set[str] = set()
+
+    def extend(word: str, left: list[str], blanks: int) -> None:
+        if len(word) >= 2 and word in lex:
+            out.add(word)
+        for c in sorted(set(left)) if not blanks else "ABCDEFGHIJKLMNOPQRSTUVWXYZ":
+            if c in left:
+                rest = list(left)
+                rest.remove(c)
+                nxt, b = word + c, blanks
+            elif blanks:
+                rest, nxt, b = left, word + c, blanks - 1
+            else:
+                continue
+            if lex.is_prefix(nxt):
+                extend(nxt, rest, b)
+
+    extend("", letters, rack.count("?"))
+    return sorted(out)
+
+
+def baseline_hooks(lex, word: str) -> tuple[str, str]:
+    """Front and back hooks by membership tests."""
+    az = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    return "".join(c for c in az if c + word in lex), "".join(c for c in az if word + c in lex)
+
+
+def time_queries(lex, queries: dict[str, list[str]], repeat: int, native: bool) -> dict[str, Any]:
+    """Per-query seconds (median over repeats of the mean over the query set)."""
+    anagram = (lambda r: lex.anagrams(r, sub=True)) if native else (lambda r: prefix_anagrams(lex, r))
+    hooks = (lambda w: lex.hooks(w)) if native else (lambda w: baseline_hooks(lex, w))
+    jobs = {
+        "member": lambda: [w in lex for w in queries["member"]],
+        "prefix": lambda: [lex.is_prefix(p) for p in queries["prefix"]],
+        "hooks": lambda: [hooks(w) for w in queries["hooks"]],
+    }
+    for b in (0, 1, 2):
+        jobs[f"anagram{b}"] = (lambda rs: lambda: [anagram(r) for r in rs])(queries[f"anagram{b}"])
+    out = {}
+    for name, job in jobs.items():
+        summary, _ = timed(job, repeat)
+        n = len(queries[name])
+        out[name] = {k: v / n for k, v in summary.items()}
+    return out
+
+
+_MEMORY_PROBE = """
+import resource, sys, json
+def peak_kb():
+    # VmHWM belongs to this process image; ru_maxrss can carry the forking parent's peak
+    try:
+        for line in open("/proc/self/status"):
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+kind, path = sys.argv[1], sys.argv[2]
+before = peak_kb()
+if kind == "lexc":
+    import lexc
+    lex = lexc.load(path)
+    lex.anagrams("RETAIN??", sub=True); lex.hooks("CARE"); "CARE" in lex
+elif kind == "marisa":
+    import marisa_trie
+    t = marisa_trie.Trie(); t.load(path); "CARE" in t; t.has_keys_with_prefix("CAR")
+else:
+    words = open(path, encoding="utf-8").read().upper().split()
+    s = set(words); p = {w[:i] for w in words for i in range(len(w))}
+print(json.dumps({"peak_kb": peak_kb(), "start_kb": before}))
+"""
+
+
+def peak_memory(kind: str, path: str) -> dict[str, float]:
+    """Peak RSS (MB) of a fresh interpreter loading the structure and answering queries,
+    and the same minus the interpreter's own start-up peak."""
+    res = subprocess.run([sys.executable, "-c", _MEMORY_PROBE, kind, path], capture_output=True, text=True,
+                         check=True)
+    data = json.loads(res.stdout)
+    return {"peak_mb": data["peak_kb"] / 1024, "start_mb": data["start_kb"] / 1024}
+
+
+def run_bench(wordlist: str | None = None, repeat: int = 5, formats_: list[str] | None = None,
+              progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Measure every format (and the baselines) on a word list; the JSON-ready result."""
+    import marisa_trie
+
+    note = progress or (lambda _m: None)
+    source = Path(wordlist) if wordlist else bundled_wordlist()
+    words = read_list(source)
+    texts = words.texts()
+    queries = make_queries(texts)
+    result: dict[str, Any] = {"wordlist": str(source), "words": len(words), "repeat": repeat,
+                              "lexc_version": __version__, "machine": machine_info(), "formats": {}}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in formats_ or list(FORMATS):
+            note(f"bench: {name}")
+            build_t, lex = timed(lambda: formats.build(words, name), repeat)
+            read_t, _ = timed(lambda: read_list(source), repeat)
+            path = Path(tmp) / f"bench.{name}"
+            size = formats.save(lex, path)
+            load_t, lex = timed(lambda: formats.load(path), repeat)
+            stats = lex.stats()
+            result["formats"][name] = {
+                "build_s": build_t, "read_s": read_t, "file_bytes": size, "bytes_per_word": size / len(words),
+                "nodes": stats.get("nodes"), "edges": stats.get("edges"), "load_s": load_t,
+                "memory": peak_memory("lexc", str(path)),
+                "query_s": time_queries(lex, queries, repeat, native=True),
+            }
+        note("bench: python set baseline")
+        build_t, base = timed(lambda: SetBaseline(texts), repeat)
+        text_path = Path(tmp) / "words.txt"
+        text_path.write_text("\n".join(texts) + "\n", encoding="utf-8")
+        load_t, _ = timed(lambda: SetBaseline(text_path.read_text(encoding="utf-8").split()), repeat)
+        result["formats"]["python-set"] = {
+            "build_s": build_t, "file_bytes": text_path.stat().st_size,
+            "bytes_per_word": text_path.stat().st_size / len(words), "load_s": load_t,
+            "memory": peak_memory("set", str(text_path)),
+            "query_s": time_queries(base, queries, repeat, native=False),
+        }
+        note("bench: marisa-trie baseline")
+        build_t, trie = timed(lambda: marisa_trie.Trie(texts), repeat)
+        mpath = Path(tmp) / "words.marisa"
+        trie.save(str(mpath))
+        load_t, trie = timed(lambda: marisa_trie.Trie().load(str(mpath)), repeat)
+        result["formats"]["marisa-trie"] = {
+            "build_s": build_t, "file_bytes": mpath.stat().st_size,
+            "bytes_per_word": mpath.stat().st_size / len(words), "load_s": load_t,
+            "memory": peak_memory("marisa", str(mpath)),
+            "query_s": time_queries(MarisaBaseline(trie), queries, repeat, native=False),
+        }
+    return result
+
+
+def machine_info() -> dict[str, Any]:
+    """Where the figures were measured."""
+    return {"python": platform.python_version(), "implementation": platform.python_implementation(),
+            "platform": platform.platform(), "cpus": os.cpu_count(),
+            "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None}
+
+
+COLUMNS = [
+    ("build s", lambda f: f"{f['build_s']['median']:.3f}"),
+    ("file bytes", lambda f: f"{f['file_bytes']:,}"),
+    ("B/word", lambda f: f"{f['bytes_per_word']:.2f}"),
+    ("load ms", lambda f: f"{f['load_s']['median'] * 1e3:.2f}"),
+    ("peak MB", lambda f: f"{f['memory']['peak_mb']:.1f}"),
+    ("member us", lambda f: f"{f['query_s']['member']['median'] * 1e6:.2f}"),
+    ("prefix us", lambda f: f"{f['query_s']['prefix']['median'] * 1e6:.2f}"),
+    ("anagram ms 0?", lambda f: f"{f['query_s']['anagram0']['median'] * 1e3:.2f}"),
+    ("1?", lambda f: f"{f['query_s']['anagram1']['median'] * 1e3:.2f}"),
+    ("2?", lambda f: f"{f['query_s']['anagram2']['median'] * 1e3:.2f}"),
+    ("hooks us", lambda f: f"{f['query_s']['hooks']['median'] * 1e6:.1f}"),
+]
+
+
+def format_table(result: dict[str, Any], markdown: bool = False) -> str:
+    """The result as an aligned text table (or Markdown), medians only."""
+    head = ["structure"] + [c for c, _ in COLUMNS]
+    rows = [[name] + [fmt(f) for _, fmt in COLUMNS] for name, f in result["formats"].items()]
+    if markdown:
+        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        lines += ["| " + " | ".join(r) + " |" for r in rows]
+    else:
+        widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
+        lines = ["  ".join(c.rjust(w) for c, w in zip(row, widths)) for row in [head] + rows]
+    m = result["machine"]
+    lines.append(f"\n{result['words']:,} words from {Path(result['wordlist']).name}; medians of "
+                 f"{result['repeat']} runs; anagram = all words from a 7-tile rack with 0, 1, 2 blanks; "
+                 f"Python {m['python']}, {m['cpus']} CPUs, load average {m['load_average']}")
+    return "\n".join(lines)

@@ -1,0 +1,67 @@
+"""Shared fixtures: ENABLE and small hand-made lexicons, built in every registered format."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import lexc
+from lexc.formats import FORMATS, build
+from lexc.wordlist import from_words, read_wordlist
+
+ROOT = Path(__file__).resolve().parent.parent
+ENABLE = ROOT / "wordlists" / "enable1.txt"
+FORMAT_NAMES = sorted(FORMATS)
+
+SMALL = {
+    "paper": ["CAR", "CARE", "CARS", "CAT", "CATS", "CARES", "CARET", "SCAR", "SCARE", "ACE", "ACES", "RACE",
+              "RACES", "CRATE", "TRACE", "REACT", "CATER", "RECAST", "TRACES", "CARTES", "AA", "A"],
+    "hooks": ["AT", "BAT", "CAT", "ATE", "ATS", "BATS", "BATE", "OAT", "OATS", "GOAT", "GOATS", "TA", "TAT"],
+    "nest": ["AB", "ABA", "ABAB", "ABABA", "BA", "BAB", "BABA", "ABBA", "BAA", "AAB"],
+}
+
+
+@pytest.fixture(scope="session")
+def english():
+    return lexc.load_ruleset("english")
+
+
+@pytest.fixture(scope="session")
+def enable_list(english):
+    return read_wordlist(ENABLE, english.alphabet)
+
+
+@pytest.fixture(scope="session")
+def enable_set(enable_list):
+    return set(enable_list.texts())
+
+
+_built: dict = {}
+
+
+@pytest.fixture(scope="session", params=FORMAT_NAMES)
+def enable_lexicon(request, enable_list):
+    """ENABLE in each registered format, built once per session."""
+    name = request.param
+    if name not in _built:
+        _built[name] = build(enable_list, name)
+    return _built[name]
+
+
+@pytest.fixture(params=[(f, s) for f in FORMAT_NAMES for s in sorted(SMALL)], ids=lambda p: f"{p[0]}-{p[1]}")
+def small_lexicon(request, english):
+    """(lexicon, word set) for every format x hand-made list."""
+    fmt, name = request.param
+    words = SMALL[name]
+    lex = build(from_words(words, english.alphabet, min_len=1), fmt)
+    return lex, {w.upper() for w in words}
+
+
+def random_racks(seed: int, n: int, tiles: int, blanks: int) -> list[str]:
+    """Racks drawn from the English bag (blanks added explicitly)."""
+    bag = "".join(c * k for c, k in zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                                          [9, 2, 2, 4, 12, 2, 3, 2, 9, 1, 1, 4, 2, 6, 8, 2, 1, 6, 4, 6, 4, 2, 2, 1, 2, 1]))
+    rng = random.Random(seed)
+    return ["".join(rng.sample(bag, tiles - blanks)) + "?" * blanks for _ in range(n)]
