@@ -27,8 +27,8 @@ demo: install   ## compile the bundled ENABLE list and run a few queries
 	$(BIN)/lexc info $(DEMO)/enable.dawg
 	$(BIN)/lexc verify $(DEMO)/enable.dawg --against wordlists/enable1.txt
 	$(BIN)/lexc anagram $(DEMO)/enable.dawg RETAINS
-	$(BIN)/lexc anagram $(DEMO)/enable.dawg --sub QZ?
-	$(BIN)/lexc hooks $(DEMO)/enable.dawg CARE ZA
+	$(BIN)/lexc anagram $(DEMO)/enable.dawg --sub QUIZ? --json
+	$(BIN)/lexc hooks $(DEMO)/enable.dawg CARE QAT
 	$(BIN)/lexc words $(DEMO)/enable.dawg --pattern 'Q[^U]*' --limit 10
 	$(BIN)/lexc check $(DEMO)/enable.dawg CARE ZAX QUIXOTIC
 

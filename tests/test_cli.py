@@ -1,0 +1,638 @@
+"""Tests for the ``lexc`` command line: output through click's CliRunner, exit statuses and
+stderr through ``lexc.cli.main`` in-process and ``python -m lexc`` in a subprocess.
+
+Exit status: 0 success, 1 a negative answer, 2 bad input with one line ``lexc: error: ...``
+on stderr and never a traceback. Expected answers are computed by brute force over the word
+lists, never copied from lexc.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import lexc
+from lexc import formats
+from lexc.cli import cli, main
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = ROOT / "wordlists" / "tiny.txt"
+SPANISH = ROOT / "wordlists" / "spanish-sample.txt"
+LEXC_PARENT = str(Path(lexc.__file__).resolve().parent.parent)  # the lexc under test, for subprocesses
+
+
+def list_words(path: Path) -> list[str]:
+    """The words of a hand-made list, read independently of lexc."""
+    lines = (line.strip() for line in path.read_text("utf-8").splitlines())
+    return sorted({line.upper() for line in lines if line and not line.startswith("#")})
+
+
+TINY_WORDS = list_words(TINY)
+TINY_SET = set(TINY_WORDS)
+
+
+# --- fixtures and runners --------------------------------------------------------------------
+
+@pytest.fixture(scope="session")
+def cache_dir(tmp_path_factory) -> Path:
+    """An empty LEXC_CACHE shared by the whole session, so ENABLE is compiled at most once."""
+    return tmp_path_factory.mktemp("lexc-cache")
+
+
+@pytest.fixture(scope="session")
+def enable_retains(cache_dir):
+    """``lexc anagram RETAINS --json`` with no FILE: compiles and caches the bundled ENABLE."""
+    before = sorted(p.name for p in cache_dir.iterdir())
+    result = CliRunner().invoke(cli, ["anagram", "RETAINS", "--json"], env={"LEXC_CACHE": str(cache_dir)})
+    after = sorted(p.name for p in cache_dir.iterdir())
+    return before, result, after
+
+
+@pytest.fixture(autouse=True)
+def _cache_env(cache_dir, monkeypatch):
+    monkeypatch.setenv("LEXC_CACHE", str(cache_dir))
+
+
+@pytest.fixture(scope="module")
+def tiny_dawg(tmp_path_factory) -> Path:
+    """tiny.txt compiled by the library (not by the command under test)."""
+    from lexc.compiler import compile_file
+
+    out = tmp_path_factory.mktemp("tiny") / "tiny.dawg"
+    compile_file(TINY, out=out)
+    return out
+
+
+def invoke(*args: str):
+    """Run the click group in-process; the result has stdout, stderr, exit_code."""
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def ok(*args: str):
+    result = invoke(*args)
+    assert result.exit_code == 0, (result.output, result.exception)
+    return result
+
+
+def run_main(capsys, *args: str) -> tuple[int, str, str]:
+    """``lexc.cli.main`` in-process: (exit status, stdout, stderr)."""
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as info:
+        main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    code = info.value.code
+    return (0 if code is None else code), out, err
+
+
+def run_process(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """``python -m lexc ...`` with LEXC_CACHE set (by the autouse fixture) and the lexc under test."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (LEXC_PARENT, env.get("PYTHONPATH")) if p)
+    return subprocess.run([sys.executable, "-m", "lexc", *map(str, args)], capture_output=True, text=True,
+                          env=env, cwd=cwd, timeout=120)
+
+
+def assert_one_error_line(err: str, *fragments: str) -> str:
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("lexc: error: "), err
+    for fragment in fragments:
+        assert fragment in lines[0], err
+    return lines[0]
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# --- build -----------------------------------------------------------------------------------
+
+SMALL = "# a list\ncat\nCAT\ndog\nact\ndogs\n a \nd$g\ncats\n"  # 5 words, 1 duplicate, 1 short, 1 invalid
+
+
+def test_build_prints_the_report_and_writes_the_file(tmp_path):
+    src = write(tmp_path / "small.txt", SMALL)
+    out = tmp_path / "small.dawg"
+    result = ok("build", src, "-o", out, "--skip-invalid")
+    assert out.is_file()
+    lex = formats.load(out)
+    assert list(lex) == ["ACT", "CAT", "CATS", "DOG", "DOGS"]
+    text = result.stdout
+    assert re.search(r"\b5 words\b", text)
+    assert re.search(r"\b1 duplicates?\b", text)
+    assert re.search(r"\b1 rejected\b", text)
+    assert re.search(r"\b1 too short\b", text)
+    stats = lex.stats()
+    assert re.search(rf"nodes {stats['nodes']}\b", text)
+    assert re.search(rf"edges {stats['edges']}\b", text)
+    assert re.search(rf"bytes {out.stat().st_size:,}\b", text)
+    assert re.search(r"seconds \d+\.\d+", text)
+
+
+def test_build_json_report(tmp_path):
+    src = write(tmp_path / "small.txt", SMALL)
+    out = tmp_path / "small.dawg"
+    report = json.loads(ok("build", src, "-o", out, "--skip-invalid", "--json").stdout)
+    for key in ("words", "duplicates", "rejected", "nodes", "edges", "bytes", "seconds"):
+        assert key in report, key
+    assert report["words"] == 5
+    assert report["duplicates"] == 1
+    assert report["rejected"] == 1
+    assert report["too_short"] == 1
+    stats = formats.load(out).stats()
+    assert (report["nodes"], report["edges"]) == (stats["nodes"], stats["edges"])
+    assert report["file_bytes"] == out.stat().st_size
+    assert isinstance(report["seconds"], (int, float)) and report["seconds"] >= 0
+    assert Path(report["output"]) == out
+
+
+def test_build_default_output_name(tmp_path, monkeypatch):
+    src = write(tmp_path / "mywords.txt", "cat\ndog\n")
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    ok("build", src)
+    assert (work / "mywords.dawg").is_file()
+    assert list(formats.load(work / "mywords.dawg")) == ["CAT", "DOG"]
+
+
+def test_build_of_tiny_list_holds_exactly_its_words(tmp_path):
+    out = tmp_path / "tiny.dawg"
+    report = json.loads(ok("build", TINY, "-o", out, "--json").stdout)
+    assert report["words"] == len(TINY_WORDS)
+    assert list(formats.load(out)) == TINY_WORDS
+
+
+def test_build_min_and_max_len(tmp_path):
+    src = write(tmp_path / "w.txt", "at\ncat\ncats\nscats\n")
+    out = tmp_path / "w.dawg"
+    report = json.loads(ok("build", src, "-o", out, "--min-len", "3", "--max-len", "4", "--json").stdout)
+    assert list(formats.load(out)) == ["CAT", "CATS"]
+    assert (report["too_short"], report["too_long"]) == (1, 1)
+
+
+def test_build_u64_layout(tmp_path):
+    out32, out64 = tmp_path / "a.dawg", tmp_path / "b.dawg"
+    ok("build", TINY, "-o", out32)
+    ok("build", TINY, "-o", out64, "--layout", "u64")
+    info = json.loads(ok("info", out64, "--json").stdout)
+    assert info["meta"]["layout"] == "u64"
+    assert json.loads(ok("anagram", out64, "RETAINS", "--json").stdout) == \
+        json.loads(ok("anagram", out32, "RETAINS", "--json").stdout)
+
+
+def test_build_rebuild_is_byte_identical(tmp_path):
+    a, b = tmp_path / "a.dawg", tmp_path / "b.dawg"
+    ok("build", TINY, "-o", a)
+    ok("build", TINY, "-o", b)
+    assert a.read_bytes() == b.read_bytes()
+
+
+def test_build_bad_list_exits_2_with_one_line_and_no_file(tmp_path, capsys):
+    src = write(tmp_path / "bad.txt", "cat\ndog\nd$g\nemu\n")
+    out = tmp_path / "bad.dawg"
+    code, stdout, err = run_main(capsys, "build", src, "-o", out)
+    assert code == 2
+    assert_one_error_line(err, f"{src}:3", "$")
+    assert not out.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.txt"]
+
+
+def test_build_bad_list_in_a_subprocess(tmp_path):
+    src = write(tmp_path / "bad.txt", "cat\ncafé\n")
+    done = run_process("build", src, "-o", tmp_path / "bad.dawg")
+    assert done.returncode == 2
+    assert_one_error_line(done.stderr, f"{src}:2")
+    assert not (tmp_path / "bad.dawg").exists()
+    assert done.stdout == ""
+
+
+def test_build_utf16_list_exits_2(tmp_path, capsys):
+    src = tmp_path / "u16.txt"
+    src.write_bytes("cat\ndog\n".encode("utf-16"))
+    code, _, err = run_main(capsys, "build", src, "-o", tmp_path / "u16.dawg")
+    assert code == 2
+    assert_one_error_line(err, "UTF-16")
+
+
+def test_build_skip_invalid_verbose_lists_rejects(tmp_path):
+    src = write(tmp_path / "w.txt", "cat\nd$g\ndog\nca#t\nemu\n")
+    out = tmp_path / "w.dawg"
+    text = ok("build", src, "-o", out, "--skip-invalid", "--verbose").stdout
+    assert re.search(r"\b2 rejected\b", text)
+    reject_lines = [line for line in text.splitlines() if "D$G" in line or "CA#T" in line]
+    assert len(reject_lines) == 2
+    assert re.search(r"\b2\b", reject_lines[0]) and "D$G" in reject_lines[0]
+    assert re.search(r"\b4\b", reject_lines[1]) and "CA#T" in reject_lines[1]
+    assert list(formats.load(out)) == ["CAT", "DOG", "EMU"]
+    quiet = ok("build", src, "-o", out, "--skip-invalid").stdout
+    assert "D$G" not in quiet
+
+
+def test_build_json_lists_rejects(tmp_path):
+    src = write(tmp_path / "w.txt", "cat\nd$g\ndog\n")
+    report = json.loads(ok("build", src, "-o", tmp_path / "w.dawg", "--skip-invalid", "--json").stdout)
+    assert [(r["line"], r["text"]) for r in report["rejected_words"]] == [(2, "D$G")]
+
+
+def test_build_spanish(tmp_path):
+    out = tmp_path / "es.dawg"
+    report = json.loads(ok("build", SPANISH, "-r", "spanish", "-o", out, "--json").stdout)
+    assert report["words"] == len(list_words(SPANISH))
+    lex = formats.load(out)
+    assert "CHURRO" in lex and "NIÑO" in lex and "LLAMA" in lex
+    assert lex.alphabet.labels[:4] == ("A", "B", "C", "CH")
+
+
+def test_build_spanish_list_with_english_alphabet_fails(tmp_path, capsys):
+    code, _, err = run_main(capsys, "build", SPANISH, "-o", tmp_path / "x.dawg")
+    assert code == 2
+    assert_one_error_line(err, str(SPANISH), "Ñ")
+
+
+# --- info, verify, dump ----------------------------------------------------------------------
+
+def test_info_json(tiny_dawg):
+    data = json.loads(ok("info", tiny_dawg, "--json").stdout)
+    for key in ("format", "words", "nodes", "edges", "bytes"):
+        assert key in data, key
+    assert data["format"] == "dawg"
+    assert data["words"] == len(TINY_WORDS)
+    assert data["bytes"] == tiny_dawg.stat().st_size
+    stats = formats.load(tiny_dawg).stats()
+    assert (data["nodes"], data["edges"]) == (stats["nodes"], stats["edges"])
+
+
+def test_info_text(tiny_dawg):
+    text = ok("info", tiny_dawg).stdout
+    assert re.search(rf"words: {len(TINY_WORDS)}\b", text)
+    assert re.search(rf"bytes: {tiny_dawg.stat().st_size}\b", text)
+    assert "dawg" in text
+
+
+def test_verify_good_file(tiny_dawg, capsys):
+    result = ok("verify", tiny_dawg)
+    assert "OK" in result.stdout
+    code, out, err = run_main(capsys, "verify", tiny_dawg, "--against", TINY)
+    assert code == 0 and err == ""
+    data = json.loads(ok("verify", tiny_dawg, "--json").stdout)
+    assert data["ok"] is True and data["words"] == len(TINY_WORDS) and data["problems"] == []
+
+
+def test_verify_against_a_different_list_exits_1(tiny_dawg, tmp_path, capsys):
+    other = write(tmp_path / "other.txt", "\n".join(TINY_WORDS[1:] + ["ZYMURGY"]) + "\n")
+    code, out, err = run_main(capsys, "verify", tiny_dawg, "--against", other, "--json")
+    assert code == 1
+    data = json.loads(out)
+    assert data["ok"] is False
+    assert data["only_in_file"] == [TINY_WORDS[0]]
+    assert data["only_in_list"] == ["ZYMURGY"]
+    assert "Traceback" not in err
+
+
+def test_verify_against_the_list_it_was_built_from_with_skip_invalid(tmp_path, capsys):
+    """A file built with --skip-invalid verifies against its own source list (the build
+    options recorded in the file, as min/max length are, must be used to read --against)."""
+    src = write(tmp_path / "w.txt", "cat\nd$g\ndog\n")
+    out = tmp_path / "w.dawg"
+    ok("build", src, "-o", out, "--skip-invalid")
+    code, stdout, err = run_main(capsys, "verify", out, "--against", src)
+    assert (code, err) == (0, ""), err
+
+
+def test_verify_against_uses_recorded_min_len(tmp_path, capsys):
+    src = write(tmp_path / "w.txt", "at\ncat\ndog\n")
+    out = tmp_path / "w.dawg"
+    ok("build", src, "-o", out, "--min-len", "3")
+    code, _, err = run_main(capsys, "verify", out, "--against", src)
+    assert (code, err) == (0, "")
+
+
+def test_verify_corrupt_file_exits_2(tiny_dawg, tmp_path, capsys):
+    bad = tmp_path / "bad.dawg"
+    blob = bytearray(tiny_dawg.read_bytes())
+    blob[-5] ^= 0x01  # in the payload
+    bad.write_bytes(bytes(blob))
+    code, out, err = run_main(capsys, "verify", bad)
+    assert code == 2
+    assert_one_error_line(err, str(bad))
+    truncated = tmp_path / "short.dawg"
+    truncated.write_bytes(tiny_dawg.read_bytes()[:100])
+    done = run_process("verify", truncated)
+    assert done.returncode == 2
+    assert_one_error_line(done.stderr, "truncated")
+
+
+def test_dump_shows_edge_rows(tiny_dawg):
+    lex = formats.load(tiny_dawg)
+    n_edges = lex.stats()["edges"] + 1  # with the root pointer
+    rows = json.loads(ok("dump", tiny_dawg, "--json").stdout)
+    assert len(rows) == n_edges
+    assert [r["index"] for r in rows] == list(range(n_edges))
+    assert rows[0]["note"] == "root pointer"
+    assert {r["letter"] for r in rows[1:]} <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    assert sum(1 for r in rows if r["terminal"]) >= 1
+    assert all(0 <= r["child"] < n_edges for r in rows)
+    text = ok("dump", tiny_dawg).stdout.splitlines()
+    assert "letter" in text[0]
+    assert len(text) == n_edges + 1
+    assert "root pointer" in text[1]
+    assert len(ok("dump", tiny_dawg, "-n", "3").stdout.splitlines()) == 4
+
+
+# --- queries ---------------------------------------------------------------------------------
+
+def test_check_valid_words_exit_0(tiny_dawg, capsys):
+    result = ok("check", tiny_dawg, "cat", "CARES", "Xu")
+    assert result.stdout.splitlines() == ["CAT: valid", "CARES: valid", "XU: valid"]
+    code, _, err = run_main(capsys, "check", tiny_dawg, "CAT", "ACRE")
+    assert (code, err) == (0, "")
+
+
+def test_check_invalid_word_exit_1(tiny_dawg, capsys):
+    code, out, err = run_main(capsys, "check", tiny_dawg, "CAT", "CATX", "--json")
+    assert code == 1 and err == ""
+    assert json.loads(out) == [{"word": "CAT", "valid": True}, {"word": "CATX", "valid": False}]
+    code, _, _ = run_main(capsys, "check", tiny_dawg, "ZZZ")
+    assert code == 1
+
+
+@pytest.mark.parametrize("word", ["C4T", "CA T", "É"])
+def test_check_word_outside_the_alphabet_is_not_valid(tiny_dawg, capsys, word):
+    code, out, err = run_main(capsys, "check", tiny_dawg, word, "--json")
+    assert (code, err) == (1, "")
+    assert json.loads(out)[0]["valid"] is False
+
+
+def test_check_exit_codes_in_a_subprocess(tiny_dawg):
+    assert run_process("check", tiny_dawg, "CAT", "DOG").returncode == 1
+    done = run_process("check", tiny_dawg, "CAT", "SCAT")
+    assert done.returncode == 0 and done.stderr == ""
+
+
+def test_words_prefix(tiny_dawg):
+    expected = [w for w in TINY_WORDS if w.startswith("CA")]
+    assert ok("words", tiny_dawg, "--prefix", "ca").stdout.splitlines() == expected
+    assert json.loads(ok("words", tiny_dawg, "--prefix", "CA", "--json").stdout) == expected
+    assert json.loads(ok("words", tiny_dawg, "--json").stdout) == TINY_WORDS
+
+
+@pytest.mark.parametrize("pattern, regex", [
+    ("?A?", r"[A-Z]A[A-Z]"),
+    ("*S", r"[A-Z]*S"),
+    ("C*", r"C[A-Z]*"),
+    ("[RC]A*", r"[RC]A[A-Z]*"),
+    ("[^AE]?", r"[B-DF-Z][A-Z]"),
+    ("T??IN*", r"T[A-Z][A-Z]IN[A-Z]*"),
+])
+def test_words_pattern(tiny_dawg, pattern, regex):
+    expected = [w for w in TINY_WORDS if re.fullmatch(regex, w)]
+    assert expected
+    assert json.loads(ok("words", tiny_dawg, "--pattern", pattern, "--json").stdout) == expected
+
+
+def test_words_with_no_match_exit_1(tiny_dawg, capsys):
+    code, out, _ = run_main(capsys, "words", tiny_dawg, "--prefix", "QQ", "--json")
+    assert code == 1 and json.loads(out) == []
+    code, _, _ = run_main(capsys, "words", tiny_dawg, "--pattern", "Z????????")
+    assert code == 1
+
+
+def test_words_bad_pattern_exit_2(tiny_dawg, capsys):
+    code, _, err = run_main(capsys, "words", tiny_dawg, "--pattern", "[AB")
+    assert code == 2
+    assert_one_error_line(err)
+
+
+def brute_anagrams(rack: str, sub: bool = False) -> set[str]:
+    """Words of tiny.txt makeable from the rack ('?' blanks), as upper-case text."""
+    have = Counter(rack.upper().replace("?", ""))
+    blanks = rack.count("?")
+    found = set()
+    for w in TINY_WORDS:
+        if not sub and len(w) != len(rack):
+            continue
+        missing = sum((Counter(w) - have).values())
+        if missing <= blanks and len(w) <= len(rack):
+            found.add(w)
+    return found
+
+
+@pytest.mark.parametrize("rack", ["RETAINS", "CATS", "TEA", "ACRES"])
+def test_anagram_json(tiny_dawg, rack):
+    found = json.loads(ok("anagram", tiny_dawg, rack, "--json").stdout)
+    assert isinstance(found, list) and all(isinstance(w, str) for w in found)
+    assert sorted(found) == sorted(brute_anagrams(rack))
+    assert len(found) == len(set(found))
+
+
+def test_anagram_sub(tiny_dawg):
+    found = json.loads(ok("anagram", tiny_dawg, "CATS", "--sub", "--json").stdout)
+    assert set(found) == brute_anagrams("CATS", sub=True)
+    assert {"AT", "ACT", "CAT", "SCAT", "ACTS"} <= set(found)
+    lengths = [len(w) for w in found]
+    assert lengths == sorted(lengths, reverse=True)  # longest first
+
+
+def test_anagram_blank_gives_lowercase_letters(tiny_dawg):
+    found = json.loads(ok("anagram", tiny_dawg, "CA?", "--json").stdout)
+    assert {w.upper() for w in found} == brute_anagrams("CA?")
+    for w in found:
+        lower = [ch for ch in w if ch.islower()]
+        assert len(lower) == 1, w
+        assert Counter(w.upper()) - Counter(lower[0].upper()) == Counter("CA"), w
+    assert "CAt" in found
+
+
+def test_anagram_sub_with_blanks(tiny_dawg):
+    found = json.loads(ok("anagram", tiny_dawg, "Q??", "--sub", "--json").stdout)
+    assert {w.upper() for w in found} == brute_anagrams("Q??", sub=True)
+    assert all(sum(ch.islower() for ch in w) <= 2 for w in found)
+
+
+def test_anagram_none_exit_1(tiny_dawg, capsys):
+    code, out, err = run_main(capsys, "anagram", tiny_dawg, "QQQ", "--json")
+    assert code == 1 and json.loads(out) == [] and err == ""
+
+
+def test_anagram_bad_rack_exit_2(tiny_dawg, capsys):
+    code, _, err = run_main(capsys, "anagram", tiny_dawg, "C$T")
+    assert code == 2
+    assert_one_error_line(err, "$")
+
+
+def test_hooks_json(tiny_dawg):
+    data = json.loads(ok("hooks", tiny_dawg, "CAT", "ACRE", "CAR", "--json").stdout)
+    assert isinstance(data, list) and len(data) == 3
+    for item, word in zip(data, ["CAT", "ACRE", "CAR"]):
+        assert set(item) >= {"word", "valid", "front", "back"}
+        assert item["word"] == word
+        assert item["valid"] is (word in TINY_SET)
+        assert isinstance(item["front"], str) and isinstance(item["back"], str)
+        letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+        assert item["front"] == "".join(l for l in letters if l + word in TINY_SET)
+        assert item["back"] == "".join(l for l in letters if word + l in TINY_SET)
+    assert data[0]["front"] == "S" and data[0]["back"] == "S"
+
+
+def test_hooks_text(tiny_dawg):
+    lines = ok("hooks", tiny_dawg, "ETA", "CAR").stdout.splitlines()
+    assert len(lines) == 2
+    assert "ETA" in lines[0] and "S" in lines[0]
+    assert "CAR" in lines[1] and "not a word" in lines[1]
+
+
+def test_formats_lists_dawg():
+    assert "dawg" in ok("formats").stdout
+    data = json.loads(ok("formats", "--json").stdout)
+    assert "dawg" in [d["name"] for d in data]
+
+
+def test_rulesets_lists_the_bundled_ones():
+    text = ok("rulesets").stdout
+    for name in ("english", "wwf", "spanish", "tiny"):
+        assert re.search(rf"^{name}\b", text, re.M), name
+    data = json.loads(ok("rulesets", "--json").stdout)
+    assert {d["name"] for d in data} == {"english", "wwf", "spanish", "tiny"}
+    sizes = {d["name"]: d["board_size"] for d in data}
+    assert sizes["tiny"] == 7 and sizes["english"] == 15
+
+
+# --- a plain word list as FILE ---------------------------------------------------------------
+
+def test_plain_word_list_is_compiled_in_memory(tmp_path, capsys):
+    before = sorted(p.name for p in TINY.parent.iterdir())
+    assert json.loads(ok("anagram", TINY, "TEA", "--json").stdout) == sorted(brute_anagrams("TEA"))
+    code, _, _ = run_main(capsys, "check", TINY, "CAT", "SCAT")
+    assert code == 0
+    code, _, _ = run_main(capsys, "check", TINY, "CATTY")
+    assert code == 1
+    assert json.loads(ok("words", TINY, "--prefix", "RE", "--json").stdout) == \
+        [w for w in TINY_WORDS if w.startswith("RE")]
+    assert sorted(p.name for p in TINY.parent.iterdir()) == before  # nothing written
+    info = json.loads(ok("info", TINY, "--json").stdout)
+    assert info["words"] == len(TINY_WORDS)
+
+
+def test_plain_spanish_word_list_with_ruleset():
+    found = json.loads(ok("anagram", SPANISH, "ORRAC", "-r", "spanish", "--json").stdout)
+    assert found == ["CARRO"]
+    data = json.loads(ok("check", SPANISH, "churro", "niño", "-r", "spanish", "--json").stdout)
+    assert [d["valid"] for d in data] == [True, True]
+
+
+def test_missing_file_exits_2(tmp_path, capsys):
+    absent = tmp_path / "absent.dawg"
+    for args in (["check", absent, "CAT"], ["info", absent], ["verify", absent], ["dump", absent],
+                 ["anagram", absent, "CAT"]):
+        code, _, err = run_main(capsys, *args)
+        assert code == 2, args
+        assert_one_error_line(err, str(absent))
+
+
+def test_directory_as_file_exits_2(tmp_path, capsys):
+    code, _, err = run_main(capsys, "info", tmp_path)
+    assert code == 2
+    assert_one_error_line(err)
+
+
+def test_unknown_ruleset_exits_2(capsys):
+    code, _, err = run_main(capsys, "check", TINY, "CAT", "-r", "klingon")
+    assert code == 2
+    assert_one_error_line(err, "klingon")
+
+
+def test_output_into_a_missing_directory_exits_2(tmp_path, capsys):
+    code, _, err = run_main(capsys, "build", TINY, "-o", tmp_path / "no" / "such" / "dir.dawg")
+    assert code == 2
+    assert_one_error_line(err)
+
+
+# --- the bundled ENABLE list -----------------------------------------------------------------
+
+def test_no_file_uses_bundled_enable(enable_retains, cache_dir):
+    before, result, after = enable_retains
+    assert before == []
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.stdout)
+    assert len(found) == 9
+    for word in ("RETINAS", "STAINER", "NASTIER", "RETSINA", "ANESTRI"):
+        assert word in found
+    assert all(sorted(w) == sorted("RETAINS") for w in found)
+    assert len(after) == 1 and after[0].endswith(".lexc")
+    assert formats.load(cache_dir / after[0]).word_count == 172820
+
+
+def test_bundled_enable_from_the_cache(enable_retains, cache_dir, capsys):
+    cached = [p for p in cache_dir.iterdir()]
+    stamps = {p: p.stat().st_mtime_ns for p in cached}
+    code, out, err = run_main(capsys, "check", "QUIXOTIC", "CARE", "--json")
+    assert code == 0
+    assert [d["valid"] for d in json.loads(out)] == [True, True]
+    code, _, _ = run_main(capsys, "check", "ZA")  # not in ENABLE
+    assert code == 1
+    assert {p: p.stat().st_mtime_ns for p in cache_dir.iterdir()} == stamps  # reused, not rebuilt
+
+
+def test_bundled_enable_in_a_subprocess(enable_retains, tmp_path):
+    done = run_process("anagram", "RETAINS", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "STAINER" in done.stdout.split()
+    assert "Traceback" not in done.stderr
+
+
+# --- help and errors -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("command", sorted(cli.commands))
+def test_help_for_every_command(command):
+    result = ok(command, "--help")
+    assert "Usage:" in result.stdout and command in result.stdout
+
+
+def test_top_level_help_lists_commands():
+    text = ok("--help").stdout
+    for command in ("build", "info", "verify", "dump", "check", "words", "anagram", "hooks", "formats", "rulesets"):
+        assert command in text
+
+
+def test_help_and_version_in_a_subprocess():
+    done = run_process("--help")
+    assert done.returncode == 0 and "build" in done.stdout
+    done = run_process("--version")
+    assert done.returncode == 0 and lexc.__version__ in done.stdout
+
+
+def test_usage_error_exits_2_without_traceback(capsys):
+    code, _, err = run_main(capsys, "build", "--no-such-option")
+    assert code == 2
+    assert "Traceback" not in err and "no-such-option" in err
+    code, _, err = run_main(capsys, "no-such-command")
+    assert code == 2 and "Traceback" not in err
+
+
+def test_errors_never_print_a_traceback(tmp_path, tiny_dawg):
+    garbage = tmp_path / "garbage.lexc"
+    garbage.write_bytes(b"\x89LXC\r\n\x1a\n" + b"\xff" * 40)
+    latin1 = tmp_path / "latin1.txt"
+    latin1.write_bytes("café\n".encode("latin-1"))
+    cases = [
+        ["info", garbage],
+        ["verify", garbage],
+        ["build", latin1, "-o", tmp_path / "l.dawg"],
+        ["words", tiny_dawg, "--pattern", "]"],
+        ["hooks", tiny_dawg, "C@T"],
+    ]
+    for args in cases:
+        done = run_process(*args)
+        assert done.returncode == 2, (args, done.stderr)
+        assert_one_error_line(done.stderr)
