@@ -168,7 +168,8 @@ def verify_cmd(file, against, ruleset, as_json):
     if against:
         words = read_list(against, ruleset or lexicon.ruleset or "english",
                           min_len=lexicon.build_options.get("min_len", 2),
-                          max_len=lexicon.build_options.get("max_len"))
+                          max_len=lexicon.build_options.get("max_len"),
+                          skip_invalid=lexicon.build_options.get("skip_invalid", False))
     result = verify(lexicon, words)
     emit(result, as_json, ("OK: " if result["ok"] else "FAILED: ") + (
         f"{result['words']:,} words, invariants hold" if result["ok"] else "; ".join(result["problems"])))
@@ -310,9 +311,13 @@ def main(argv: list[str] | None = None) -> None:
         cli.main(args=argv, prog_name="lexc", standalone_mode=False)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
+    except click.UsageError as exc:
+        command = exc.ctx.command_path if exc.ctx else "lexc"
+        click.echo(f"lexc: error: {_one_line(exc)} (see '{command} --help')", err=True)
+        sys.exit(2)
     except click.ClickException as exc:
-        exc.show()
-        sys.exit(2 if exc.exit_code not in (0, 1) else exc.exit_code or 2)
+        click.echo(f"lexc: error: {_one_line(exc)}", err=True)
+        sys.exit(2)
     except click.exceptions.Abort:
         click.echo("lexc: aborted", err=True)
         sys.exit(130)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import formats
-from .formats import FormatError, LexiconBase
+from .formats import FormatError, LexiconBase, container
 from .source import read_list
 from .wordlist import WordList, digest
 
@@ -63,7 +63,8 @@ def describe(lexicon: LexiconBase, path: str | os.PathLike | None = None) -> dic
     """Header and size figures of a lexicon, for ``lexc info``."""
     stats = lexicon.stats()
     header = getattr(lexicon, "header", {})
-    file_bytes = Path(path).stat().st_size if path is not None and Path(path).is_file() else None
+    compiled = path is not None and container.looks_like_container(path)
+    file_bytes = Path(path).stat().st_size if compiled else None
     return {
         "path": str(path) if path is not None else None,
         "format": lexicon.name,

@@ -446,6 +446,16 @@ def test_successful_save_leaves_no_temp_files(tmp_path, lexicon, data):
     assert leftovers(tmp_path, "w.dawg") == []
 
 
+def test_saved_file_has_the_usual_mode(tmp_path, lexicon):
+    path = tmp_path / "new.dawg"
+    old = os.umask(0o022)
+    try:
+        formats.save(lexicon, path)
+    finally:
+        os.umask(old)
+    assert path.stat().st_mode & 0o777 == 0o644  # not mkstemp's 0600
+
+
 def test_failed_fsync_keeps_the_old_file(tmp_path, lexicon, monkeypatch):
     path = tmp_path / "w.dawg"
     path.write_bytes(OLD)

@@ -219,6 +219,14 @@ def test_latin1_is_rejected_even_with_skip_invalid(tmp_path):
         read(tmp_path, "café\ncat\n".encode("latin-1"), skip_invalid=True)
 
 
+def test_nul_byte_is_rejected_as_binary(tmp_path):
+    data = b"".join(b"word%c%c\n" % (a, b) for a in b"abcd" for b in b"abcd") + b"ca\0t\n"
+    path = write(tmp_path, data)
+    with pytest.raises(WordListError) as info:
+        read_wordlist(path, ENGLISH, skip_invalid=True)
+    assert f"{path}:17" in str(info.value) and "\n" not in str(info.value)
+
+
 def test_missing_file_is_a_wordlist_error(tmp_path):
     with pytest.raises(WordListError, match="no such file"):
         read_wordlist(tmp_path / "absent.txt", ENGLISH)
