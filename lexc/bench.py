@@ -193,7 +193,7 @@ def run_bench(wordlist: str | None = None, repeat: int = 5, formats_: list[str] 
             build_t, lex = timed(lambda: formats.build(words, name), repeat)
             read_t, _ = timed(lambda: read_list(source), repeat)
             path = Path(tmp) / f"bench.{name}"
-            size = formats.save(lex, path)
+            size = formats.save(lex, path, {"min_len": 2, "max_len": None, "skip_invalid": False})  # as `build`
             load_t, lex = timed(lambda: formats.load(path), repeat)
             stats = lex.stats()
             result["formats"][name] = {

@@ -164,10 +164,13 @@ class Dawg(LexiconBase):
 
     def child(self, node: int, letter: int) -> int | None:
         """The edge from ``node`` labelled ``letter``."""
-        lst, shift, last = self._list, self._shift, self._lbit
-        i = lst[node] & self._cmask
+        return self._find(self._list[node] & self._cmask, letter)
+
+    def _find(self, i: int, letter: int) -> int | None:
+        """Scan the sorted edge list starting at ``i`` (0: no list) for ``letter``."""
         if not i:
             return None
+        lst, shift, last = self._list, self._shift, self._lbit
         while True:
             e = lst[i]
             lt = e >> shift
@@ -211,20 +214,12 @@ class Dawg(LexiconBase):
     # -- native queries -------------------------------------------------------------------
     def walk(self, codes: bytes) -> int | None:
         """Follow a path of letters; the final edge index or None."""
-        lst, shift, last, cmask = self._list, self._shift, self._lbit, self._cmask
-        i = 0
+        lst, cmask, find = self._list, self._cmask, self._find
+        i: int | None = 0
         for letter in codes:
-            i = lst[i] & cmask
-            if not i:
+            i = find(lst[i] & cmask, letter)
+            if i is None:
                 return None
-            while True:
-                e = lst[i]
-                lt = e >> shift
-                if lt == letter:
-                    break
-                if lt > letter or e & last:
-                    return None
-                i += 1
         return i
 
     def anagram_codes(self, letters: Sequence[int], blanks: int, sub: bool) -> list[bytes]:
