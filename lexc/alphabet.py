@@ -95,24 +95,32 @@ class Alphabet:
             return self._decode_lower[code & ~BLANK_FLAG]
         return self._decode_upper[code]
 
+    def match_label(self, text: str, pos: int) -> str | None:
+        """The longest label at ``text[pos:]`` (text already folded), or None."""
+        m = self._regex.match(text, pos)
+        return m.group() if m else None
+
     def split(self, text: str) -> list[str]:
         """Split already-folded text into labels by longest match; AlphabetError if impossible."""
         out: list[str] = []
         pos = 0
-        regex = self._regex
         while pos < len(text):
-            m = regex.match(text, pos)
-            if m is None:
+            label = self.match_label(text, pos)
+            if label is None:
                 raise AlphabetError(
                     f"character {text[pos]!r} at position {pos + 1} is not in the alphabet", pos, text[pos]
                 )
-            out.append(m.group())
-            pos = m.end()
+            out.append(label)
+            pos += len(label)
         return out
 
     def encode(self, word: str) -> bytes:
         """Encode a word (any case) as a bytes string of letter codes; AlphabetError if impossible."""
-        text = fold(word)
+        return self.encode_folded(fold(word))
+
+    def encode_folded(self, text: str) -> bytes:
+        """``encode`` for text already folded (see ``fold``): the word-list reader folds a
+        whole file at once and then encodes line by line."""
         if self._encode_table is not None and self._valid.fullmatch(text):
             return text.translate(self._encode_table).encode("latin-1")
         return bytes(self._codes[label] for label in self.split(text))

@@ -14,7 +14,6 @@ from typing import Any, Iterator
 
 import click
 
-from . import formats
 from ._version import __version__
 from .alphabet import AlphabetError
 from .compiler import compile_file, describe, verify

@@ -47,11 +47,11 @@ def parse_pattern(text: str, alphabet: Alphabet) -> tuple[int, ...]:
         elif ch == "]":
             raise PatternError(f"unmatched ']' at position {pos + 1} of {text!r}")
         else:
-            m = alphabet._regex.match(text, pos)
-            if m is None:
+            label = alphabet.match_label(text, pos)
+            if label is None:
                 raise PatternError(f"character {ch!r} in pattern {text!r} is not in the alphabet")
-            tokens.append(1 << alphabet.code(m.group()))
-            pos = m.end()
+            tokens.append(1 << alphabet.code(label))
+            pos += len(label)
     if not tokens:
         raise PatternError("empty pattern")
     return tuple(tokens)

@@ -128,14 +128,10 @@ def parse_text(
                 if s and not s.startswith("#")]
     encoded: list[bytes] = []
     rejected: list[Rejected] = []
-    table = alphabet._encode_table
-    valid = alphabet._valid
+    encode = alphabet.encode_folded  # the whole text is folded already
     for n, word in numbered:
-        if table is not None and valid.fullmatch(word):
-            encoded.append(word.translate(table).encode("latin-1"))
-            continue
         try:
-            encoded.append(alphabet.encode(word))
+            encoded.append(encode(word))
         except AlphabetError as exc:
             if not skip_invalid:
                 raise WordListError(

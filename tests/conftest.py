@@ -1,4 +1,6 @@
-"""Shared pytest configuration."""
+"""Shared pytest configuration; the shared fixtures live in lexicons.py."""
+
+pytest_plugins = ["lexicons"]
 
 
 def pytest_addoption(parser):

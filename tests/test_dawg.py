@@ -13,7 +13,7 @@ from lexc.formats.errors import FormatError
 from lexc.wordlist import from_words
 
 import reference as ref
-from lexicons import SMALL, english, enable_list  # noqa: F401
+from lexicons import SMALL
 
 
 def edge_lists(dawg: Dawg) -> list[tuple[int, ...]]:

@@ -8,11 +8,11 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from lexc.formats import FORMATS, build
+from lexc.formats import build
 from lexc.wordlist import from_words
 
 import reference as ref
-from lexicons import FORMAT_NAMES, enable_lexicon, enable_list, enable_set, english, random_racks, small_lexicon  # noqa: F401
+from lexicons import FORMAT_NAMES, random_racks
 
 PATTERNS = ["C?T", "*QU*Z*", "[AEIOU][^AEIOU]", "?", "??", "Z*Z", "*ING", "[XZ]?[XZ]*", "JA*", "*", "Q[^U]*",
             "CA[RT]*S", "*A*E*I*O*U*"]

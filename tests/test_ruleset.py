@@ -234,7 +234,7 @@ def test_any_square_board_round_trips(tmp_path_factory, data):
     grid[row][col] = "*"
     rows = ",\n".join('"' + " ".join(line) + '"' for line in grid)
     text = GOOD.split("[board]")[0].replace("rack_size = 2", "rack_size = 1")
-    text += f'[board]\nlegend = {{ "." = "none", ":" = "DL", ";" = "TL", "-" = "DW", "=" = "TW", "*" = "QW" }}\n'
+    text += '[board]\nlegend = { "." = "none", ":" = "DL", ";" = "TL", "-" = "DW", "=" = "TW", "*" = "QW" }\n'
     text += f'start = "*"\nrows = [\n{rows}\n]\n'
     path = tmp_path_factory.mktemp("board") / "r.toml"
     path.write_text(text, encoding="utf-8")

@@ -138,23 +138,17 @@ def test_lengths_are_counted_in_tiles_not_characters(tmp_path):
 
 # --- characters outside the alphabet ---------------------------------------------------------
 
-def test_invalid_character_is_an_error_naming_file_line_and_character(tmp_path):
-    path = write(tmp_path, "# list\ncat\n\ndo$g\nemu\n")
+@pytest.mark.parametrize("text, line, shown", [
+    ("# list\ncat\n\ndo$g\nemu\n", 4, "'$'"),  # comment and blank lines still count as lines
+    ("cat\ncafé\n", 2, "É"),                     # an accented letter, named after folding
+])
+def test_invalid_character_is_an_error_naming_file_line_and_character(tmp_path, text, line, shown):
+    path = write(tmp_path, text)
     with pytest.raises(WordListError) as info:
         read_wordlist(path, ENGLISH)
     message = str(info.value)
-    assert f"{path}:4" in message
-    assert "'$'" in message
-    assert "\n" not in message
-
-
-def test_invalid_accented_character_is_named(tmp_path):
-    path = write(tmp_path, "cat\ncafé\n")
-    with pytest.raises(WordListError) as info:
-        read_wordlist(path, ENGLISH)
-    message = str(info.value)
-    assert f"{path}:2" in message
-    assert "É" in message
+    assert f"{path}:{line}" in message
+    assert shown in message
     assert "\n" not in message
 
 

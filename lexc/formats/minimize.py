@@ -21,7 +21,6 @@ from array import array
 from typing import Iterable
 
 from .edges import EdgeLayout, choose_layout
-from .errors import FormatError
 
 # Build-time edge encoding, independent of the final layout (Python ints do not overflow):
 # child << 10 | letter << 2 | terminal << 1 | last
@@ -118,6 +117,4 @@ class Minimizer:
                 for e in self._edges
             ),
         )
-        if len(out) != len(self._edges):  # pragma: no cover - defensive
-            raise FormatError("edge packing lost edges")
         return out, chosen
