@@ -152,7 +152,11 @@ def peak_kb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 kind, path = sys.argv[1], sys.argv[2]
 before = peak_kb()
-if kind == "lexc":
+if kind == "build":
+    from lexc import formats
+    from lexc.source import read_list
+    formats.build(read_list(path), sys.argv[3])
+elif kind == "lexc":
     import lexc
     lex = lexc.load(path)
     lex.anagrams("RETAIN??", sub=True); lex.hooks("CARE"); "CARE" in lex
@@ -166,11 +170,12 @@ print(json.dumps({"peak_kb": peak_kb(), "start_kb": before}))
 """
 
 
-def peak_memory(kind: str, path: str) -> dict[str, float]:
-    """Peak RSS (MB) of a fresh interpreter loading the structure and answering queries,
-    and the same minus the interpreter's own start-up peak."""
-    res = subprocess.run([sys.executable, "-c", _MEMORY_PROBE, kind, path], capture_output=True, text=True,
-                         check=True)
+def peak_memory(kind: str, path: str, *extra: str) -> dict[str, float]:
+    """Peak RSS (MB) of a fresh interpreter loading the structure and answering queries
+    (kind ``build``: reading the word list at ``path`` and building format ``extra[0]``),
+    and the interpreter's own start-up peak."""
+    res = subprocess.run([sys.executable, "-c", _MEMORY_PROBE, kind, path, *extra], capture_output=True,
+                         text=True, check=True)
     data = json.loads(res.stdout)
     return {"peak_mb": data["peak_kb"] / 1024, "start_mb": data["start_kb"] / 1024}
 
@@ -200,8 +205,10 @@ def run_bench(wordlist: str | None = None, repeat: int = 5, formats_: list[str] 
                 "build_s": build_t, "read_s": read_t, "file_bytes": size, "bytes_per_word": size / len(words),
                 "nodes": stats.get("nodes"), "edges": stats.get("edges"), "load_s": load_t,
                 "memory": peak_memory("lexc", str(path)),
+                "build_memory": peak_memory("build", str(source), name),
                 "query_s": time_queries(lex, queries, repeat, native=True),
             }
+        result["ratios"] = size_ratios(result["formats"])
         note("bench: python set baseline")
         build_t, base = timed(lambda: SetBaseline(texts), repeat)
         text_path = Path(tmp) / "words.txt"
@@ -227,6 +234,14 @@ def run_bench(wordlist: str | None = None, repeat: int = 5, formats_: list[str] 
     return result
 
 
+def size_ratios(measured: dict[str, Any]) -> dict[str, float]:
+    """File-size ratios of every format to the DAWG (Gordon: a GADDAG is "nearly five times")."""
+    if "dawg" not in measured:
+        return {}
+    base = measured["dawg"]["file_bytes"]
+    return {f"{name}/dawg": f["file_bytes"] / base for name, f in measured.items() if name != "dawg"}
+
+
 def machine_info() -> dict[str, Any]:
     """Where the figures were measured."""
     return {"python": platform.python_version(), "implementation": platform.python_implementation(),
@@ -239,6 +254,7 @@ COLUMNS = [
     ("file bytes", lambda f: f"{f['file_bytes']:,}"),
     ("B/word", lambda f: f"{f['bytes_per_word']:.2f}"),
     ("load ms", lambda f: f"{f['load_s']['median'] * 1e3:.2f}"),
+    ("build MB", lambda f: f"{f['build_memory']['peak_mb']:.0f}" if "build_memory" in f else "-"),
     ("peak MB", lambda f: f"{f['memory']['peak_mb']:.1f}"),
     ("member us", lambda f: f"{f['query_s']['member']['median'] * 1e6:.2f}"),
     ("prefix us", lambda f: f"{f['query_s']['prefix']['median'] * 1e6:.2f}"),
@@ -260,6 +276,8 @@ def format_table(result: dict[str, Any], markdown: bool = False) -> str:
         widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
         lines = ["  ".join(c.rjust(w) for c, w in zip(row, widths)) for row in [head] + rows]
     m = result["machine"]
+    if result.get("ratios"):
+        lines.append("\nfile size / dawg: " + ", ".join(f"{k.split('/')[0]} {v:.2f}" for k, v in result["ratios"].items()))
     lines.append(f"\n{result['words']:,} words from {Path(result['wordlist']).name}; medians of "
                  f"{result['repeat']} runs; anagram = all words from a 7-tile rack with 0, 1, 2 blanks; "
                  f"Python {m['python']}, {m['cpus']} CPUs, load average {m['load_average']}")

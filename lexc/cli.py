@@ -16,7 +16,7 @@ import click
 
 from ._version import __version__
 from .alphabet import AlphabetError
-from .compiler import compile_file, describe, verify
+from .compiler import compile_all, compile_file, convert_file, describe, verify
 from .formats import FORMATS, FormatError
 from .pattern import PatternError
 from .ruleset import RulesetError, available, load_ruleset
@@ -82,25 +82,45 @@ def cli() -> None:
 
 @cli.command()
 @click.argument("wordlist", type=click.Path(dir_okay=False))
-@click.option("-f", "--format", "format_", default="dawg", show_default=True, type=click.Choice(sorted(FORMATS)))
+@click.option("-f", "--format", "format_", default="dawg", show_default=True,
+              type=click.Choice([*sorted(FORMATS), "all"]),
+              help="Format to build; 'all' builds every registered format.")
 @click.option("-r", "--ruleset", default="english", show_default=True, help="Ruleset giving the alphabet.")
-@click.option("-o", "--out", type=click.Path(dir_okay=False), help="Output file [default: WORDLIST stem + .FORMAT].")
+@click.option("-o", "--out", type=click.Path(), metavar="PATH",
+              help="Output file [default: WORDLIST stem + .FORMAT in the current directory]. With -f all, a "
+                   "directory (created if missing) that receives STEM.FORMAT for each format.")
 @click.option("--min-len", default=2, show_default=True, type=click.IntRange(1), help="Shortest word kept.")
 @click.option("--max-len", type=click.IntRange(1), help="Longest word kept.")
 @click.option("--skip-invalid", is_flag=True, help="Leave out words with letters outside the alphabet.")
 @click.option("--layout", type=click.Choice(["auto", "u32", "u64"]), default="auto", show_default=True,
-              help="Edge layout of word-graph formats.")
+              help="Edge layout of word-graph formats (ignored by formats without one).")
 @click.option("-v", "--verbose", is_flag=True, help="List rejected words.")
-@click.option("--json", "as_json", is_flag=True, help="Print the build report as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print the build report as JSON (-f all: a list of them).")
 def build(wordlist, format_, ruleset, out, min_len, max_len, skip_invalid, layout, verbose, as_json):
-    """Compile WORDLIST into a lexicon file.
+    """Compile WORDLIST into a lexicon file, or with -f all into one file per format.
 
     Example: lexc build wordlists/enable1.txt -f dawg -o enable.dawg
+
+    Example: lexc build wordlists/enable1.txt -f all -o lexicons/
     """
+    list_options = {"min_len": min_len, "max_len": max_len, "skip_invalid": skip_invalid}
+    if format_ == "all":
+        with _stages(1 + 2 * len(FORMATS)) as progress:
+            reports = compile_all(wordlist, ruleset, out, **list_options, options={"layout": layout},
+                                  progress=progress)
+        if as_json:
+            return emit(reports, True)
+        lines = [f"{r['output']}: {r['format']}, {r['words']:,} words  nodes {r['nodes']:,}  edges {r['edges']:,}  "
+                 f"bytes {r['file_bytes']:,}  seconds {r['seconds']:.2f}" for r in reports]
+        if verbose:
+            lines += _reject_lines(reports[0])
+        return click.echo("\n".join(lines))
+    if out is not None and os.path.isdir(out):
+        raise click.BadParameter(f"{out} is a directory (a directory is only for -f all)",
+                                 ctx=click.get_current_context(), param_hint="'-o'")
     options = {"layout": layout} if "layout" in FORMATS[format_].options else {}
-    with _stages() as progress:
-        report = compile_file(wordlist, format_, ruleset, out, min_len=min_len, max_len=max_len,
-                              skip_invalid=skip_invalid, options=options, progress=progress)
+    with _stages(3) as progress:
+        report = compile_file(wordlist, format_, ruleset, out, **list_options, options=options, progress=progress)
     if as_json:
         return emit(report, True)
     lines = [
@@ -112,17 +132,47 @@ def build(wordlist, format_, ruleset, out, min_len, max_len, skip_invalid, layou
         f"({report['bytes_per_word']} per word)  seconds {report['seconds']:.2f}",
     ]
     if verbose:
-        lines += [f"  rejected {r['line']}: {r['text']} ({r['reason']})" for r in report["rejected_words"]]
+        lines += _reject_lines(report)
     click.echo("\n".join(lines))
 
 
+def _reject_lines(report: dict[str, Any]) -> list[str]:
+    """The --verbose lines listing a build's rejected words."""
+    return [f"  rejected {r['line']}: {r['text']} ({r['reason']})" for r in report["rejected_words"]]
+
+
+@cli.command()
+@click.argument("source", metavar="IN", type=click.Path(dir_okay=False))
+@click.option("-f", "--format", "format_", required=True, type=click.Choice(sorted(FORMATS)),
+              help="Format to re-encode into.")
+@click.option("-o", "--out", type=click.Path(dir_okay=False), help="Output file [default: IN stem + .FORMAT "
+              "in the current directory].")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def convert(source, format_, out, as_json):
+    """Re-encode the compiled lexicon IN into another format, keeping its words, alphabet,
+    ruleset and word-list options (--min-len, --max-len, --skip-invalid).
+
+    The words come out identical: the new file records the same word-list SHA-256.
+
+    Example: lexc convert enable.dawg -f gaddag -o enable.gaddag
+    """
+    with _stages(3) as progress:
+        report = convert_file(source, format_, out, progress=progress)
+    if as_json:
+        return emit(report, True)
+    click.echo(f"{report['output']}: {report['format']} from {report['source']} ({report['source_format']}), "
+               f"{report['words']:,} words  nodes {report['nodes']:,}  edges {report['edges']:,}  "
+               f"bytes {report['file_bytes']:,}  seconds {report['seconds']:.2f}")
+
+
 @contextmanager
-def _stages() -> Iterator[Any]:
-    """A progress bar over the build stages on a terminal; a no-op callback otherwise."""
+def _stages(length: int) -> Iterator[Any]:
+    """One progress bar over ``length`` stages on a terminal (the callback is called at the
+    start of each stage with its label); a no-op callback otherwise."""
     if not _on_terminal():
         yield None
         return
-    with click.progressbar(length=3, label="reading", file=sys.stderr) as bar:
+    with click.progressbar(length=length, label="reading", file=sys.stderr) as bar:
         state = {"n": 0}
 
         def progress(stage: str) -> None:
@@ -181,9 +231,9 @@ def verify_cmd(file, against, ruleset, as_json):
 @click.option("-n", "--limit", type=int, default=None, help="Show at most N rows.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 def dump(file, limit, as_json):
-    """Print a lexicon's low-level table (a DAWG's edge array), one row per edge.
+    """Print a lexicon's low-level table, one row per edge (a prefix set: one per key).
 
-    Example: lexc dump formats/golden/three.dawg
+    Example: lexc dump formats/golden/hook.gaddawg
     """
     lexicon = open_lexicon(file, progress=_note)
     rows = []
@@ -193,9 +243,10 @@ def dump(file, limit, as_json):
         rows.append(row)
     if as_json:
         return emit(rows, True)
-    click.echo(f"{'index':>8} {'raw':>10}  letter term last {'child':>8}")
+    width = max([10] + [len(r["raw"]) for r in rows])
+    click.echo(f"{'index':>8} {'raw':>{width}}  letter term last {'child':>8}  note")
     for r in rows:
-        click.echo(f"{r['index']:>8} {r['raw']:>10}  {r['letter']:<6} {'T' if r['terminal'] else '.':<4} "
+        click.echo(f"{r['index']:>8} {r['raw']:>{width}}  {r['letter']:<6} {'T' if r['terminal'] else '.':<4} "
                    f"{'L' if r['last'] else '.':<4} {r['child']:>8}  {r['note']}".rstrip())
 
 
@@ -274,8 +325,10 @@ def formats_cmd(as_json):
     """List the registered lexicon formats and their capabilities."""
     data = [{"name": cls.name, "version": cls.version, "description": cls.description,
              "capabilities": cls.capabilities.names(), "options": cls.options} for cls in FORMATS.values()]
-    emit(data, as_json, "\n".join(f"{d['name']:<12} v{d['version']}  {d['description']}\n"
-                                  f"{'':<14} capabilities: {', '.join(d['capabilities']) or '-'}" for d in data))
+    width = max(len(d["name"]) for d in data)
+    emit(data, as_json, "\n".join(f"{d['name']:<{width}}  v{d['version']}  {d['description']}\n"
+                                  f"{'':<{width + 2}}capabilities: {', '.join(d['capabilities']) or '-'}"
+                                  for d in data))
 
 
 @cli.command()
@@ -332,7 +385,8 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _one_line(exc: BaseException) -> str:
-    """An exception as one line (OSError gets its file name)."""
+    """An exception as one line (OSError gets its file name; click's errors name the option)."""
     if isinstance(exc, OSError) and exc.filename:
         return f"{exc.filename}: {exc.strerror}"
-    return " ".join(str(exc).split()) or type(exc).__name__
+    text = exc.format_message() if isinstance(exc, click.ClickException) else str(exc)
+    return " ".join(text.split()) or type(exc).__name__

@@ -1,7 +1,7 @@
 """The compiler: word list in, checked lexicon file out, and the reports about it.
 
-``compile_file`` is what ``lexc build`` runs; ``describe`` is ``lexc info``; ``verify`` is
-``lexc verify``.
+``compile_file`` is what ``lexc build`` runs, ``compile_all`` is ``lexc build -f all``,
+``convert_file`` is ``lexc convert``; ``describe`` is ``lexc info``; ``verify`` is ``lexc verify``.
 """
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from . import formats
-from .formats import FormatError, LexiconBase, container
+from .formats import FORMATS, FormatError, LexiconBase, container
 from .source import read_list
 from .wordlist import WordList, digest
 
@@ -34,27 +34,158 @@ def compile_file(
     options: dict[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
-    """Read, build and atomically write one lexicon; return the build report."""
+    """Read, build and atomically write one lexicon; return the build report.
+
+    ``progress`` (if given) is called at the start of each of 3 stages: ``reading``,
+    ``building FORMAT``, ``writing FORMAT``.
+    """
+    started = time.perf_counter()
+    list_options = {"min_len": min_len, "max_len": max_len, "skip_invalid": skip_invalid}
+    words, read_s = _read(wordlist, ruleset, list_options, progress)
+    out = Path(out) if out is not None else default_output(wordlist, format)
+    report = _build_and_save(words, format, ruleset, out, list_options, options or {}, progress)
+    report["read_seconds"] = round(read_s, 4)
+    report["seconds"] = round(time.perf_counter() - started, 4)
+    return _with_rejects(report, words)
+
+
+def compile_all(
+    wordlist: str | os.PathLike,
+    ruleset: str = "english",
+    out_dir: str | os.PathLike | None = None,
+    *,
+    names: Iterable[str] | None = None,
+    min_len: int = 2,
+    max_len: int | None = None,
+    skip_invalid: bool = False,
+    options: dict[str, Any] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Read a word list once and build and atomically write it in several formats.
+
+    ``names`` defaults to every registered format, in registry order. Each file is
+    ``<wordlist stem>.<format>`` in ``out_dir`` (created if missing; default: the current
+    directory). ``options`` go only to the formats that have them (e.g. ``layout``).
+    Returns one report per format, each shaped like ``compile_file``'s, except that
+    ``seconds`` is that format's build and write time (the shared read is ``read_seconds``).
+    ``progress`` is called at the start of each of ``1 + 2 * len(names)`` stages:
+    ``reading``, then ``building FORMAT`` and ``writing FORMAT`` per format.
+
+    If a format fails, a ``FormatError`` names it and the files already written, which
+    stay: each is complete, since every file is written atomically.
+    """
+    names = list(FORMATS if names is None else names)
+    for name in names:
+        formats.get_format(name)  # unknown names fail before any work
+    directory = Path(out_dir) if out_dir is not None else Path(".")
+    if directory.exists() and not directory.is_dir():
+        raise FormatError(f"{directory}: not a directory (the output of several formats goes into a directory)")
+    list_options = {"min_len": min_len, "max_len": max_len, "skip_invalid": skip_invalid}
+    words, read_s = _read(wordlist, ruleset, list_options, progress)
+    directory.mkdir(parents=True, exist_ok=True)
+    reports: list[dict[str, Any]] = []
+    for name in names:
+        started = time.perf_counter()
+        own = {k: v for k, v in (options or {}).items() if k in FORMATS[name].options}
+        out = directory / default_output(wordlist, name)
+        try:
+            report = _build_and_save(words, name, ruleset, out, list_options, own, progress)
+        except (FormatError, OSError) as exc:
+            done = ", ".join(r["output"] for r in reports) or "none"
+            raise FormatError(f"{name}: {exc} (written before it: {done})") from exc
+        report["read_seconds"] = round(read_s, 4)
+        report["seconds"] = round(time.perf_counter() - started, 4)
+        reports.append(_with_rejects(report, words))
+    return reports
+
+
+def convert_file(
+    source: str | os.PathLike,
+    format: str,
+    out: str | os.PathLike | None = None,
+    *,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Re-encode a compiled lexicon file into ``format``; return a report like a build's.
+
+    The words are taken from the source in code order with its alphabet and ruleset. The
+    word-list options recorded in the source (``min_len``, ``max_len``, ``skip_invalid``)
+    are carried over; the source format's own options (e.g. ``layout``) only when the
+    target format has the same option. ``out`` defaults to ``<source stem>.<format>`` in
+    the current directory and is written atomically. The new file records the source's
+    word-list SHA-256; a ``FormatError`` is raised, before anything is written, if the
+    source's words do not match the SHA-256 it records or the built lexicon does not
+    enumerate exactly those words. ``progress`` stages: ``loading``, ``building FORMAT``,
+    ``writing FORMAT``.
+    """
+    started = time.perf_counter()
+    target = formats.get_format(format)
+    path = Path(source)
+    if not path.exists():
+        raise FormatError(f"{path}: no such file")
+    if path.is_dir():
+        raise FormatError(f"{path}: is a directory")
+    if not container.looks_like_container(path):
+        raise FormatError(f"{path}: not a compiled lexicon; to compile a word list, "
+                          f"use 'lexc build {path} -f {format}'")
+    if progress:
+        progress("loading")
+    lexicon = formats.load(path)
+    words = WordList(words=list(lexicon.iter_codes()), alphabet=lexicon.alphabet, source=str(path))
+    expected = lexicon.wordlist_sha256 or words.sha256
+    if words.sha256 != expected:
+        raise FormatError(f"{path}: its words do not match the SHA-256 recorded at build time (see 'lexc verify')")
+    read_s = time.perf_counter() - started
+    own = type(lexicon).options
+    list_options = {k: v for k, v in lexicon.build_options.items() if k not in own}
+    options = {k: v for k, v in lexicon.build_options.items() if k in own and k in target.options}
+    out = Path(out) if out is not None else default_output(path, format)
+    report = _build_and_save(words, format, lexicon.ruleset, out, list_options, options, progress,
+                             expect_sha256=expected, with_counts=False)
+    report.update({"source": str(path), "source_format": lexicon.name, "wordlist_sha256": expected,
+                   "read_seconds": round(read_s, 4), "seconds": round(time.perf_counter() - started, 4)})
+    return report
+
+
+def _read(wordlist: str | os.PathLike, ruleset: str, list_options: dict[str, Any],
+          progress: Callable[[str], None] | None) -> tuple[WordList, float]:
+    """Read and normalize a word list; (the list, seconds taken)."""
     started = time.perf_counter()
     if progress:
         progress("reading")
-    words = read_list(wordlist, ruleset, min_len=min_len, max_len=max_len, skip_invalid=skip_invalid)
-    read_s = time.perf_counter() - started
+    words = read_list(wordlist, ruleset, **list_options)
+    return words, time.perf_counter() - started
+
+
+def _build_and_save(words: WordList, format: str, ruleset: str, out: Path, list_options: dict[str, Any],
+                    options: dict[str, Any], progress: Callable[[str], None] | None,
+                    expect_sha256: str | None = None, with_counts: bool = True) -> dict[str, Any]:
+    """Build one format from read words and write it atomically; the report, without the
+    reading's timings. ``with_counts`` adds the word list's counts (duplicates, rejected...).
+    With ``expect_sha256``, refuse (before writing) a lexicon whose words do not digest to it."""
     if progress:
-        progress("building")
+        progress(f"building {format}")
     t = time.perf_counter()
-    lexicon = formats.build(words, format, ruleset, **(options or {}))
+    lexicon = formats.build(words, format, ruleset, **options)
     build_s = time.perf_counter() - t
+    if expect_sha256 is not None:
+        produced = digest(list(lexicon.iter_codes()), lexicon.alphabet)
+        if lexicon.wordlist_sha256 != expect_sha256 or produced != expect_sha256:
+            raise FormatError(f"the {format} lexicon built from {words.source} does not hold the same words "
+                              f"(SHA-256 {produced[:12]}..., expected {expect_sha256[:12]}...); nothing written")
     if progress:
-        progress("writing")
-    out = Path(out) if out is not None else default_output(wordlist, format)
-    list_options = {"min_len": min_len, "max_len": max_len, "skip_invalid": skip_invalid}
+        progress(f"writing {format}")
     size = formats.save(lexicon, out, list_options)
-    report: dict[str, Any] = {"output": str(out), "format": format, "ruleset": ruleset, **words.report()}
-    report.update({k: v for k, v in lexicon.stats().items()})
+    report: dict[str, Any] = {"output": str(out), "format": format, "ruleset": ruleset}
+    report.update(words.report() if with_counts else {"words": len(words)})
+    report.update(lexicon.stats())
     report.update({"file_bytes": size, "bytes_per_word": round(size / len(words), 3),
-                   "read_seconds": round(read_s, 4), "build_seconds": round(build_s, 4),
-                   "seconds": round(time.perf_counter() - started, 4)})
+                   "build_seconds": round(build_s, 4)})
+    return report
+
+
+def _with_rejects(report: dict[str, Any], words: WordList) -> dict[str, Any]:
+    """The report with the rejected words listed last."""
     report["rejected_words"] = [{"line": r.line, "text": r.text, "reason": r.reason} for r in words.rejected]
     return report
 
@@ -114,4 +245,4 @@ def verify(lexicon: LexiconBase, against: WordList | None = None) -> dict[str, A
     return result
 
 
-__all__ = ["FormatError", "compile_file", "default_output", "describe", "verify"]
+__all__ = ["FormatError", "compile_all", "compile_file", "convert_file", "default_output", "describe", "verify"]

@@ -41,13 +41,17 @@ def enable_set(enable_list):
 _built: dict = {}
 
 
-@pytest.fixture(scope="session", params=FORMAT_NAMES)
-def enable_lexicon(request, enable_list):
-    """ENABLE in each registered format, built once per session."""
-    name = request.param
+def enable_built(enable_list, name: str):
+    """ENABLE built in format ``name``, once per session (shared by every test module)."""
     if name not in _built:
         _built[name] = build(enable_list, name)
     return _built[name]
+
+
+@pytest.fixture(scope="session", params=FORMAT_NAMES)
+def enable_lexicon(request, enable_list):
+    """ENABLE in each registered format, built once per session."""
+    return enable_built(enable_list, request.param)
 
 
 @pytest.fixture(params=[(f, s) for f in FORMAT_NAMES for s in sorted(SMALL)], ids=lambda p: f"{p[0]}-{p[1]}")

@@ -8,6 +8,7 @@ lists, never copied from lexc.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -21,6 +22,7 @@ from click.testing import CliRunner
 
 import lexc
 from lexc import formats
+from lexc.formats import FormatError, LexiconBase
 from lexc.cli import cli, main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -258,6 +260,388 @@ def test_build_spanish_list_with_english_alphabet_fails(tmp_path, capsys):
     code, _, err = run_main(capsys, "build", SPANISH, "-o", tmp_path / "x.dawg")
     assert code == 2
     assert_one_error_line(err, str(SPANISH), "Ñ")
+
+
+# --- build -f all ----------------------------------------------------------------------------
+
+FORMAT_NAMES = list(formats.FORMATS)  # registry order, as -f all builds them
+
+
+class Flat(LexiconBase):
+    """A test-only format with no options: the encoded words, each behind its length byte."""
+
+    name = "flat-test"
+    description = "test only: length-prefixed words"
+
+    def __init__(self, words, alphabet):
+        self.codes = list(words)
+        self.alphabet = alphabet
+        self.word_count = len(self.codes)
+        self.build_options = {}
+
+    @classmethod
+    def build(cls, words, alphabet, **options):
+        return cls(words, alphabet)
+
+    def payload(self):
+        return b"".join(bytes((len(w),)) + w for w in self.codes)
+
+    @classmethod
+    def from_payload(cls, payload, header, alphabet):
+        words, i = [], 0
+        while i < len(payload):
+            words.append(bytes(payload[i + 1:i + 1 + payload[i]]))
+            i += 1 + payload[i]
+        return cls(words, alphabet)
+
+    def iter_codes(self, prefix=b""):
+        return (w for w in self.codes if w.startswith(prefix))
+
+
+class Broken(Flat):
+    """A test-only format whose build always fails."""
+
+    name = "broken-test"
+
+    @classmethod
+    def build(cls, words, alphabet, **options):
+        raise FormatError("cannot hold these words")
+
+
+class Lossy(Flat):
+    """A test-only format that silently drops the first word."""
+
+    name = "lossy-test"
+
+    @classmethod
+    def build(cls, words, alphabet, **options):
+        return cls(list(words)[1:], alphabet)
+
+
+@pytest.fixture
+def register(monkeypatch):
+    """Register test-only formats for one test (appended to the registry, so built last)."""
+    def add(*classes):
+        for cls in classes:
+            monkeypatch.setitem(formats.FORMATS, cls.name, cls)
+    return add
+
+
+def assert_verifies(path: Path, against: Path = TINY, *extra: str) -> None:
+    result = invoke("verify", path, "--against", against, *extra)
+    assert result.exit_code == 0, (path, result.output)
+
+
+def test_build_all_writes_one_verified_file_per_format(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    lines = ok("build", TINY, "-f", "all").stdout.splitlines()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(f"tiny.{name}" for name in FORMAT_NAMES)
+    assert len(lines) == len(FORMAT_NAMES)
+    for name, line in zip(FORMAT_NAMES, lines):
+        path = tmp_path / f"tiny.{name}"
+        lex = formats.load(path)
+        assert lex.name == name and list(lex) == TINY_WORDS
+        assert_verifies(path)
+        stats = lex.stats()
+        assert line.startswith(f"tiny.{name}: {name}, {len(TINY_WORDS)} words"), line
+        assert re.search(rf"nodes {stats['nodes']:,}\b", line) and re.search(rf"edges {stats['edges']:,}\b", line)
+        assert re.search(rf"bytes {path.stat().st_size:,}\b", line) and re.search(r"seconds \d+\.\d+$", line)
+
+
+def test_build_all_into_a_directory_created_if_missing(tmp_path, monkeypatch):
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    ok("build", TINY, "-f", "all", "-o", tmp_path / "new" / "dir")
+    assert list(work.iterdir()) == []
+    assert sorted(p.name for p in (tmp_path / "new" / "dir").iterdir()) == sorted(f"tiny.{n}" for n in FORMAT_NAMES)
+    ok("build", TINY, "-f", "all", "-o", tmp_path / "new" / "dir")  # an existing directory is fine too
+
+
+def test_build_all_matches_single_builds_byte_for_byte(tmp_path):
+    ok("build", TINY, "-f", "all", "-o", tmp_path / "all", "--layout", "u64")
+    for name in FORMAT_NAMES:
+        single = tmp_path / f"single.{name}"
+        ok("build", TINY, "-f", name, "-o", single, "--layout", "u64")
+        assert (tmp_path / "all" / f"tiny.{name}").read_bytes() == single.read_bytes(), name
+
+
+def test_build_all_json_is_a_list_of_single_reports(tmp_path):
+    reports = json.loads(ok("build", TINY, "-f", "all", "-o", tmp_path / "all", "--json").stdout)
+    assert isinstance(reports, list)
+    assert [r["format"] for r in reports] == FORMAT_NAMES
+    for r in reports:
+        single = json.loads(ok("build", TINY, "-f", r["format"], "-o", tmp_path / "one", "--json").stdout)
+        assert set(r) == set(single)
+        assert {k: v for k, v in r.items() if "seconds" not in k and k != "output"} == \
+            {k: v for k, v in single.items() if "seconds" not in k and k != "output"}
+        path = Path(r["output"])
+        assert path == tmp_path / "all" / f"tiny.{r['format']}"
+        assert r["file_bytes"] == path.stat().st_size and r["words"] == len(TINY_WORDS)
+        assert r["seconds"] >= 0 and r["read_seconds"] >= 0
+
+
+def test_build_all_includes_formats_registered_later_and_passes_layout_only_where_known(tmp_path, register):
+    register(Flat)  # no layout option: passing --layout to it would be an error
+    reports = json.loads(ok("build", TINY, "-f", "all", "-o", tmp_path, "--layout", "u64", "--json").stdout)
+    assert [r["format"] for r in reports] == FORMAT_NAMES + ["flat-test"]
+    assert list(formats.load(tmp_path / "tiny.flat-test")) == TINY_WORDS
+    assert formats.load(tmp_path / "tiny.dawg").header["meta"]["layout"] == "u64"
+    assert_verifies(tmp_path / "tiny.flat-test")
+
+
+def test_build_all_failure_is_one_line_and_keeps_the_files_written(tmp_path, register, capsys):
+    register(Broken)
+    code, out, err = run_main(capsys, "build", TINY, "-f", "all", "-o", tmp_path / "out")
+    assert code == 2 and out == ""
+    assert_one_error_line(err, "broken-test", "cannot hold these words", "tiny.dawg")
+    for name in FORMAT_NAMES:
+        assert_verifies(tmp_path / "out" / f"tiny.{name}")
+    assert not any(p.name.startswith(".") or "broken" in p.name for p in (tmp_path / "out").iterdir())
+
+
+def test_build_all_bad_list_writes_nothing(tmp_path, capsys):
+    src = write(tmp_path / "bad.txt", "cat\nd$g\n")
+    code, _, err = run_main(capsys, "build", src, "-f", "all", "-o", tmp_path / "out")
+    assert code == 2
+    assert_one_error_line(err, f"{src}:2")
+    assert not (tmp_path / "out").exists()
+
+
+def test_build_all_out_is_a_file_exits_2(tmp_path, capsys):
+    blocker = write(tmp_path / "file", "")
+    code, _, err = run_main(capsys, "build", TINY, "-f", "all", "-o", blocker)
+    assert code == 2
+    assert_one_error_line(err, str(blocker), "not a directory")
+
+
+def test_build_single_format_out_is_a_directory_exits_2(tmp_path, capsys):
+    code, _, err = run_main(capsys, "build", TINY, "-o", tmp_path)
+    assert code == 2
+    assert_one_error_line(err, str(tmp_path), "-f all")
+
+
+class RecordingBar:
+    """Stands in for click.progressbar: records length, labels and updates."""
+
+    made: list["RecordingBar"] = []
+
+    def __init__(self, length, label, file):
+        self.length, self.labels, self.done = length, [label], 0
+        RecordingBar.made.append(self)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    @property
+    def label(self):
+        return self.labels[-1]
+
+    @label.setter
+    def label(self, value):
+        self.labels.append(value)
+
+    def update(self, n):
+        self.done += n
+
+
+def test_build_all_shows_one_progress_bar_on_a_terminal(tmp_path, monkeypatch):
+    import click
+
+    from lexc import cli as cli_module
+
+    RecordingBar.made = []
+    monkeypatch.setattr(click, "progressbar", RecordingBar)
+    monkeypatch.setattr(cli_module, "_on_terminal", lambda: True)
+    ok("build", TINY, "-f", "all", "-o", tmp_path)
+    [bar] = RecordingBar.made
+    stages = ["reading"] + [f"{step} {name}" for name in FORMAT_NAMES for step in ("building", "writing")]
+    assert bar.labels[1:] == stages
+    assert bar.length == bar.done == len(stages)
+
+
+def test_build_all_shows_no_progress_bar_off_a_terminal(tmp_path, capsys):
+    code, _, err = run_main(capsys, "build", TINY, "-f", "all", "-o", tmp_path)
+    assert (code, err) == (0, "")
+
+
+def test_build_help_mentions_all_and_the_directory():
+    text = " ".join(ok("build", "--help").stdout.split())
+    assert "all" in text and "directory" in text and "Example: lexc build" in text
+
+
+# --- convert ---------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def tiny_in(tmp_path_factory):
+    """tiny.txt compiled by the library into each registered format: format name -> path."""
+    from lexc.compiler import compile_file
+
+    where = tmp_path_factory.mktemp("tiny-formats")
+    return {name: Path(compile_file(TINY, name, out=where / f"tiny.{name}")["output"]) for name in FORMAT_NAMES}
+
+
+def tiny_sha256() -> str:
+    """The SHA-256 of tiny.txt's words, computed without lexc (sorted, upper case, one a line)."""
+    return hashlib.sha256(("\n".join(TINY_WORDS) + "\n").encode()).hexdigest()
+
+
+@pytest.mark.parametrize("source, target", [(a, b) for a in FORMAT_NAMES for b in FORMAT_NAMES])
+def test_convert_keeps_the_words(tiny_in, tmp_path, source, target):
+    out = tmp_path / f"converted.{target}"
+    ok("convert", tiny_in[source], "-f", target, "-o", out)
+    assert_verifies(out)
+    lex = formats.load(out)
+    assert lex.name == target and list(lex) == TINY_WORDS
+    assert lex.wordlist_sha256 == formats.load(tiny_in[source]).wordlist_sha256 == tiny_sha256()
+
+
+@pytest.mark.parametrize("middle", FORMAT_NAMES)
+def test_convert_round_trip_gives_the_directly_built_dawg(tmp_path, middle):
+    """dawg -> X -> dawg is byte-identical to building the dawg from the list: the header
+    holds the words' SHA-256, the ruleset and the options, and all of them are carried."""
+    direct = tmp_path / "direct.dawg"
+    ok("build", TINY, "-o", direct)
+    ok("convert", direct, "-f", middle, "-o", tmp_path / f"mid.{middle}")
+    ok("convert", tmp_path / f"mid.{middle}", "-f", "dawg", "-o", tmp_path / "back.dawg")
+    assert (tmp_path / "back.dawg").read_bytes() == direct.read_bytes()
+
+
+def test_convert_to_the_same_format_is_byte_identical(tiny_in, tmp_path):
+    for name, path in tiny_in.items():
+        out = tmp_path / f"same.{name}"
+        ok("convert", path, "-f", name, "-o", out)
+        assert out.read_bytes() == path.read_bytes(), name
+
+
+def test_convert_carries_a_format_option_only_to_formats_that_have_it(tmp_path, register):
+    """A u64 dawg converted to dawg stays u64; through a format without a layout option the
+    layout is lost (that format never knew it), so the dawg made from it has the default
+    layout and equals the directly built default dawg, not the u64 one."""
+    from lexc.compiler import convert_file
+
+    register(Flat)
+    u64, default = tmp_path / "u64.dawg", tmp_path / "default.dawg"
+    ok("build", TINY, "-o", u64, "--layout", "u64")
+    ok("build", TINY, "-o", default)
+    ok("convert", u64, "-f", "dawg", "-o", tmp_path / "same.dawg")
+    assert (tmp_path / "same.dawg").read_bytes() == u64.read_bytes()
+    convert_file(u64, "flat-test", tmp_path / "mid.flat")
+    assert "layout" not in formats.load(tmp_path / "mid.flat").build_options
+    ok("convert", tmp_path / "mid.flat", "-f", "dawg", "-o", tmp_path / "back.dawg")
+    assert (tmp_path / "back.dawg").read_bytes() == default.read_bytes() != u64.read_bytes()
+
+
+@pytest.mark.parametrize("target", FORMAT_NAMES)
+def test_convert_carries_the_word_list_options(tmp_path, target):
+    src = write(tmp_path / "w.txt", "at\ncat\nd$g\ndog\ncats\nscats\n")
+    built = tmp_path / "w.dawg"
+    ok("build", src, "-o", built, "--min-len", "3", "--max-len", "4", "--skip-invalid")
+    out = tmp_path / f"w2.{target}"
+    ok("convert", built, "-f", target, "-o", out)
+    options = json.loads(ok("info", out, "--json").stdout)["options"]
+    assert (options["min_len"], options["max_len"], options["skip_invalid"]) == (3, 4, True)
+    assert list(formats.load(out)) == ["CAT", "CATS", "DOG"]
+    assert_verifies(out, src)
+
+
+@pytest.mark.parametrize("target", FORMAT_NAMES)
+def test_convert_spanish_keeps_the_alphabet_and_ruleset(tmp_path, target):
+    built, out = tmp_path / "es.dawg", tmp_path / f"es.{target}"
+    ok("build", SPANISH, "-r", "spanish", "-o", built)
+    ok("convert", built, "-f", target, "-o", out)
+    lex = formats.load(out)
+    assert lex.ruleset == "spanish" and lex.alphabet.labels == formats.load(built).alphabet.labels
+    assert "CHURRO" in lex and "NIÑO" in lex
+    assert_verifies(out, SPANISH)
+
+
+def test_convert_json_report(tiny_in, tmp_path):
+    out = tmp_path / "x.dawg"
+    report = json.loads(ok("convert", tiny_in["dawg"], "-f", "dawg", "-o", out, "--json").stdout)
+    stats = formats.load(out).stats()
+    assert report["output"] == str(out) and report["format"] == "dawg"
+    assert report["source"] == str(tiny_in["dawg"]) and report["source_format"] == "dawg"
+    assert report["words"] == len(TINY_WORDS) and report["wordlist_sha256"] == tiny_sha256()
+    assert (report["nodes"], report["edges"], report["bytes"]) == (stats["nodes"], stats["edges"], stats["bytes"])
+    assert report["file_bytes"] == out.stat().st_size
+    assert report["ruleset"] == "english" and report["seconds"] >= 0
+
+
+def test_convert_text_report(tiny_in, tmp_path):
+    out = tmp_path / "x.dawg"
+    [line] = ok("convert", tiny_in["dawg"], "-f", "dawg", "-o", out).stdout.splitlines()
+    assert line.startswith(f"{out}: dawg from {tiny_in['dawg']} (dawg), {len(TINY_WORDS)} words")
+    assert re.search(rf"bytes {out.stat().st_size:,}\b", line)
+
+
+def test_convert_default_output_name(tiny_in, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    ok("convert", tiny_in["dawg"], "-f", "dawg")
+    assert list(formats.load(tmp_path / "tiny.dawg")) == TINY_WORDS
+
+
+def test_convert_a_plain_word_list_says_to_use_build(tmp_path, capsys):
+    code, out, err = run_main(capsys, "convert", TINY, "-f", "dawg", "-o", tmp_path / "x.dawg")
+    assert code == 2 and out == ""
+    assert_one_error_line(err, str(TINY), "lexc build")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_convert_missing_file_exits_2(tmp_path, capsys):
+    code, _, err = run_main(capsys, "convert", tmp_path / "absent.dawg", "-f", "dawg")
+    assert code == 2
+    assert_one_error_line(err, str(tmp_path / "absent.dawg"))
+
+
+def test_convert_unknown_format_exits_2(tiny_in, capsys):
+    code, _, err = run_main(capsys, "convert", tiny_in["dawg"], "-f", "nosuchformat")
+    assert code == 2
+    assert_one_error_line(err, "nosuchformat")
+    code, _, err = run_main(capsys, "convert", tiny_in["dawg"])
+    assert code == 2
+    assert_one_error_line(err, "--format")
+
+
+def test_convert_corrupt_file_exits_2(tiny_in, tmp_path, capsys):
+    bad = tmp_path / "bad.dawg"
+    blob = bytearray(tiny_in["dawg"].read_bytes())
+    blob[-5] ^= 0x01
+    bad.write_bytes(bytes(blob))
+    code, _, err = run_main(capsys, "convert", bad, "-f", "dawg", "-o", tmp_path / "out.dawg")
+    assert code == 2
+    assert_one_error_line(err, str(bad))
+    assert not (tmp_path / "out.dawg").exists()
+
+
+def test_convert_refuses_a_source_whose_words_do_not_match_its_sha256(tmp_path, capsys):
+    from lexc.source import compile_list
+
+    _, lex = compile_list(TINY)
+    lex.wordlist_sha256 = "0" * 64
+    src = tmp_path / "lying.dawg"
+    formats.save(lex, src)
+    code, _, err = run_main(capsys, "convert", src, "-f", "dawg", "-o", tmp_path / "out.dawg")
+    assert code == 2
+    assert_one_error_line(err, str(src), "SHA-256")
+    assert not (tmp_path / "out.dawg").exists()
+
+
+def test_convert_refuses_a_target_that_loses_words(tiny_in, tmp_path, register):
+    from lexc.compiler import convert_file
+
+    register(Lossy)
+    with pytest.raises(FormatError, match="lossy-test.*nothing written"):
+        convert_file(tiny_in["dawg"], "lossy-test", tmp_path / "out.lossy")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_convert_help_has_an_example():
+    text = ok("convert", "--help").stdout
+    assert "Example: lexc convert" in text and "--format" in text
 
 
 # --- info, verify, dump ----------------------------------------------------------------------
@@ -601,7 +985,8 @@ def test_help_for_every_command(command):
 
 def test_top_level_help_lists_commands():
     text = ok("--help").stdout
-    for command in ("build", "info", "verify", "dump", "check", "words", "anagram", "hooks", "formats", "rulesets"):
+    for command in ("build", "convert", "info", "verify", "dump", "check", "words", "anagram", "hooks", "formats",
+                    "rulesets"):
         assert command in text
 
 

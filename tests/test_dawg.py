@@ -13,7 +13,7 @@ from lexc.formats.errors import FormatError
 from lexc.wordlist import from_words
 
 import reference as ref
-from lexicons import SMALL
+from lexicons import SMALL, enable_built
 
 
 def edge_lists(dawg: Dawg) -> list[tuple[int, ...]]:
@@ -22,7 +22,7 @@ def edge_lists(dawg: Dawg) -> list[tuple[int, ...]]:
 
 @pytest.fixture(scope="module")
 def enable_dawg(enable_list):
-    return build(enable_list, "dawg")
+    return enable_built(enable_list, "dawg")
 
 
 def test_enable_dawg_is_minimal(enable_dawg):

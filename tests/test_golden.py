@@ -31,6 +31,11 @@ GOLDEN = SPECS / "golden"
 CASES = {
     "three.dawg": ("three.txt", "dawg", "english"),
     "spanish.dawg": ("spanish.txt", "dawg", "spanish"),
+    "hook.gaddawg": ("hook.txt", "gaddawg", "english"),
+    "three.gaddag": ("three.txt", "gaddag", "english"),
+    "three.gaddawg": ("three.txt", "gaddawg", "english"),
+    "norvig.prefixset": ("norvig.txt", "prefixset", "english"),
+    "norvig.prefixset-aho": ("norvig.txt", "prefixset-aho", "english"),
 }
 
 FENCE = re.compile(r"^```(dump|xxd) (\S+)[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)

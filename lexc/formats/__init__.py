@@ -15,9 +15,12 @@ from ..wordlist import WordList
 from . import container
 from .base import Capability, Hooks, LexiconBase
 from .dawg import Dawg
+from .gaddag import Gaddag, Gaddawg
+from .prefixset import PrefixSet
+from .prefixset_aho import AhoPrefixSet
 from .errors import FormatError
 
-FORMATS: dict[str, type[LexiconBase]] = {cls.name: cls for cls in (Dawg,)}
+FORMATS: dict[str, type[LexiconBase]] = {cls.name: cls for cls in (Dawg, Gaddag, Gaddawg, PrefixSet, AhoPrefixSet)}
 
 __all__ = ["FORMATS", "Capability", "FormatError", "Hooks", "LexiconBase", "build", "dumps",
            "get_format", "load", "loads", "save"]

@@ -12,7 +12,7 @@ terminal bit lives on the edge. The root handle is 0, the root pointer.
 from __future__ import annotations
 
 from array import array
-from typing import Any, Iterator, Sequence
+from typing import Any, ClassVar, Iterator, Sequence
 
 from ..alphabet import BLANK_FLAG, Alphabet
 from . import edges as edgemod
@@ -28,6 +28,8 @@ class Dawg(LexiconBase):
     description = "Appel & Jacobson minimal DAWG, array of 32-bit edges (per-edge terminal bit)"
     capabilities = Capability.TRIE | Capability.NATIVE_ANAGRAM
     options = {"layout": "auto"}
+    pointers: ClassVar[tuple[str, ...]] = ("root",)  # the root pointer slots at the array's start
+    separator: ClassVar[bool] = False  # whether letter 0 (the GADDAG separator) may label an edge
 
     def __init__(self, edges: array, layout: edgemod.EdgeLayout, alphabet: Alphabet, word_count: int,
                  build_options: dict[str, Any] | None = None, nodes: int | None = None,
@@ -44,17 +46,17 @@ class Dawg(LexiconBase):
         self._tbit = layout.terminal_bit
         self._lbit = 1 << layout.last_bit
         self._cmask = layout.child_mask
+        self._root = 0  # the pointer edge forward traversal starts from
 
     # -- build, bytes ---------------------------------------------------------------------
     @classmethod
     def build(cls, words: Sequence[bytes], alphabet: Alphabet, layout: str = "auto", **_: Any) -> "Dawg":
         """Build the minimal DAWG of strictly increasing encoded words."""
-        m = Minimizer(reserved=1)
+        m = Minimizer()
         root = m.add_language(words)
-        m.set_pointer(0, root)
-        packed, chosen = m.pack(layout)
+        packed, chosen, nodes = m.pack([root], layout)
         return cls(packed, chosen, alphabet, len(words), {"layout": layout},
-                   nodes=m.n_nodes + 1, trie_nodes=m.trie_nodes)
+                   nodes=nodes + 1, trie_nodes=m.trie_nodes)
 
     def payload(self) -> bytes:
         """The edge array, little-endian."""
@@ -79,88 +81,152 @@ class Dawg(LexiconBase):
         return dawg
 
     def _check_bounds(self) -> None:
-        """Cheap structural checks so that no query can index outside the array or loop:
-        the root pointer is valid and the last edge closes its node. (Child indices and
-        letters are covered by the payload checksum; ``check()`` verifies them all.)"""
-        n = len(self._list)
-        require(n >= 1, "empty edge array")
-        root = self._list[0] & self._cmask
-        require(root < n, f"root pointer {root} is outside the {n}-edge array")
-        require(self._list[-1] & self._lbit, "the last edge does not close its node")
+        """Cheap structural checks so that no query can index outside the array or run off
+        its end: the root pointers are valid and the last edge closes its node. (Child
+        indices and letters are covered by the payload checksum; ``check()`` verifies them.)"""
+        n, slots = len(self._list), len(self.pointers)
+        require(n >= slots, f"edge array shorter than its {slots} root pointer(s)")
+        for i in range(slots):
+            root = self._list[i] & self._cmask
+            require(root < n, f"{self.pointers[i]} pointer {root} is outside the {n}-edge array")
+        require(n == slots or self._list[-1] & self._lbit, "the last edge does not close its node")
 
     # -- sizes and invariants -------------------------------------------------------------
     @property
     def node_count(self) -> int:
         """Distinct edge lists, plus the one node with no edges."""
         if self._nodes is None:
-            self._nodes = sum(1 for e in self._list[1:] if e & self._lbit) + 1
+            self._nodes = len(self._reachable()[0]) + 1
         return self._nodes
 
     def stats(self) -> dict[str, int]:
-        """Nodes, edges (root pointer excluded), payload bytes, and the equivalent trie's nodes."""
-        out = {"nodes": self.node_count, "edges": len(self.edges) - 1,
+        """Nodes, edges (root pointers excluded), payload bytes, and the equivalent trie's nodes."""
+        out = {"nodes": self.node_count, "edges": len(self.edges) - len(self.pointers),
                "bytes": len(self.edges) * self.layout.itemsize}
         if self.trie_nodes:
             out["trie_nodes"] = self.trie_nodes
         return out
 
     def node_lists(self) -> Iterator[tuple[int, tuple[int, ...]]]:
-        """(first edge index, edges) of every node in the array, root pointer excluded."""
+        """(first edge index, edges) of every stored run of edges ending in a last edge, root
+        pointers excluded. Without tail sharing these are exactly the nodes; with it, a run
+        also holds the nodes whose lists are its suffixes."""
         lst, last = self._list, self._lbit
-        start = 1
-        for i in range(1, len(lst)):
+        start = len(self.pointers)
+        for i in range(start, len(self.edges)):
             if lst[i] & last:
                 yield start, tuple(lst[start : i + 1])
                 start = i + 1
 
-    def check(self) -> list[str]:
-        """Invariants: child indices point at node starts, letters valid and increasing within
-        a node, the graph is acyclic, no two edge lists are equal (minimality), and the
-        number of words it spells equals the header's count."""
+    def _reachable(self) -> tuple[dict[int, tuple[int, ...]], list[str]]:
+        """Every node list reachable from the root pointers, by first edge; and the child
+        indices found pointing outside the node area."""
+        lst, cmask, last, slots = self._list, self._cmask, self._lbit, len(self.pointers)
+        nodes: dict[int, tuple[int, ...]] = {}
         problems: list[str] = []
-        nodes = dict(self.node_lists())
-        n_letters = len(self.alphabet)
+        stack = [lst[i] & cmask for i in range(slots)]
+        while stack:
+            start = stack.pop()
+            if not start or start in nodes:
+                continue
+            if not slots <= start < len(lst):
+                problems.append(f"child index {start} is outside the node area")
+                continue
+            end = start
+            while not lst[end] & last:
+                end += 1
+            nodes[start] = edges = tuple(lst[start : end + 1])
+            stack.extend(e & cmask for e in edges)
+        return nodes, problems
+
+    def expected_counts(self) -> dict[int, int]:
+        """How many strings each root pointer slot must spell (checked by ``check``)."""
+        return {0: self.word_count}
+
+    def check(self) -> list[str]:
+        """Invariants: root pointers are pointer edges, child indices point inside the array,
+        letters valid and increasing within a node (a separator, where allowed, last), no
+        two nodes with equal edge lists (minimality), every stored edge part of a node, the
+        graph acyclic, and each root spelling the number of strings the header implies."""
+        nodes, problems = self._reachable()
+        for i, name in enumerate(self.pointers):
+            if self._list[i] >> self._shift or not self._list[i] & self._lbit:
+                problems.append(f"slot {i} is not a {name} pointer edge")
         seen: dict[tuple[int, ...], int] = {}
-        for start, edges in nodes.items():
+        for start, edges in sorted(nodes.items()):
             if edges in seen:
                 problems.append(f"nodes at {seen[edges]} and {start} have equal edge lists")
             seen[edges] = start
-            letters = [e >> self._shift & 0xFF for e in edges]
-            if letters != sorted(set(letters)) or not all(1 <= l <= n_letters for l in letters):
-                problems.append(f"node {start}: letters {letters} not increasing or out of range")
-            for e in edges:
-                c = e & self._cmask
-                if c and (c not in nodes or c >= start):
-                    problems.append(f"node {start}: child {c} is not an earlier node start")
-        root = self._list[0] & self._cmask
-        if root and root not in nodes:
-            problems.append(f"root pointer {root} is not a node start")
-        if not problems:
-            counted = self._count_words(nodes, root)
-            if counted != self.word_count:
-                problems.append(f"the graph spells {counted} words, the header says {self.word_count}")
+            problems += self._check_letters(start, edges)
+        for start, edges in self.node_lists():
+            if edges in seen and seen[edges] != start:
+                problems.append(f"nodes at {seen[edges]} and {start} have equal edge lists")
+            elif start not in nodes:
+                problems.append(f"edges {start}..{start + len(edges) - 1} belong to no node")
+        if problems:
+            return problems
+        counts = self._count_strings(nodes)
+        if counts is None:
+            return ["the graph has a cycle"]
+        for slot, expected in self.expected_counts().items():
+            counted = counts[self._list[slot] & self._cmask]
+            if counted != expected:
+                problems.append(f"the {self.pointers[slot]} spells {counted} strings, the header implies {expected}")
         return problems
 
-    def _count_words(self, nodes: dict[int, tuple[int, ...]], root: int) -> int:
-        """Words spelled from ``root``; children precede parents, so one pass in index order."""
-        memo = {0: 0}
-        for start in sorted(nodes):
-            memo[start] = sum((e >> self._tbit & 1) + memo[e & self._cmask] for e in nodes[start])
-        return memo[root]
+    def _check_letters(self, start: int, edges: tuple[int, ...]) -> list[str]:
+        """Letters of one node: in range and increasing; a separator only last, not terminal,
+        with a child, and only in formats that have one."""
+        letters = [e >> self._shift & 0xFF for e in edges]
+        body, tail = (letters[:-1], edges[-1]) if self.separator and letters[-1] == 0 else (letters, None)
+        problems = []
+        if body != sorted(set(body)) or not all(1 <= c <= len(self.alphabet) for c in body):
+            problems.append(f"node {start}: letters {letters} not increasing or out of range")
+        if tail is not None and (tail >> self._tbit & 1 or not tail & self._cmask):
+            problems.append(f"node {start}: separator edge is terminal or leads nowhere")
+        return problems
+
+    def _count_strings(self, nodes: dict[int, tuple[int, ...]]) -> dict[int, int] | None:
+        """Strings spelled from every node (None if the graph has a cycle): a depth-first
+        post-order, so any layout works, tail-shared or not."""
+        cmask, tbit = self._cmask, self._tbit
+        memo, active = {0: 0}, set()
+        for top in nodes:
+            if top in memo:
+                continue
+            active.add(top)
+            stack = [(top, iter(nodes[top]))]
+            while stack:
+                node, it = stack[-1]
+                for e in it:
+                    c = e & cmask
+                    if c not in memo:
+                        if c in active:
+                            return None
+                        active.add(c)
+                        stack.append((c, iter(nodes[c])))
+                        break
+                else:
+                    stack.pop()
+                    active.discard(node)
+                    memo[node] = sum((e >> tbit & 1) + memo[e & cmask] for e in nodes[node])
+        return memo
 
     def dump_rows(self) -> Iterator[dict[str, Any]]:
         """The edge table, one dict per edge, for ``lexc dump``."""
-        label = {0: "-"} | {c: self.alphabet.label(c) for c in self.alphabet.codes}
+        label = {0: "@"} | {c: self.alphabet.label(c) for c in self.alphabet.codes}
+        slots = len(self.pointers)
         for i, e in enumerate(self._list):
             letter, terminal, last, child = self.layout.unpack(e)
-            yield {"index": i, "raw": f"{e:0{self.layout.itemsize * 2}x}", "letter": label.get(letter, f"#{letter}"),
+            yield {"index": i, "raw": f"{e:0{self.layout.itemsize * 2}x}",
+                   "letter": "-" if i < slots else label.get(letter, f"#{letter}"),
                    "terminal": terminal, "last": last, "child": child,
-                   "note": "root pointer" if i == 0 else ""}
+                   "note": f"{self.pointers[i]} pointer" if i < slots else ""}
 
     # -- trie primitives (handle = index of the edge that led here) -----------------------
     def root(self) -> int:
         """The root pointer edge."""
-        return 0
+        return self._root
 
     def child(self, node: int, letter: int) -> int | None:
         """The edge from ``node`` labelled ``letter``."""
@@ -215,7 +281,7 @@ class Dawg(LexiconBase):
     def walk(self, codes: bytes) -> int | None:
         """Follow a path of letters; the final edge index or None."""
         lst, cmask, find = self._list, self._cmask, self._find
-        i: int | None = 0
+        i: int | None = self._root
         for letter in codes:
             i = find(lst[i] & cmask, letter)
             if i is None:
@@ -258,7 +324,7 @@ class Dawg(LexiconBase):
                     return
                 i += 1
 
-        root = lst[0] & cmask
+        root = lst[self._root] & cmask
         if root and need:
             search(root, b"", blanks, need)
         return out

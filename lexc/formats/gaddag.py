@@ -1,0 +1,233 @@
+"""Gordon's GADDAG, alone (``gaddag``) or sharing one edge array with the DAWG (``gaddawg``).
+
+For each word w of n letters the GADDAG spells the n strings rev(w[:i]) + SEP + w[i:],
+i = 1..n, with no SEP when i = n; SEP is letter code 0. A path from the GADDAG root reads a
+word from some letter leftwards, then (after SEP) rightwards: exactly what a move generator
+needs at an anchor. Spec in ``formats/gaddag.md``.
+
+The graph is built by the DAWG's minimizer (``minimize.Minimizer``), one register for both
+languages: first the words (the DAWG), then the GADDAG strings. After rev(p) + SEP the
+continuations are those of the prefix p, i.e. the DAWG node of p, so the strings that end in
+the separator are fed to the minimizer as *links* to that node instead of being spelled out.
+The array is laid out with tail sharing and the separator edge last in its list.
+
+Both formats put the same two root pointers first: edge 0 points at the DAWG root (0 in
+``gaddag``, which stores no DAWG root), edge 1 at the GADDAG root. ``gaddag`` rebuilds the
+DAWG root in memory from the GADDAG root's edges (the DAWG node of a one-letter prefix c is
+the separator child of the GADDAG node of c), so both formats answer every query the same
+way; ``gaddawg`` spends 26 edges to keep it on disk, as wolges's KWG files do.
+"""
+
+from __future__ import annotations
+
+from array import array
+from typing import Any, Iterator, Sequence
+
+from ..alphabet import Alphabet
+from . import edges as edgemod
+from .base import Capability
+from .dawg import Dawg
+from .errors import FormatError
+from .minimize import Minimizer
+
+SEP = 0  # the separator's letter code
+DAWG_SLOT, GADDAG_SLOT = 0, 1
+
+
+def gaddag_input(words: Sequence[bytes], m: Minimizer, dawg_root: int) -> tuple[list[bytes], dict[bytes, int], int]:
+    """The GADDAG's input for a minimizer already holding the DAWG of ``words``: the sorted
+    strings rev(w) (one per word) and rev(p) + SEP (one per distinct proper prefix p, each a
+    link to the DAWG node of p), the links, and how many trie nodes the links stand for (so
+    the full GADDAG trie's size can be reported)."""
+    strings: list[bytes] = []
+    links: dict[bytes, int] = {}
+    path = [dawg_root]  # path[i]: DAWG node of the current word's first i letters
+    previous = b""
+    hidden = 0
+    child = m.child
+    for word in words:
+        n = len(word)
+        common = 0
+        limit = min(n, len(previous))
+        while common < limit and word[common] == previous[common]:
+            common += 1
+        hidden += sum(range(common, n))  # new forward prefixes x, each under |x| - 1 separators
+        del path[max(0, min(common, len(previous) - 1)) + 1 :]
+        reverse = word[::-1]
+        strings.append(reverse)
+        for i in range(len(path), n):  # the proper prefixes word[:i] not yet linked
+            path.append(child(path[i - 1], word[i - 1]))
+            key = reverse[n - i :] + b"\x00"
+            strings.append(key)
+            links[key] = path[i]
+        previous = word
+    strings.sort()
+    return strings, links, hidden
+
+
+class Gaddag(Dawg):
+    """Gordon's GADDAG over an edge array (the DAWG root rebuilt in memory)."""
+
+    name = "gaddag"
+    version = 1
+    description = "Gordon's GADDAG, minimal, tail-shared array of 32-bit edges (DAWG root rebuilt on load)"
+    capabilities = Capability.TRIE | Capability.GADDAG | Capability.NATIVE_ANAGRAM
+    options = {"layout": "auto"}
+    pointers = ("DAWG root", "GADDAG root")
+    separator = True
+    stores_dawg_root = False
+
+    def __init__(self, edges: array, layout: edgemod.EdgeLayout, alphabet: Alphabet, word_count: int,
+                 build_options: dict[str, Any] | None = None, nodes: int | None = None,
+                 trie_nodes: int | None = None, strings: int | None = None):
+        super().__init__(edges, layout, alphabet, word_count, build_options, nodes, trie_nodes)
+        self.strings = strings if strings is not None else 0
+        if not self.stores_dawg_root:
+            self._check_bounds()
+            try:
+                self._root = self._rebuild_dawg_root()
+            except IndexError:
+                raise FormatError("the GADDAG root's edges point outside the array") from None
+
+    # -- build, bytes ---------------------------------------------------------------------
+    @classmethod
+    def build(cls, words: Sequence[bytes], alphabet: Alphabet, layout: str = "auto", **_: Any) -> "Gaddag":
+        """Build the minimal GADDAG (and DAWG) of strictly increasing encoded words."""
+        m = Minimizer()
+        dawg_root = m.add_language(words)
+        strings, links, hidden = gaddag_input(words, m, dawg_root)
+        before = m.trie_nodes
+        gaddag_root = m.add_language(strings, links=links)
+        roots = [dawg_root if cls.stores_dawg_root else 0, gaddag_root]
+        packed, chosen, nodes = m.pack(roots, layout, share_tails=True, separator_last=True)
+        return cls(packed, chosen, alphabet, len(words), {"layout": layout}, nodes=nodes + 1,
+                   trie_nodes=m.trie_nodes - before + hidden, strings=sum(map(len, words)))
+
+    def meta(self) -> dict[str, Any]:
+        """Header fields: the edge layout and counts, and how many GADDAG strings there are."""
+        return {**super().meta(), "strings": self.strings}
+
+    @classmethod
+    def from_payload(cls, payload: bytes, header: dict[str, Any], alphabet: Alphabet) -> "Gaddag":
+        """Load an edge array checked by the container; validate its shape."""
+        lexicon = super().from_payload(payload, header, alphabet)
+        lexicon.strings = header.get("meta", {}).get("strings", 0)
+        return lexicon
+
+    def _rebuild_dawg_root(self) -> int:
+        """Append the DAWG root (and a pointer to it) to the in-memory edge list: for each
+        letter c leaving the GADDAG root, an edge c, terminal as the GADDAG edge (c is a
+        word), whose child is the separator child of the GADDAG node of c. Letters that start
+        no word are left out. Returns the new pointer's index."""
+        lst, cmask, last, shift, tbit = self._list, self._cmask, self._lbit, self._shift, 1 << self._tbit
+        rebuilt = []
+        for letter, i in self._edges_of(lst[GADDAG_SLOT] & cmask):
+            e = lst[i]
+            sep = self._separator_edge(e & cmask)
+            child = lst[sep] & cmask if sep is not None else 0
+            if child or e & tbit:
+                rebuilt.append(letter << shift | (e & tbit) | child)
+        pointer = len(lst)
+        if rebuilt:
+            rebuilt[-1] |= last
+            lst.append(last | (pointer + 1))
+            lst.extend(rebuilt)
+        else:
+            lst.append(last)
+        return pointer
+
+    def _edges_of(self, i: int) -> Iterator[tuple[int, int]]:
+        """(letter, edge index) of the node list starting at ``i`` (0: none), in stored order."""
+        lst, shift, last = self._list, self._shift, self._lbit
+        while i:
+            e = lst[i]
+            yield e >> shift & 0xFF, i
+            if e & last:
+                return
+            i += 1
+
+    def _separator_edge(self, i: int) -> int | None:
+        """The separator edge of the node list starting at ``i`` (it is the last), or None."""
+        lst, last = self._list, self._lbit
+        if not i:
+            return None
+        while not lst[i] & last:
+            i += 1
+        return i if not lst[i] >> self._shift & 0xFF else None
+
+    # -- sizes and invariants -------------------------------------------------------------
+    def stats(self) -> dict[str, int]:
+        """Nodes, edges (root pointers excluded), payload bytes, trie nodes, GADDAG strings."""
+        return {**super().stats(), "strings": self.strings}
+
+    def expected_counts(self) -> dict[int, int]:
+        """The DAWG root (if stored) spells the words; the GADDAG root one string per letter."""
+        counts = {GADDAG_SLOT: self.strings}
+        if self.stores_dawg_root:
+            counts[DAWG_SLOT] = self.word_count
+        return counts
+
+    def check(self) -> list[str]:
+        """The edge-array invariants (see ``Dawg.check``) over the stored array only."""
+        stored = len(self.edges)
+        full, self._list = self._list, self._list[:stored]
+        try:
+            return super().check()
+        finally:
+            self._list = full
+
+    def dump_rows(self) -> Iterator[dict[str, Any]]:
+        """The stored edge table, one dict per edge, for ``lexc dump``."""
+        stored = len(self.edges)
+        for row in super().dump_rows():
+            if row["index"] >= stored:
+                return
+            yield row
+
+    # -- GADDAG primitives ----------------------------------------------------------------
+    def gaddag_root(self) -> int:
+        """The GADDAG root pointer edge: paths from here read leftwards, then SEP, then right."""
+        return GADDAG_SLOT
+
+    def child(self, node: int, letter: int) -> int | None:
+        """The edge from ``node`` labelled ``letter`` (SEP included)."""
+        if letter == SEP:
+            return self._separator_edge(self._list[node] & self._cmask)
+        return self._find(self._list[node] & self._cmask, letter)
+
+    def gaddag_walk(self, codes: bytes) -> int | None:
+        """Follow letters (SEP allowed) from the GADDAG root; the final edge index or None."""
+        node: int | None = GADDAG_SLOT
+        for letter in codes:
+            node = self.child(node, letter)
+            if node is None:
+                return None
+        return node
+
+    # -- queries the GADDAG answers natively ----------------------------------------------
+    def contains_codes(self, codes: bytes) -> bool:
+        """Membership by the reversed path from the GADDAG root (the i = n string)."""
+        if not codes:
+            return False
+        lst, cmask, find = self._list, self._cmask, self._find
+        i: int | None = GADDAG_SLOT
+        for letter in reversed(codes):
+            i = find(lst[i] & cmask, letter)
+            if i is None:
+                return False
+        return bool(lst[i] >> self._tbit & 1)
+
+    def front_hooks(self, codes: bytes) -> int:
+        """Letters L with L + word a word: the terminal edges after rev(word), one walk."""
+        if not codes:
+            return 0
+        node = self.gaddag_walk(codes[::-1])
+        return 0 if node is None else self.word_letters(node)
+
+
+class Gaddawg(Gaddag):
+    """The DAWG and the GADDAG in one array, both roots stored (wolges's KWG arrangement)."""
+
+    name = "gaddawg"
+    description = "DAWG and GADDAG in one minimal, tail-shared array of 32-bit edges (edge 0: DAWG root, edge 1: GADDAG root)"
+    stores_dawg_root = True

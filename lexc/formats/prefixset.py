@@ -1,0 +1,302 @@
+"""Norvig's prefix set: the words plus the set of all their prefixes (spec: ``formats/prefixset.md``).
+
+Norvig ("Refactoring a Crossword Game Program", 2015) keeps the dictionary as a set of words
+beside ``PREFIXES``, the set of every proper prefix of every word; a move generator asks only
+"is this a word?" and "does some word start so?". Here the two sets are one *key set*: every
+non-empty prefix of every word, the words included (the prefix closure), each key flagged
+word or not. Two stores hold it:
+
+- ``PrefixSet`` (``prefixset``): a marisa-trie ``BinaryTrie`` image plus a bitmap of word
+  flags indexed by marisa key id.
+- ``AhoPrefixSet`` (``prefixset-aho``, in ``prefixset_aho.py``): a pyahocorasick
+  ``Automaton`` rebuilt on load from a compact pre-order stream of (depth, letter) pairs; it
+  answers patterns with its wildcard key search.
+
+Both emulate the trie primitives Norvig's way: a node is its prefix, and its children are
+found by trying every letter of the alphabet.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, ClassVar, Iterator, Sequence
+
+import marisa_trie
+
+from ..alphabet import Alphabet
+from .base import Capability, LexiconBase, require
+from .errors import FormatError
+
+MAX_PROBLEMS = 20  # check() stops listing after this many
+
+
+def prefix_closure(words: Sequence[bytes]) -> list[bytes]:
+    """Every non-empty prefix of every word, the words included, once each, in increasing
+    code order. The words must be strictly increasing: then the new prefixes of a word are
+    exactly those longer than the part it shares with the previous word."""
+    keys: list[bytes] = []
+    previous = b""
+    for word in words:
+        shared = len(word)
+        while shared and word[:shared] != previous[:shared]:
+            shared -= 1
+        keys.extend([word[:i] for i in range(shared + 1, len(word) + 1)])
+        previous = word
+    return keys
+
+
+class PrefixClosed(LexiconBase):
+    """Shared behaviour of the two stores of a prefix-closed key set.
+
+    A subclass provides ``_flag`` (a key's word flag, or None when it is no key), ``_items``
+    (the (key, flag) pairs under a prefix, in increasing code order), the key type (bytes or
+    str, through ``_key`` / ``_codes``) and its bytes. A trie node is the key itself; the
+    root is the empty key.
+    """
+
+    capabilities = Capability.TRIE
+    _root: ClassVar[bytes | str]
+    _letters: ClassVar[tuple]  # letter code -> the one-letter key piece
+
+    def __init__(self, alphabet: Alphabet, word_count: int, key_count: int,
+                 build_options: dict[str, Any] | None = None):
+        self.alphabet = alphabet
+        self.word_count = word_count
+        self.key_count = key_count
+        self.build_options = dict(build_options or {})
+        self._pieces = tuple((c, self._letters[c]) for c in alphabet.codes)  # (letter, key piece)
+
+    # -- what a store provides ------------------------------------------------------------
+    _has: Callable[[Any], bool]  # key presence, a C-level bound method (trie lookups dominate)
+
+    def _flag(self, key: Any) -> int | None:
+        """1 for a word, 0 for a key that is only a prefix, None for no key."""
+        raise NotImplementedError
+
+    def _items(self, prefix: Any) -> Iterator[tuple[Any, int]]:
+        """(key, word flag) of every key starting with ``prefix``, in increasing code order."""
+        raise NotImplementedError
+
+    def _key(self, codes: bytes) -> Any:
+        """Letter codes as a key."""
+        raise NotImplementedError
+
+    def _codes(self, key: Any) -> bytes:
+        """A key as letter codes."""
+        raise NotImplementedError
+
+    # -- trie primitives, Norvig's way ----------------------------------------------------
+    def root(self) -> bytes | str:
+        """The empty prefix."""
+        return self._root
+
+    def child(self, node: Any, letter: int) -> Any:
+        """``node`` + ``letter`` if that is a key."""
+        key = node + self._letters[letter]
+        return key if self._has(key) else None
+
+    def children(self, node: Any) -> Iterator[tuple[int, Any]]:
+        """Try every letter of the alphabet; yield (letter, node + letter) for each key."""
+        has = self._has
+        for letter, piece in self._pieces:
+            key = node + piece
+            if has(key):
+                yield letter, key
+
+    def is_word(self, node: Any) -> bool:
+        """The key's word flag."""
+        return self._flag(node) == 1
+
+    def word_letters(self, node: Any) -> int:
+        """Letters L for which ``node`` + L is a word."""
+        flag = self._flag
+        return sum(1 << c for c, piece in self._pieces if flag(node + piece) == 1)
+
+    def walk(self, codes: bytes) -> Any:
+        """One lookup: the key set is prefix-closed, so the path exists iff the key does."""
+        key = self._key(codes)
+        return key if not codes or self._has(key) else None
+
+    # -- native queries -------------------------------------------------------------------
+    def contains_codes(self, codes: bytes) -> bool:
+        """The key is present and flagged a word."""
+        return self._flag(self._key(codes)) == 1
+
+    def is_prefix_codes(self, codes: bytes) -> bool:
+        """The key is present; the empty prefix starts a word iff there are words."""
+        return self._has(self._key(codes)) if codes else self.word_count > 0
+
+    def iter_codes(self, prefix: bytes = b"") -> Iterator[bytes]:
+        """The store's sorted iteration under ``prefix``, words only."""
+        codes = self._codes
+        return (codes(key) for key, flag in self._items(self._key(prefix)) if flag)
+
+    # -- sizes, invariants, dump ----------------------------------------------------------
+    def stats(self) -> dict[str, int]:
+        """The trie the keys spell: a node per key plus the root, an edge per key (nothing
+        is stored per edge); payload bytes; the key count."""
+        return {"nodes": self.key_count + 1, "edges": self.key_count, "bytes": len(self.payload()),
+                "keys": self.key_count}
+
+    def check(self) -> list[str]:
+        """Invariants: keys strictly increasing with letters in range, every key's proper
+        prefixes are keys, every key is a word or the prefix of one, and the key and word
+        counts agree with the header."""
+        problems: list[str] = []
+        keys = words = 0
+        previous, previous_flag = self._root, 1
+        for key, flag in self._items(self._root):
+            keys, words = keys + 1, words + flag
+            problems += self._key_problems(key, previous, previous_flag)
+            previous, previous_flag = key, flag
+            if len(problems) >= MAX_PROBLEMS:
+                return problems + ["(stopped after the first problems)"]
+        if not previous_flag:
+            problems.append(f"key {self._text(previous)} is neither a word nor a prefix of a word")
+        if keys != self.key_count:
+            problems.append(f"the store holds {keys} keys, the header says {self.key_count}")
+        if words != self.word_count:
+            problems.append(f"{words} keys are flagged words, the header says {self.word_count}")
+        return problems
+
+    def _key_problems(self, key: Any, previous: Any, previous_flag: int) -> list[str]:
+        """What is wrong with one key, given the key before it in iteration order."""
+        out = []
+        codes = self._codes(key)
+        if not codes or not 1 <= codes[-1] <= len(self.alphabet):
+            out.append(f"key {self._text(key)} is empty or ends with a letter outside the alphabet")
+        if key <= previous:
+            out.append(f"key {self._text(key)} comes after {self._text(previous)}: iteration is not sorted")
+        if len(codes) > 1 and not self._has(key[:-1]):
+            out.append(f"key {self._text(key)} lacks its prefix {self._text(key[:-1])}")
+        if not previous_flag and key[:-1] != previous:
+            out.append(f"key {self._text(previous)} is neither a word nor a prefix of a word")
+        return out
+
+    def _text(self, key: Any) -> str:
+        """A key for messages: its labels, ``#n`` for a code outside the alphabet."""
+        n = len(self.alphabet)
+        return repr("".join(self.alphabet.label(c) if 1 <= c <= n else f"#{c}" for c in self._codes(key)))
+
+    def dump_rows(self) -> Iterator[dict[str, Any]]:
+        """One row per key in increasing code order, with the columns of the DAWG's edge
+        table: ``letter`` the key's last letter, ``terminal`` its word flag, ``last`` whether
+        it is its parent's last child, ``child`` "-" (there are no pointers), ``note`` the key."""
+        for index, raw, key, flag in self._dump_items():
+            codes = self._codes(key)
+            yield {"index": index, "raw": raw, "letter": self.alphabet.label(codes[-1]), "terminal": bool(flag),
+                   "last": self._is_last_child(key, codes[-1]), "child": "-",
+                   "note": self.alphabet.decode(codes), "key": self.alphabet.decode(codes), "depth": len(codes)}
+
+    def _dump_items(self) -> Iterator[tuple[int, str, Any, int]]:
+        """(row index, raw hex, key, flag) of every key, in increasing code order."""
+        raise NotImplementedError
+
+    def _is_last_child(self, key: Any, letter: int) -> bool:
+        """No sibling key ends with a later letter."""
+        parent = key[:-1]
+        return not any(self._has(parent + self._letters[c]) for c in range(letter + 1, len(self.alphabet) + 1))
+
+
+# -- marisa-trie ---------------------------------------------------------------------------
+
+class PrefixSet(PrefixClosed):
+    """The key set in a marisa-trie ``BinaryTrie`` (keys: letter-code bytes, label order),
+    followed by a word bitmap: bit ``i`` (byte ``i // 8``, bit ``i % 8``) flags key id ``i``."""
+
+    name = "prefixset"
+    version = 1
+    description = "Norvig's words + prefixes: marisa-trie BinaryTrie of the prefix closure + word bitmap"
+    _root = b""
+    _letters = tuple(bytes((c,)) for c in range(256))
+
+    def __init__(self, trie: marisa_trie.BinaryTrie, bitmap: bytes, alphabet: Alphabet, word_count: int,
+                 build_options: dict[str, Any] | None = None):
+        super().__init__(alphabet, word_count, len(trie), build_options)
+        self.trie = trie
+        self.bitmap = bytes(bitmap)
+        self._get = trie.get
+        self._has = trie.__contains__
+        self._image: bytes | None = None
+
+    @classmethod
+    def build(cls, words: Sequence[bytes], alphabet: Alphabet, **_: Any) -> "PrefixSet":
+        """marisa-trie over the prefix closure, then the bitmap of the words' key ids."""
+        trie = marisa_trie.BinaryTrie(prefix_closure(words), order=marisa_trie.LABEL_ORDER)
+        bitmap = bytearray((len(trie) + 7) // 8)
+        for word in words:
+            i = trie.key_id(word)
+            bitmap[i >> 3] |= 1 << (i & 7)
+        return cls(trie, bitmap, alphabet, len(words))
+
+    @property
+    def image(self) -> bytes:
+        """The marisa image (``BinaryTrie.tobytes``), made once."""
+        if self._image is None:
+            self._image = self.trie.tobytes()
+        return self._image
+
+    def payload(self) -> bytes:
+        """The marisa image, then the bitmap."""
+        return self.image + self.bitmap
+
+    def meta(self) -> dict[str, Any]:
+        """Header fields: the key count and the length of the marisa image."""
+        return {"keys": self.key_count, "marisa_bytes": len(self.image)}
+
+    @classmethod
+    def from_payload(cls, payload: bytes, header: dict[str, Any], alphabet: Alphabet) -> "PrefixSet":
+        """Split the payload by ``meta``; check the image, the bitmap's length, padding and count."""
+        meta = header.get("meta", {})
+        keys, size = meta.get("keys"), meta.get("marisa_bytes")
+        require(is_count(keys) and is_count(size) and size <= len(payload),
+                f"bad meta keys={keys!r} marisa_bytes={size!r} for a {len(payload)}-byte payload")
+        bitmap = payload[size:]
+        require(len(bitmap) == (keys + 7) // 8, f"word bitmap of {len(bitmap)} bytes, {keys} keys need {(keys + 7) // 8}")
+        bits = int.from_bytes(bitmap, "little")
+        require(bits >> keys == 0, f"word bitmap has bits set past key id {keys - 1}")
+        require(bits.bit_count() == header["words"], f"word bitmap flags {bits.bit_count()} words, the header says {header['words']}")
+        trie = _marisa_from_bytes(payload[:size])
+        require(len(trie) == keys, f"marisa image holds {len(trie)} keys, the header says {keys}")
+        return cls(trie, bitmap, alphabet, header["words"], header.get("options"))
+
+    def _flag(self, key: bytes) -> int | None:
+        """Key id lookup, then its bit."""
+        i = self._get(key)
+        return None if i is None else self.bitmap[i >> 3] >> (i & 7) & 1
+
+    def _items(self, prefix: bytes) -> Iterator[tuple[bytes, int]]:
+        """marisa's own iteration: label order is increasing code order; it includes
+        ``prefix`` itself when that is a key."""
+        bitmap = self.bitmap
+        for key, i in self.trie.iteritems(prefix):
+            yield key, bitmap[i >> 3] >> (i & 7) & 1
+
+    def _key(self, codes: bytes) -> bytes:
+        """Keys are the code bytes themselves."""
+        return bytes(codes)
+
+    def _codes(self, key: bytes) -> bytes:
+        """Keys are the code bytes themselves."""
+        return key
+
+    def _dump_items(self) -> Iterator[tuple[int, str, bytes, int]]:
+        """Rows indexed by marisa key id; raw is the key's bytes."""
+        bitmap = self.bitmap
+        for key, i in self.trie.iteritems():
+            yield i, key.hex(), key, bitmap[i >> 3] >> (i & 7) & 1
+
+
+def is_count(value: Any) -> bool:
+    """A non-negative int (not a bool), as meta counts must be."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _marisa_from_bytes(image: bytes) -> marisa_trie.BinaryTrie:
+    """A BinaryTrie from its image; libmarisa's errors become FormatError."""
+    trie = marisa_trie.BinaryTrie()
+    try:
+        trie.frombytes(bytes(image))
+    except Exception as exc:  # libmarisa reports a bad image as RuntimeError (or MemoryError)
+        detail = (str(exc).splitlines() or [""])[0]
+        raise FormatError(f"unreadable marisa image ({type(exc).__name__}: {detail})") from None
+    return trie

@@ -1,0 +1,208 @@
+"""The GADDAG (alone and sharing its array with the DAWG) spells exactly Gordon's strings, is
+exactly minimal, is laid out as specified, and is built the same way with or without links.
+
+The shared parametrized tests (test_queries.py) already hold every query of both formats to
+brute force; this file checks the structure itself."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from lexc.formats import build, dumps, loads
+from lexc.formats.errors import FormatError
+from lexc.formats.gaddag import GADDAG_SLOT, SEP, Gaddag, Gaddawg
+from lexc.formats.minimize import Minimizer
+from lexc.wordlist import from_words
+
+from lexicons import SMALL, enable_built
+
+GADDAG_FORMATS = ["gaddag", "gaddawg"]
+U32_LAST = 1 << 22
+
+
+def gordon_strings(words: set[str]) -> set[str]:
+    """rev(w[:i]) + '@' + w[i:] for i = 1..n, without '@' when i = n (the issue's rule)."""
+    out = set()
+    for w in words:
+        for i in range(1, len(w) + 1):
+            out.add(w[:i][::-1] + ("@" + w[i:] if i < len(w) else ""))
+    return out
+
+
+def right_languages(words: set[str]) -> set[frozenset[str]]:
+    """The distinct non-empty continuation sets of a language (Myhill-Nerode), by brute force."""
+    prefixes = {w[:i] for w in words for i in range(len(w) + 1)}
+    languages = set()
+    for p in prefixes:
+        cont = frozenset(w[len(p):] for w in words if w.startswith(p) and len(w) > len(p))
+        if cont:
+            languages.add(cont)
+    return languages
+
+
+def minimal_size(*languages: set[str]) -> tuple[int, int]:
+    """(nodes with edges, edges) of the minimal graph holding several languages at once."""
+    nodes = set().union(*(right_languages(lang) for lang in languages))
+    return len(nodes), sum(len({s[0] for s in node}) for node in nodes)
+
+
+def spelled(lex: Gaddag, start: int) -> set[str]:
+    """Every string the graph spells from a pointer edge, separators as '@'."""
+    label = {SEP: "@"} | {c: lex.alphabet.label(c) for c in lex.alphabet.codes}
+    out: set[str] = set()
+    stack = [(start, "")]
+    while stack:
+        node, path = stack.pop()
+        for letter, sub in lex.children(node):
+            word = path + label[letter]
+            if lex.is_word(sub):
+                out.add(word)
+            stack.append((sub, word))
+    return out
+
+
+def reachable_lists(lex: Gaddag) -> dict[int, tuple[int, ...]]:
+    """Node lists reachable from the stored root pointers, by first edge."""
+    return lex._reachable()[0]
+
+
+def built(english, fmt: str, words) -> Gaddag:
+    return build(from_words(sorted(words), english.alphabet, min_len=1), fmt)
+
+
+# -- the language -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("fmt", GADDAG_FORMATS)
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_spells_gordons_strings(english, fmt, name):
+    words = {w.upper() for w in SMALL[name]}
+    lex = built(english, fmt, words)
+    assert spelled(lex, GADDAG_SLOT) == gordon_strings(words)
+    assert spelled(lex, lex.root()) == words  # the DAWG part: stored (gaddawg) or rebuilt (gaddag)
+    assert lex.stats()["strings"] == sum(len(w) for w in words)
+
+
+@pytest.mark.parametrize("fmt", GADDAG_FORMATS)
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_exactly_minimal(english, fmt, name):
+    words = {w.upper() for w in SMALL[name]}
+    lex = built(english, fmt, words)
+    lists = reachable_lists(lex)
+    assert len(set(lists.values())) == len(lists), "two equal edge lists: not minimal"
+    languages = [gordon_strings(words)] + ([words] if fmt == "gaddawg" else [])
+    nodes, edges = minimal_size(*languages)
+    assert len(lists) == nodes
+    assert lex.stats()["nodes"] == nodes + 1  # plus the node with no edges
+    assert sum(map(len, lists.values())) == edges
+    assert lex.check() == []
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sets(st.text(alphabet="ABCD", min_size=1, max_size=7), min_size=1, max_size=40),
+       st.sampled_from(GADDAG_FORMATS))
+def test_random_lists(english, words, fmt):
+    lex = built(english, fmt, words)
+    assert lex.check() == []
+    assert spelled(lex, GADDAG_SLOT) == gordon_strings(words)
+    lists = reachable_lists(lex)
+    languages = [gordon_strings(words)] + ([words] if fmt == "gaddawg" else [])
+    nodes, edges = minimal_size(*languages)
+    assert len(lists) == nodes == len(set(lists.values()))
+    assert sum(map(len, lists.values())) == edges
+    assert list(lex) == sorted(words)
+    again = loads(dumps(lex))
+    assert dumps(again) == dumps(lex) and list(again) == sorted(words)
+
+
+@pytest.mark.parametrize("fmt", GADDAG_FORMATS)
+def test_links_give_the_same_array_as_spelling_every_string_out(english, fmt):
+    words = from_words(SMALL["paper"] + SMALL["hooks"], english.alphabet, min_len=1).words
+    fast = build(from_words(SMALL["paper"] + SMALL["hooks"], english.alphabet, min_len=1), fmt)
+    m = Minimizer()
+    dawg_root = m.add_language(words)
+    strings = sorted({w[:i][::-1] + (b"\x00" + w[i:] if i < len(w) else b"") for w in words
+                      for i in range(1, len(w) + 1)})
+    gaddag_root = m.add_language(strings)  # no links: every string spelled out
+    roots = [dawg_root if fmt == "gaddawg" else 0, gaddag_root]
+    slow, _, _ = m.pack(roots, share_tails=True, separator_last=True)
+    assert slow == fast.edges
+
+
+# -- the layout ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("fmt", GADDAG_FORMATS)
+def test_layout(english, fmt):
+    lex = built(english, fmt, SMALL["paper"])
+    edges = lex.edges.tolist()
+    slots = [e >> 24 for e in edges[:2]], [bool(e & U32_LAST) for e in edges[:2]]
+    assert slots == ([0, 0], [True, True])  # two pointer edges, DAWG root first
+    assert (edges[0] & 0x3FFFFF != 0) == (fmt == "gaddawg")
+    for start, lst in reachable_lists(lex).items():
+        letters = [e >> 24 for e in lst]
+        assert SEP not in letters[:-1], f"separator not last in node {start}"
+    # tail sharing is complete: no stored run is a proper suffix of another
+    runs = [edges for _, edges in lex.node_lists()]
+    suffixes = {run[j:] for run in runs for j in range(1, len(run))}
+    assert not suffixes & set(runs)
+
+
+def test_combined_costs_only_the_dawg_root(english):
+    words = from_words(SMALL["paper"], english.alphabet, min_len=1)
+    alone, both = build(words, "gaddag"), build(words, "gaddawg")
+    first_letters = {w[0] for w in words.words}
+    assert both.stats()["edges"] - alone.stats()["edges"] == len(first_letters)
+
+
+def test_separator_primitives(english):
+    lex = built(english, "gaddawg", SMALL["paper"])
+    enc = english.alphabet.encode
+    node = lex.gaddag_walk(enc("RAC") + bytes([SEP]))  # CAR, then rightwards
+    assert node is not None
+    assert english.alphabet.mask_labels(lex.word_letters(node)) == ["E", "S"]  # CARE, CARS
+    assert lex.gaddag_walk(enc("RAC") + bytes([SEP]) + enc("ES")) is not None
+    assert lex.is_word(lex.gaddag_walk(enc("RAC") + bytes([SEP]) + enc("ES")))
+    assert lex.gaddag_walk(enc("SERAC")) is not None and lex.is_word(lex.gaddag_walk(enc("SERAC")))
+    assert lex.child(lex.gaddag_walk(enc("SERAC")), SEP) is None  # CARES extends no further
+    assert lex.gaddag_walk(bytes([SEP])) is None  # no string starts with the separator
+
+
+# -- ENABLE -------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def enable_gaddags(enable_list):
+    return {fmt: enable_built(enable_list, fmt) for fmt in GADDAG_FORMATS}
+
+
+def test_enable_sizes(enable_gaddags):
+    alone, both = enable_gaddags["gaddag"], enable_gaddags["gaddawg"]
+    combined = len(dumps(both))
+    assert combined <= 3_233_088  # the size of wolges's combined KWG for ENABLE, header included
+    assert both.stats()["edges"] - alone.stats()["edges"] == 26  # the DAWG root list
+    assert both.stats()["trie_nodes"] == 4_259_315  # distinct prefixes of the 1,570,508 strings
+    assert both.stats()["strings"] == 1_570_508
+
+
+def test_enable_invariants(enable_gaddags):
+    for lex in enable_gaddags.values():
+        assert lex.check() == []
+
+
+def test_enable_front_hooks_through_the_gaddag(enable_gaddags, enable_set):
+    lex = enable_gaddags["gaddag"]
+    for word in ["CARE", "ABLE", "ZA", "QI", "OX", "RACE", "EAT", "XYZZY", "AT"]:
+        expected = "".join(c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c + word in enable_set)
+        assert "".join(lex.hooks(word).front) == expected, word
+
+
+def test_corrupt_gaddag_root_is_a_format_error(english):
+    lex = built(english, "gaddag", SMALL["paper"])
+    edges = lex.edges.tolist()
+    edges[GADDAG_SLOT] = U32_LAST | 0x3FFFFF  # GADDAG root far outside the array
+    with pytest.raises(FormatError):
+        Gaddag(type(lex.edges)("I", edges), lex.layout, lex.alphabet, lex.word_count)
+
+
+def test_gaddawg_is_a_gaddag():
+    assert issubclass(Gaddawg, Gaddag)
+    assert Gaddawg.stores_dawg_root and not Gaddag.stores_dawg_root

@@ -1,0 +1,303 @@
+"""The two prefix-set formats (Norvig's words + prefixes): cross-checked against the DAWG and
+brute force, round trips, the aho stream's validation, and the worked example of the spec."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import marisa_trie
+import pytest
+from ahocorasick import MATCH_AT_LEAST_PREFIX, MATCH_EXACT_LENGTH
+from hypothesis import given, settings, strategies as st
+
+from lexc.formats import build, container, dumps, loads
+from lexc.formats.base import Capability
+from lexc.formats.errors import FormatError
+from lexc.formats.prefixset import PrefixSet, prefix_closure
+from lexc.formats.prefixset_aho import WILDCARD, AhoPrefixSet, encode_stream, wildcard_head
+from lexc.pattern import parse_pattern
+from lexc.wordlist import from_words
+
+import reference as ref
+from lexicons import SMALL, enable_built
+
+VARIANTS = ["prefixset", "prefixset-aho"]
+
+# anchored patterns: cheap for both variants (a leading * walks the whole key set)
+ANCHORED = ["C?T", "[AEIOU][^AEIOU]", "??", "Z*Z", "JA*", "Q[^U]*", "CA[RT]*S", "[XZ]?[XZ]*", "QU??", "B*[XZ]",
+            "?", "RE*ING", "UN?[AEIOU]*LY", "[^S]", "AB?", "X*"]
+LEADING_STAR = ["*[XZ][XZ]", "?*Q", "*Q[^U]*"]  # test_queries has *, *ING, *QU*Z*, *A*E*I*O*U*
+
+
+@pytest.fixture(scope="module")
+def dawg(enable_list):
+    return enable_built(enable_list, "dawg")
+
+
+@pytest.fixture(scope="module", params=VARIANTS)
+def lexicon(request, enable_list):
+    return enable_built(enable_list, request.param)
+
+
+@pytest.fixture(scope="module")
+def aho(enable_list):
+    return enable_built(enable_list, "prefixset-aho")
+
+
+def small(words, fmt, english):
+    """A lexicon of ``fmt`` from a few words."""
+    return build(from_words(words, english.alphabet, min_len=1), fmt)
+
+
+# -- ENABLE, against the DAWG and brute force ---------------------------------------------
+
+def test_enable_key_set_is_the_dawg_trie(lexicon, dawg):
+    stats = lexicon.stats()
+    assert stats["keys"] == 387_880  # every non-empty prefix of ENABLE, the words included
+    assert stats["nodes"] == dawg.stats()["trie_nodes"] == 387_881
+    assert lexicon.check() == []
+
+
+def test_enable_membership_and_prefixes(lexicon, dawg, enable_set):
+    rng = random.Random(7)
+    for w in rng.sample(sorted(enable_set), 3000):
+        for probe in (w, w[:-1], w[: len(w) // 2], w + "S", w + "Q", w[1:], "Q" + w):
+            assert (probe in lexicon) == (probe in dawg) == (probe in enable_set), probe
+            assert lexicon.is_prefix(probe) == dawg.is_prefix(probe), probe
+    assert lexicon.is_prefix("") and "" not in lexicon
+
+
+def test_enable_words_with_prefix(lexicon, dawg, enable_set):
+    for p in ["Q", "QUI", "ZYZ", "CARET", "XU", "ABSORBABI", "ZZZ", "AA"]:
+        assert lexicon.words(p) == dawg.words(p) == ref.with_prefix(enable_set, p), p
+
+
+@pytest.mark.parametrize("pat", ANCHORED)
+def test_enable_anchored_patterns(lexicon, dawg, enable_set, pat):
+    assert lexicon.pattern(pat) == dawg.pattern(pat) == ref.pattern(enable_set, pat)
+
+
+@pytest.mark.parametrize("pat", LEADING_STAR)
+def test_enable_leading_star_patterns_native(aho, enable_set, pat):
+    # the marisa variant walks the whole key set for these (test_queries covers it); the aho one is native
+    assert aho.pattern(pat) == ref.pattern(enable_set, pat)
+
+
+def test_enable_hooks(lexicon, dawg):
+    for w in ["CARE", "AT", "QI", "XI", "HOOK", "ZZZ", "LAUGH", "AA", "OX", "ABSORBABILITY", "EAT", "RAT"]:
+        assert lexicon.hooks(w) == dawg.hooks(w), w
+
+
+def test_enable_anagrams_with_blanks(lexicon, dawg):
+    for rack in ["RETAINS", "QUIZ?", "AEIN??", "CAT?"]:
+        assert lexicon.anagrams(rack, sub=True) == dawg.anagrams(rack, sub=True), rack
+
+
+def test_enable_file_size(lexicon):
+    data = dumps(lexicon)
+    assert len(data) <= 1_000_000
+    if lexicon.name == "prefixset-aho":
+        assert len(lexicon.payload()) == 2 * 387_880
+
+
+# -- small lists against brute force ------------------------------------------------------
+
+@pytest.mark.parametrize("fmt", VARIANTS)
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_small_anagrams_and_patterns(english, fmt, name):
+    words = {w.upper() for w in SMALL[name]}
+    lex = small(words, fmt, english)
+    for rack in ["CARES?", "??", "A?", "BATO??", "AB?A", "?????"]:
+        for sub in (False, True):
+            assert lex.anagrams(rack, sub=sub) == ref.anagrams(words, rack, sub), (rack, sub)
+    for pat in ["*", "*S", "?A*", "[BC]*", "*[^S]", "A*A", "*B*A*", "??", "[AB][AB]?"]:
+        assert lex.pattern(pat) == ref.pattern(words, pat), pat
+    for w in words:
+        assert lex.hooks(w).as_dict() == ref.hooks(words, w)
+
+
+WORDS = st.sets(st.text(alphabet="ABC", min_size=1, max_size=7), min_size=1, max_size=50)
+
+
+@pytest.mark.parametrize("fmt", VARIANTS)
+@settings(max_examples=80, deadline=None)
+@given(words=WORDS, probes=st.lists(st.text(alphabet="ABCD", max_size=8), max_size=20),
+       pat=st.text(alphabet="ABC?*", min_size=1, max_size=5))
+def test_random_lists_match_a_python_set(english, fmt, words, probes, pat):
+    lex = small(sorted(words), fmt, english)
+    prefixes = {w[:i] for w in words for i in range(len(w) + 1)}
+    assert list(lex) == sorted(words) and len(lex) == len(words)
+    for p in probes + sorted(prefixes):
+        assert (p in lex) == (p in words), p
+        assert lex.is_prefix(p) == (p in prefixes), p
+    assert lex.pattern(pat) == ref.pattern(words, pat)
+    assert lex.stats()["keys"] == len(prefixes) - 1
+    assert lex.check() == []
+    data = dumps(lex)
+    assert dumps(loads(data)) == data == dumps(small(sorted(words), fmt, english))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sets(st.binary(min_size=1, max_size=6).map(lambda b: bytes(1 + x % 4 for x in b)), max_size=40))
+def test_prefix_closure_is_the_set_of_non_empty_prefixes(words):
+    expected = sorted({w[:i] for w in words for i in range(1, len(w) + 1)})
+    assert prefix_closure(sorted(words)) == expected
+
+
+def test_marisa_iterates_in_code_order_and_builds_deterministically(enable_list):
+    keys = prefix_closure(enable_list.words[:20_000])
+    trie = marisa_trie.BinaryTrie(keys, order=marisa_trie.LABEL_ORDER)
+    assert list(trie.iterkeys()) == keys
+    assert trie.tobytes() == marisa_trie.BinaryTrie(keys, order=marisa_trie.LABEL_ORDER).tobytes()
+
+
+# -- the aho variant: wildcard search, stream validation ----------------------------------
+
+def test_wildcard_head(english):
+    def head(p):
+        return wildcard_head(parse_pattern(p, english.alphabet))
+    assert head("CAT") == ("\x03\x01\x14", MATCH_EXACT_LENGTH)
+    assert head("C?[AB]") == ("\x03" + WILDCARD * 2, MATCH_EXACT_LENGTH)
+    assert head("CA*T") == ("\x03\x01", MATCH_AT_LEAST_PREFIX)
+    assert head("*ING") == ("", MATCH_AT_LEAST_PREFIX)
+
+
+def aho_file(english):
+    """The checked header and the stream of a saved aho lexicon of CAT, CATS, COT."""
+    data = dumps(small(["CAT", "CATS", "COT"], "prefixset-aho", english))
+    header, payload = container.unpack(data)
+    return header, bytes(payload)
+
+
+def load_stream(header, stream):
+    """Load a crafted stream with correct checksums (and meta.keys fitted to its length)."""
+    meta = {**header["meta"], "keys": len(stream) // 2}
+    return loads(container.pack({**header, "meta": meta}, stream), "crafted.prefixset-aho")
+
+
+# CAT CATS COT: keys C, CA, CAT*, CATS*, CO, COT* -> pairs 0003 0101 0294 0393 010f 0294
+@pytest.mark.parametrize("stream, message", [
+    ("0103", "pair 0 (offset 0): depth 1 skips a level"),
+    ("0003 0201", "pair 1 (offset 2): depth 2 skips a level"),
+    ("0003 0100", "letter code 0 is outside 1..26"),
+    ("0003 019b", "letter code 27 is outside 1..26"),
+    ("0003 010f 0294 0101 0294", "pair 3 (offset 6): letter code 1 at depth 1 is not after its previous sibling"),
+    ("0003 0101 0294 0294", "not after its previous sibling"),  # CAT twice
+    ("0003 0101 0214 010f 0294", "pair 3 (offset 6): the previous key (length 3) is neither a word nor a prefix"),
+    ("0003 0101 0294 0393 01", "odd length"),
+])
+def test_corrupt_stream_raises_format_error(english, stream, message):
+    header, _ = aho_file(english)
+    bad = bytes.fromhex(stream)
+    with pytest.raises(FormatError, match=re.escape(message)) as info:
+        if len(bad) % 2:
+            AhoPrefixSet(bad, english.alphabet, 3)
+        else:
+            load_stream(header, bad)
+    assert "\n" not in str(info.value) and "aho stream" in str(info.value)
+
+
+def test_stream_ending_with_a_non_word_is_rejected(english):
+    header, stream = aho_file(english)
+    with pytest.raises(FormatError, match="last key is not a word"):
+        load_stream(header, stream[:2])  # just C
+
+
+def test_stream_length_must_match_meta(english):
+    header, stream = aho_file(english)
+    with pytest.raises(FormatError, match="does not match"):
+        loads(container.pack(header, stream + b"\x00"))
+
+
+def test_word_count_must_match_header(english):
+    header, stream = aho_file(english)
+    with pytest.raises(FormatError, match="flags 3 words, the header says 4"):
+        loads(container.pack({**header, "words": 4}, stream))
+
+
+def test_word_longer_than_the_stream_allows(english):
+    long_word = "AB" * 150
+    with pytest.raises(FormatError, match="300 letters"):
+        small([long_word], "prefixset-aho", english)
+    assert long_word in small([long_word], "prefixset", english)
+
+
+# -- the marisa variant: payload validation, check() ----------------------------------------
+
+def marisa_file(english):
+    """The checked header and the payload of a saved marisa lexicon of CAT, CATS, COT."""
+    data = dumps(small(["CAT", "CATS", "COT"], "prefixset", english))
+    header, payload = container.unpack(data)
+    return header, bytes(payload)
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda h, p: (h, p[:-1]), "word bitmap of 0 bytes"),
+    (lambda h, p: (h, p[:-1] + bytes((p[-1] | 0x80,))), "bits set past key id"),
+    (lambda h, p: (h, p[:-1] + bytes((p[-1] & 0xF0,))), "header says 3"),
+    (lambda h, p: ({**h, "meta": {**h["meta"], "marisa_bytes": 5000}}, p), "bad meta"),
+    (lambda h, p: (h, b"\x00" * 16 + p[16:]), "unreadable marisa image"),
+])
+def test_corrupt_marisa_payload_raises_format_error(english, change, message):
+    header, payload = change(*marisa_file(english))
+    with pytest.raises(FormatError, match=message) as info:
+        loads(container.pack(header, payload))
+    assert "\n" not in str(info.value)
+
+
+def test_check_reports_a_missing_prefix(english):
+    # a hand-made store whose key CA lacks its prefix C: loading counts only, check() walks
+    trie = marisa_trie.BinaryTrie([b"\x03\x01"], order=marisa_trie.LABEL_ORDER)
+    lex = PrefixSet(trie, b"\x01", english.alphabet, 1)
+    assert any("lacks its prefix 'C'" in p for p in lex.check())
+
+
+def test_check_reports_a_dead_end_and_a_bad_count(english):
+    trie = marisa_trie.BinaryTrie([b"\x03", b"\x03\x01", b"\x04"], order=marisa_trie.LABEL_ORDER)
+    bit = 1 << trie.key_id(b"\x03\x01")
+    lex = PrefixSet(trie, bytes((bit,)), english.alphabet, 2)
+    problems = lex.check()
+    assert any("'D' is neither a word nor a prefix" in p for p in problems)
+    assert any("1 keys are flagged words, the header says 2" in p for p in problems)
+
+
+# -- the worked example of formats/prefixset.md -------------------------------------------
+
+NORVIG = ["HELLO", "HELP", "HELPER"]
+
+
+@pytest.mark.parametrize("fmt", VARIANTS)
+def test_norvig_example(english, fmt):
+    lex = small(NORVIG, fmt, english)
+    norvig_prefixes = {"", "H", "HE", "HEL", "HELL", "HELP", "HELPE"}  # dict_prefixes in the notebook
+    keys = [row["key"] for row in lex.dump_rows()]
+    assert keys == sorted((norvig_prefixes - {""}) | set(NORVIG))
+    assert [row["key"] for row in lex.dump_rows() if row["terminal"]] == NORVIG
+    assert lex.is_prefix("HELP") and "HELP" in lex and "HELPE" not in lex and lex.is_prefix("HELPE")
+
+
+def test_norvig_example_bytes(english):
+    marisa = small(NORVIG, "prefixset", english)
+    assert marisa.bitmap.hex() == "b0"  # key ids 4 (HELP), 5 (HELLO), 7 (HELPER)
+    assert {row["key"]: row["index"] for row in marisa.dump_rows()} == {
+        "H": 0, "HE": 1, "HEL": 2, "HELL": 3, "HELP": 4, "HELLO": 5, "HELPE": 6, "HELPER": 7}
+    aho = small(NORVIG, "prefixset-aho", english)
+    assert aho.payload().hex(" ", 2) == "0008 0105 020c 030c 048f 0390 0405 0592"
+    codes = [english.alphabet.encode(w) for w in NORVIG]
+    assert aho.payload() == encode_stream(prefix_closure(codes), set(codes))
+    assert sorted(marisa.trie.keys()) == prefix_closure(codes)
+
+
+def test_dump_rows_fit_the_cli_columns(english):
+    for fmt in VARIANTS:
+        rows = list(small(["CAT", "CATS", "COT"], fmt, english).dump_rows())
+        assert [r["note"] for r in rows] == ["C", "CA", "CAT", "CATS", "CO", "COT"]
+        assert [r["last"] for r in rows] == [True, False, True, True, True, True]
+        assert all({"index", "raw", "letter", "terminal", "last", "child", "note"} <= set(r) for r in rows)
+
+
+def test_capabilities():
+    assert Capability.TRIE in PrefixSet.capabilities and Capability.TRIE in AhoPrefixSet.capabilities
+    assert Capability.NATIVE_PATTERN in AhoPrefixSet.capabilities
+    assert Capability.NATIVE_PATTERN not in PrefixSet.capabilities
