@@ -21,16 +21,16 @@ $(STAMP): $(BIN)/python pyproject.toml
 install: $(STAMP) ## create the virtualenv and install lexc into it
 	$(BIN)/python -m pip install --quiet --no-deps --force-reinstall .
 
-demo: install   ## compile the bundled ENABLE list and run a few queries
+demo: install   ## compile the bundled ENABLE list into every format and run a few queries
 	@mkdir -p $(DEMO)
-	$(BIN)/lexc build wordlists/enable1.txt -f dawg -o $(DEMO)/enable.dawg
-	$(BIN)/lexc info $(DEMO)/enable.dawg
-	$(BIN)/lexc verify $(DEMO)/enable.dawg --against wordlists/enable1.txt
-	$(BIN)/lexc anagram $(DEMO)/enable.dawg RETAINS
-	$(BIN)/lexc anagram $(DEMO)/enable.dawg --sub QUIZ? --json
-	$(BIN)/lexc hooks $(DEMO)/enable.dawg CARE QAT
-	$(BIN)/lexc words $(DEMO)/enable.dawg --pattern 'Q[^U]*' --limit 10
-	$(BIN)/lexc check $(DEMO)/enable.dawg CARE ZAX QUIXOTIC
+	$(BIN)/lexc build wordlists/enable1.txt -f all -o $(DEMO)
+	$(BIN)/lexc info $(DEMO)/enable1.gaddawg
+	$(BIN)/lexc verify $(DEMO)/enable1.gaddawg --against wordlists/enable1.txt
+	$(BIN)/lexc anagram $(DEMO)/enable1.dawg RETAINS
+	$(BIN)/lexc anagram $(DEMO)/enable1.gaddag --sub QUIZ? --json
+	$(BIN)/lexc hooks $(DEMO)/enable1.gaddawg CARE QAT
+	$(BIN)/lexc words $(DEMO)/enable1.prefixset-aho --pattern 'Q[^U]*' --limit 10
+	$(BIN)/lexc check $(DEMO)/enable1.prefixset CARE ZAX QUIXOTIC
 
 test: install   ## install and run the whole test suite
 	cd tests && ../$(BIN)/python -m pytest -c ../pyproject.toml --rootdir .. $(PYTEST_ARGS)
