@@ -44,6 +44,7 @@ class Alphabet:
     _valid: re.Pattern | None = field(init=False, repr=False, compare=False)
     _decode_upper: dict = field(init=False, repr=False, compare=False)
     _decode_lower: dict = field(init=False, repr=False, compare=False)
+    _decode_table: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         labels = tuple(fold(label) for label in self.labels)
@@ -68,6 +69,9 @@ class Alphabet:
         object.__setattr__(self, "_valid", valid)
         object.__setattr__(self, "_decode_upper", {c: l for l, c in codes.items()})
         object.__setattr__(self, "_decode_lower", {c: l.lower() for l, c in codes.items()})
+        table = {c: "\ufffd" for c in range(256)}  # a code outside the alphabet decodes to U+FFFD
+        table |= {c: l for l, c in codes.items()} | {c | BLANK_FLAG: l.lower() for l, c in codes.items()}
+        object.__setattr__(self, "_decode_table", table)
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -126,7 +130,10 @@ class Alphabet:
         return bytes(self._codes[label] for label in self.split(text))
 
     def decode(self, codes: bytes | list[int] | tuple[int, ...]) -> str:
-        """Decode letter codes to text; codes carrying BLANK_FLAG come out in lower case."""
+        """Decode letter codes to text; codes carrying BLANK_FLAG come out in lower case (a
+        code outside the alphabet as U+FFFD)."""
+        if isinstance(codes, (bytes, bytearray)):
+            return codes.decode("latin-1").translate(self._decode_table)
         upper, lower = self._decode_upper, self._decode_lower
         return "".join(lower[c & 0x7F] if c & BLANK_FLAG else upper[c] for c in codes)
 

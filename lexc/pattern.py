@@ -95,3 +95,12 @@ class Matcher:
     def accepts(self, states: int) -> bool:
         """True when the states include the end of the pattern."""
         return bool(states & self.accept_bit)
+
+    def matches(self, word: bytes) -> bool:
+        """True when the whole word (letter codes) matches the pattern."""
+        states = self.start
+        for letter in word:
+            states = self.step(states, letter)
+            if not states:
+                return False
+        return self.accepts(states)

@@ -14,13 +14,14 @@ from ..alphabet import Alphabet
 from ..wordlist import WordList
 from . import container
 from .base import Capability, Hooks, LexiconBase
+from .anatrie import AnagramTrie
 from .dawg import Dawg
 from .gaddag import Gaddag, Gaddawg
 from .prefixset import PrefixSet
 from .prefixset_aho import AhoPrefixSet
 from .errors import FormatError
 
-FORMATS: dict[str, type[LexiconBase]] = {cls.name: cls for cls in (Dawg, Gaddag, Gaddawg, PrefixSet, AhoPrefixSet)}
+FORMATS: dict[str, type[LexiconBase]] = {cls.name: cls for cls in (Dawg, Gaddag, Gaddawg, PrefixSet, AhoPrefixSet, AnagramTrie)}
 
 __all__ = ["FORMATS", "Capability", "FormatError", "Hooks", "LexiconBase", "build", "dumps",
            "get_format", "load", "loads", "save"]
@@ -41,7 +42,8 @@ def build(wordlist: WordList, format: str = "dawg", ruleset: str = "english", **
     if unknown:
         raise FormatError(f"format {format!r} has no option(s) {', '.join(sorted(unknown))}")
     chosen = {**cls.options, **options}
-    lexicon = cls.build(wordlist.words, wordlist.alphabet, **chosen)
+    extra = {"ruleset": ruleset} if cls.uses_ruleset else {}
+    lexicon = cls.build(wordlist.words, wordlist.alphabet, **chosen, **extra)
     lexicon.build_options = chosen
     lexicon.wordlist_sha256 = wordlist.sha256
     lexicon.ruleset = ruleset
@@ -97,7 +99,7 @@ def _from_checked(header: dict[str, Any], payload, name: str) -> LexiconBase:
     except ValueError as exc:
         raise FormatError(f"{name}: bad alphabet in header ({exc})") from None
     try:
-        lexicon = cls.from_payload(bytes(payload), header, alphabet)
+        lexicon = cls.from_payload(payload if cls.zero_copy else bytes(payload), header, alphabet)
     except FormatError as exc:
         raise FormatError(f"{name}: {exc}") from None
     lexicon.build_options = dict(header["options"])

@@ -71,6 +71,8 @@ class LexiconBase:
     description: ClassVar[str] = ""
     capabilities: ClassVar[Capability] = Capability.NONE
     options: ClassVar[dict[str, Any]] = {}  # build options and their defaults
+    uses_ruleset: ClassVar[bool] = False  # build() also takes the ruleset's name (e.g. for tile values)
+    zero_copy: ClassVar[bool] = False  # from_payload() keeps the loaded view (of the mapped file) as is
 
     alphabet: Alphabet
     word_count: int

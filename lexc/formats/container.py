@@ -19,6 +19,7 @@ of the payload. Any failure raises ``FormatError`` with a one-line reason.
 from __future__ import annotations
 
 import hashlib
+import mmap
 import os
 import struct
 import tempfile
@@ -118,10 +119,13 @@ def _decode_header(raw: memoryview, name: str) -> dict[str, Any]:
 
 
 def read_file(path: str | os.PathLike) -> tuple[dict[str, Any], memoryview]:
-    """Read and check a lexicon file."""
+    """Map and check a lexicon file; the payload is a view of the read-only mapping (a
+    format that searches the file in place keeps it; the others copy what they need)."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
     except IsADirectoryError:
         raise FormatError(f"{path}: is a directory") from None
     return unpack(data, str(path))

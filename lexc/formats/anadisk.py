@@ -1,0 +1,265 @@
+"""The two disk layouts of Shapiro's letter table, read in place (spec: ``formats/anatrie.md``).
+
+Both store the binary tree in pre-order: a node, its success subtrie, its fail subtrie.
+
+``simula`` (Shapiro & Smith's SIMULA 67 version): per node the letter, the number of words
+and the words, then a code 0-3 saying which subtries follow (1: success, 2: fail). It can
+only be read forwards: to reach a node's fail subtrie the whole success subtrie is read.
+
+``pascal`` (Morris & Schimpf's Pascal version): a record per node holding at most one word
+(further words in following records with the dummy letter 0); the success subtrie's root
+follows its node at once, a node without success subtrie is followed by an end-of-segment
+mark, and a fail subtrie starts a later segment, whose offset the node records, so it is
+reached without reading the success subtrie.
+
+A reader works on any buffer (bytes, or a memoryview of the mapped file); it parses one
+node at a time and counts the bytes it reads (``stats``), the cost the papers cared about.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any, ClassVar, Iterator, Sequence
+
+from .errors import FormatError
+
+_U32 = struct.Struct("<I").unpack_from
+
+HAS_SUCC, HAS_FAIL, HAS_WORD = 1, 2, 4  # pascal record flags
+END = 0xFF  # pascal end-of-segment mark
+DUMMY = 0  # pascal: the letter of a record holding one more word of the node before
+
+
+def preorder_nodes(keyed: Sequence[tuple[bytes, bytes]], codes: Sequence[int]) -> list[list[Any]]:
+    """The letter table's nodes in pre-order from (canonical key, word) pairs sorted by key:
+    [depth, letter code, words, has success, index of the fail node or None]."""
+    nodes: list[list[Any]] = []
+    open_at: list[int] = []  # open_at[d - 1]: the last node seen at depth d on the current path
+    previous = b""
+    for key, word in keyed:
+        if key == previous and nodes:
+            nodes[-1][2].append(word)
+            continue
+        common = 0
+        while common < min(len(key), len(previous)) and key[common] == previous[common]:
+            common += 1
+        for depth in range(common + 1, len(key) + 1):
+            del open_at[depth:]
+            if len(open_at) == depth:  # a sibling before us at this depth: we are its fail node
+                nodes[open_at[depth - 1]][4] = len(nodes)
+                open_at[depth - 1] = len(nodes)
+            else:
+                open_at.append(len(nodes))
+            if nodes and nodes[-1][0] == depth - 1:
+                nodes[-1][3] = True
+            nodes.append([depth, codes[key[depth - 1]], [], False, None])
+        nodes[-1][2].append(word)
+        previous = key
+    return nodes
+
+
+class NodeFile:
+    """A letter table in one of the layouts, read where it lies."""
+
+    name: ClassVar[str] = ""
+
+    def __init__(self, data: Any):
+        self.data = data
+        self.root: int | None = 0 if len(data) else None
+        self.skipped = 0  # bytes read to skip subtries (simula), counted for the query stats
+
+    @classmethod
+    def write(cls, keyed: Sequence[tuple[bytes, bytes]], codes: Sequence[int]) -> tuple[bytes, int]:
+        """The layout's bytes for sorted (key, word) pairs, and the number of nodes."""
+        raise NotImplementedError
+
+    def node(self, offset: int, depth: int) -> tuple[int, int | None, int | None, int | None, int]:
+        """(letter code, success root or None, fail root or None (-1: present, ask ``fail``),
+        offset of the words or None, bytes read) of the node at ``offset``, ``depth``
+        letters deep."""
+        raise NotImplementedError
+
+    def fail(self, offset: int, depth: int, succ: int | None, fail: int | None) -> int | None:
+        """The fail root of a node, given what ``node`` returned."""
+        return fail
+
+    def words(self, at: int, depth: int) -> list[bytes]:
+        """The words stored with a node."""
+        raise NotImplementedError
+
+    def preorder(self, with_words: bool = False) -> Iterator[tuple[int, int, int, list[bytes]]]:
+        """(offset, depth, letter, words) of every node in file order: one forward pass."""
+        raise NotImplementedError
+
+    def rows(self) -> Iterator[tuple[int, int, int, list[bytes], int | None, int | None]]:
+        """(offset, depth, letter, words, success, fail) of every node, for dumps."""
+        for offset, depth, letter, words in self.preorder(with_words=True):
+            _, succ, fail, _, _ = self.node(offset, depth)
+            yield offset, depth, letter, words, succ, self.fail(offset, depth, succ, fail)
+
+
+class PascalFile(NodeFile):
+    """Records, success chains as segments, explicit offsets of fail segments."""
+
+    name = "pascal"
+
+    @classmethod
+    def write(cls, keyed: Sequence[tuple[bytes, bytes]], codes: Sequence[int]) -> tuple[bytes, int]:
+        nodes = preorder_nodes(keyed, codes)
+        out = bytearray()
+        offsets, patches = [], []
+        for depth, letter, words, succ, fail in nodes:
+            offsets.append(len(out))
+            out += bytes((letter, (HAS_SUCC if succ else 0) | (HAS_FAIL if fail is not None else 0)
+                          | (HAS_WORD if words else 0)))
+            if fail is not None:
+                patches.append((len(out), fail))
+                out += bytes(4)
+            for i, word in enumerate(words):
+                out += word if i == 0 else bytes((DUMMY, HAS_WORD)) + word
+            if not succ:
+                out.append(END)
+        if len(out) >= 1 << 32:
+            raise FormatError("the letter table exceeds 4 GiB (pascal offsets are 32-bit)")
+        for at, fail in patches:
+            out[at : at + 4] = offsets[fail].to_bytes(4, "little")
+        return bytes(out), len(nodes)
+
+    def node(self, offset: int, depth: int) -> tuple[int, int | None, int | None, int | None, int]:
+        data = self.data
+        flags = data[offset + 1]
+        p = offset + 2
+        fail = None
+        if flags & HAS_FAIL:
+            fail = _U32(data, p)[0]
+            p += 4
+        at = None
+        if flags & HAS_WORD:
+            at = p
+            p += depth
+            while data[p] == DUMMY:
+                p += 2 + depth
+        if flags & HAS_SUCC:
+            return data[offset], p, fail, at, p - offset
+        return data[offset], None, fail, at, p + 1 - offset  # the end-of-segment mark is read too
+
+    def words(self, at: int, depth: int) -> list[bytes]:
+        data = self.data
+        out = [bytes(data[at : at + depth])]
+        p = at + depth
+        while data[p] == DUMMY:
+            out.append(bytes(data[p + 2 : p + 2 + depth]))
+            p += 2 + depth
+        return out
+
+    def preorder(self, with_words: bool = False) -> Iterator[tuple[int, int, int, list[bytes]]]:
+        data, n = self.data, len(self.data)
+        p, depth, pending = 0, 1, []
+        while p < n:
+            start, letter, flags = p, data[p], data[p + 1]
+            if not 1 <= letter < DUMMY + 128:
+                raise ValueError(f"offset {p}: {letter:#x} is not a node record")
+            p += 6 if flags & HAS_FAIL else 2
+            words: list[bytes] = []
+            if flags & HAS_WORD:
+                words = self.words(p, depth) if with_words else []
+                p += depth
+                while data[p] == DUMMY:
+                    p += 2 + depth
+            yield start, depth, letter, words
+            if flags & HAS_FAIL:
+                pending.append(depth)
+            if flags & HAS_SUCC:
+                depth += 1
+                continue
+            if data[p] != END:
+                raise ValueError(f"offset {p}: end-of-segment mark missing")
+            p += 1
+            if not pending:
+                break
+            depth = pending.pop()
+        if p != n or pending:
+            raise ValueError(f"the node records end at {p} of {n} bytes")
+
+
+class SimulaFile(NodeFile):
+    """Pre-order text-like records; forward reading only."""
+
+    name = "simula"
+
+    @classmethod
+    def write(cls, keyed: Sequence[tuple[bytes, bytes]], codes: Sequence[int]) -> tuple[bytes, int]:
+        nodes = preorder_nodes(keyed, codes)
+        out = bytearray()
+        for depth, letter, words, succ, fail in nodes:
+            if len(words) > 255:
+                raise FormatError(f"{len(words)} words are permutations of one set of letters (simula holds 255)")
+            out += bytes((letter, len(words)))
+            out += b"".join(words)
+            out.append((1 if succ else 0) | (2 if fail is not None else 0))
+        return bytes(out), len(nodes)
+
+    def node(self, offset: int, depth: int) -> tuple[int, int | None, int | None, int | None, int]:
+        data = self.data
+        n = data[offset + 1]
+        p = offset + 2 + n * depth
+        code = data[p]
+        p += 1
+        succ = p if code & 1 else None
+        fail = (-1 if succ is not None else p) if code & 2 else None
+        return data[offset], succ, fail, (offset + 2 if n else None), p - offset
+
+    def fail(self, offset: int, depth: int, succ: int | None, fail: int | None) -> int | None:
+        """Past the whole success subtrie: the only way to it in this layout is to read it."""
+        if fail != -1:
+            return fail
+        return self._skip(succ, depth + 1)
+
+    def _skip(self, p: int, depth: int) -> int:
+        """The offset just after the subtrie (node, success and fail subtries) at ``p``."""
+        data, start = self.data, p
+        stack = [depth]
+        while stack:
+            depth = stack.pop()
+            n = data[p + 1]
+            code = data[p + 2 + n * depth]
+            p += 3 + n * depth
+            if code & 2:
+                stack.append(depth)
+            if code & 1:
+                stack.append(depth + 1)
+        self.skipped += p - start
+        return p
+
+    def words(self, at: int, depth: int) -> list[bytes]:
+        data = self.data
+        n = data[at - 1]
+        return [bytes(data[at + i * depth : at + (i + 1) * depth]) for i in range(n)]
+
+    def preorder(self, with_words: bool = False) -> Iterator[tuple[int, int, int, list[bytes]]]:
+        data, n = self.data, len(self.data)
+        p, stack = 0, [1]
+        while stack and p < n:
+            depth = stack.pop()
+            letter, count = data[p], data[p + 1]
+            words = self.words(p + 2, depth) if with_words and count else []
+            code = data[p + 2 + count * depth]
+            if not 1 <= letter < 128 or code > 3:
+                raise ValueError(f"offset {p}: not a node record")
+            yield p, depth, letter, words
+            p += 3 + count * depth
+            if code & 2:
+                stack.append(depth)
+            if code & 1:
+                stack.append(depth + 1)
+        if p != n or stack:
+            raise ValueError(f"the node records end at {p} of {n} bytes")
+
+
+LAYOUTS: dict[str, type[NodeFile]] = {cls.name: cls for cls in (PascalFile, SimulaFile)}
+
+
+def scan_words(f: NodeFile) -> Iterator[bytes]:
+    """Every word of the file, in file order: one forward pass."""
+    for _, _, _, words in f.preorder(with_words=True):
+        yield from words

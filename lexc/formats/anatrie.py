@@ -1,0 +1,351 @@
+"""Shapiro & Smith's canonical-order anagram trie, searched on its disk file (``anatrie``).
+
+Shapiro & Smith, "A SCRABBLE Crossword Game Playing Program" (1977), and Shapiro, "A
+SCRABBLE Crossword Game Playing Program" (IJCAI 1979). The lexicon is a *letter table*: a
+binary tree whose nodes carry a letter, the list of words spelled by permutations of the
+letters on the path, a success link and a fail link. The letters of each word are first
+re-ordered in a canonical order (most valuable letters first), so one backtracking search,
+``findwords``, finds every word that any combination of the rack's letters makes, most
+valuable letters first and longer words before their sub-collections. Spec:
+``formats/anatrie.md``.
+
+The tree is stored in pre-order (node, success subtrie, fail subtrie), in either of the
+papers' two layouts (see ``disk.py``... here: ``SimulaFile`` and ``PascalFile``), and every
+search reads the file's bytes directly (an mmap of the lexicon file, or the built bytes);
+no node ever becomes a Python object. ``last_stats`` records how many bytes a query read.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Sequence
+
+from ..alphabet import BLANK_FLAG, Alphabet
+from .anadisk import LAYOUTS, NodeFile, scan_words
+from .base import Capability, LexiconBase, require
+from .errors import FormatError
+
+ORDERS = {
+    "1979": "QZXJKHFYWVCMPBGDLUTNRIOAES",  # Shapiro 1979
+    "1977": "ZQJXKVWYFHBPMCGDULSIRNOATE",  # Shapiro & Smith 1977
+}
+ENGLISH = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+def canonical_order(alphabet: Alphabet, order: str = "auto", ruleset: str = "english") -> tuple[int, ...]:
+    """The letter codes in canonical order: a named order (``1979``, ``1977``: A-Z only),
+    ``alpha`` (code order), ``values`` (the paper's rule applied to the ruleset's tiles:
+    higher value first, then the rarer tile first), ``auto`` (``1979`` for A-Z, else
+    ``values``) or an explicit permutation of the alphabet's labels."""
+    labels = alphabet.labels
+    if order == "auto":
+        order = "1979" if set(labels) == ENGLISH else "values"
+    if order == "alpha":
+        return tuple(alphabet.codes)
+    if order == "values":
+        from ..ruleset import load_ruleset
+
+        rules = load_ruleset(ruleset)
+        require(rules.alphabet.labels == labels, f"ruleset {ruleset!r} does not have this alphabet")
+        return tuple(sorted(alphabet.codes, key=lambda c: (-rules.value(c), rules.count(c), c)))
+    spelled = ORDERS.get(order, order)
+    try:
+        codes = tuple(alphabet.encode(spelled))
+    except ValueError:
+        raise FormatError(f"order {order!r} is not a permutation of the alphabet") from None
+    if sorted(codes) != list(alphabet.codes):
+        raise FormatError(f"order {order!r} is not a permutation of the alphabet "
+                          f"(known orders: auto, 1979, 1977, alpha, values)")
+    return codes
+
+
+class AnagramTrie(LexiconBase):
+    """The canonical-order letter table over a disk layout; searches read the file."""
+
+    name = "anatrie"
+    version = 1
+    description = "Shapiro & Smith's canonical-order anagram trie (letter table), searched on its file"
+    capabilities = Capability.ANAGRAM_INDEX | Capability.NATIVE_ANAGRAM
+    options = {"order": "auto", "disk": "pascal"}
+    uses_ruleset = True  # the "values" order needs the tile values
+    zero_copy = True  # keep the loaded payload as a view of the mapped file
+
+    def __init__(self, data: Any, alphabet: Alphabet, word_count: int, order: Sequence[int], disk: str,
+                 build_options: dict[str, Any] | None = None, nodes: int | None = None):
+        self.alphabet = alphabet
+        self.word_count = word_count
+        self.order = tuple(order)
+        self.disk = disk
+        self.build_options = dict(build_options or {})
+        self.nodes = nodes
+        self.rank = [255] * 256  # letter code -> position in the canonical order
+        for i, code in enumerate(self.order):
+            self.rank[code] = i
+        self.file: NodeFile = LAYOUTS[disk](data)
+        self.last_stats: dict[str, int] = {}
+
+    # -- build, bytes ---------------------------------------------------------------------
+    @classmethod
+    def build(cls, words: Sequence[bytes], alphabet: Alphabet, order: str = "auto", disk: str = "pascal",
+              ruleset: str = "english", **_: Any) -> "AnagramTrie":
+        """Re-spell every word in canonical order, sort, and write the letter table."""
+        if disk not in LAYOUTS:
+            raise FormatError(f"unknown disk layout {disk!r} (known: {', '.join(LAYOUTS)})")
+        codes = canonical_order(alphabet, order, ruleset)
+        rank = [255] * 256
+        for i, code in enumerate(codes):
+            rank[code] = i
+        keyed = sorted((bytes(sorted(rank[c] for c in w)), w) for w in words)
+        data, nodes = LAYOUTS[disk].write(keyed, codes)
+        return cls(data, alphabet, len(words), codes, disk, {"order": order, "disk": disk}, nodes)
+
+    def payload(self) -> bytes:
+        """The layout's bytes."""
+        return bytes(self.file.data)
+
+    def meta(self) -> dict[str, Any]:
+        """Header fields: the canonical order (as letter codes), the layout, the node count."""
+        return {"order": list(self.order), "disk": self.disk, "nodes": self.nodes}
+
+    @classmethod
+    def from_payload(cls, payload: Any, header: dict[str, Any], alphabet: Alphabet) -> "AnagramTrie":
+        """A lexicon over a checked payload (kept as a view of the file: nothing is parsed)."""
+        meta = header.get("meta", {})
+        order, disk = meta.get("order"), meta.get("disk")
+        require(disk in LAYOUTS, f"unknown disk layout {disk!r}")
+        require(isinstance(order, list) and sorted(order) == list(alphabet.codes),
+                "meta.order is not a permutation of the alphabet's codes")
+        require(header["words"] == 0 or len(payload) > 0, "empty payload for a non-empty lexicon")
+        return cls(payload, alphabet, header["words"], order, disk, header.get("options"), meta.get("nodes"))
+
+    def stats(self) -> dict[str, int]:
+        """Nodes (letter-table nodes), edges (success + fail links), payload bytes."""
+        nodes = self.nodes if self.nodes is not None else sum(1 for _ in self.file.preorder())
+        return {"nodes": nodes, "edges": max(nodes - 1, 0), "bytes": len(self.file.data)}
+
+    def check(self) -> list[str]:
+        """Invariants: siblings strictly increasing in canonical order, every word a
+        permutation of its path, every key present once, the word count the header's."""
+        problems: list[str] = []
+        rank, path, count = self.rank, [], 0
+        for offset, depth, letter, words in self._checked_preorder(problems):
+            r = rank[letter]
+            del path[depth - 1 :]
+            if r == 255:
+                problems.append(f"node at {offset}: letter {letter} is not in the alphabet")
+            elif len(path) != depth - 1:
+                problems.append(f"node at {offset}: depth {depth} does not follow its parent")
+            path.append(r)
+            key = sorted(path)
+            for w in words:
+                count += 1
+                if sorted(rank[c] for c in w) != key:
+                    problems.append(f"node at {offset}: word {self.alphabet.decode(w)} is not a permutation of its path")
+            if len(problems) > 20:
+                return problems
+        if not problems and count != self.word_count:
+            problems.append(f"the file holds {count} words, the header says {self.word_count}")
+        return problems
+
+    def _checked_preorder(self, problems: list[str]) -> Iterator[tuple[int, int, int, list[bytes]]]:
+        """The file's nodes in order, with the sibling order checked on the way; a record
+        that cannot be read ends the walk with a problem."""
+        rank, siblings = self.rank, []  # siblings[d - 1]: rank of the last node seen at depth d
+        try:
+            for offset, depth, letter, words in self.file.preorder(with_words=True):
+                del siblings[depth:]
+                if len(siblings) == depth and siblings[-1] >= rank[letter]:
+                    problems.append(f"node at {offset}: siblings not in canonical order")
+                siblings[depth - 1 :] = [rank[letter]]
+                yield offset, depth, letter, words
+        except (IndexError, ValueError) as exc:
+            problems.append(f"the file cannot be read through: {exc}")
+
+    def dump_rows(self) -> Iterator[dict[str, Any]]:
+        """One row per node in file order (pre-order), for ``lexc dump``."""
+        label = self.alphabet.label
+        for i, (offset, depth, letter, words, succ, fail) in enumerate(self.file.rows()):
+            yield {"index": offset, "raw": bytes(self.file.data[offset : offset + 2]).hex(), "letter": label(letter),
+                   "terminal": bool(words), "last": fail is None, "child": succ if succ is not None else "-",
+                   "note": f"depth {depth}" + (f", fail {fail}" if fail not in (None, -1) else "")
+                   + (": " + " ".join(self.alphabet.decode(w) for w in words) if words else "")}
+
+    # -- the papers' search ---------------------------------------------------------------
+    def _rack(self, letters: Sequence[int], required: Sequence[int] = ()) -> tuple[int, ...]:
+        """The search list of real letters in canonical order, each as rank << 1 | optional,
+        so that a required letter comes before an optional equal one."""
+        rank = self.rank
+        for c in list(letters) + list(required):
+            if rank[c] == 255:
+                raise ValueError(f"letter code {c} is not in this lexicon's alphabet")
+        return tuple(sorted([rank[c] << 1 | 1 for c in letters] + [rank[c] << 1 for c in required]))
+
+    def findwords(self, rack: str) -> Iterator[list[str]]:
+        """Shapiro & Smith's findwords: groups of words (anagrams of one another) from any
+        combination and permutation of the rack (``?`` a blank, its letter in lower case),
+        in the paper's order; a generator, so the search can stop after any group and be
+        resumed (the SIMULA detach)."""
+        letters, blanks = self.alphabet.parse_rack(rack)
+        return self._groups(self._rack(letters), blanks)
+
+    def findwords2(self, rack: str, required: str) -> Iterator[list[str]]:
+        """findwords with some letters required (the board letters a play must use): only
+        words using every required letter, plus any of the rack's."""
+        letters, blanks = self.alphabet.parse_rack(rack)
+        needed = self.alphabet.encode(required) if required else b""
+        return self._groups(self._rack(letters, needed), blanks)
+
+    def words_from(self, rack: str, required: str = "") -> Iterator[str]:
+        """The words of ``findwords2`` (``findwords`` without ``required``), one by one."""
+        for group in (self.findwords2(rack, required) if required else self.findwords(rack)):
+            yield from group
+
+    def _groups(self, letters: tuple[int, ...], blanks: int) -> Iterator[list[str]]:
+        decode = self.alphabet.decode
+        for words, blanked in self._search(letters, blanks):
+            yield [decode(w) for w in _mark_blanks(words, blanked)]
+
+    def _search(self, letters: tuple[int, ...], blanks: int) -> Iterator[tuple[list[bytes], tuple[int, ...]]]:
+        """findwords2 (Shapiro & Smith 1977, section 4) from the root: the (words, blank-made
+        letter codes) of each group, in the paper's order. Without required letters it is
+        findwords. The list of letters is kept as the number of blanks (always at the front
+        of the paper's list) and the real letters (see ``_rack``). The paper's recursion runs
+        on an explicit stack, so the generator is one frame deep: each group is handed out
+        directly, and the caller may stop or resume at any group (SIMULA's detach).
+        ``last_stats`` counts the bytes and nodes read."""
+        f = self.file
+        stats = self.last_stats = {"bytes_read": 0, "nodes_read": 0}
+        f.skipped = 0
+        if not self.word_count:
+            return
+        node, fail_of, words_of, rank, order = f.node, f.fail, f.words, self.rank, self.order
+        # the real letters left are always a suffix letters[i:] of the sorted list (the search
+        # only ever drops the first one), so a frame holds an index; ``required[i]`` counts
+        # the required letters in letters[i:]; ``end`` stops the comparisons past the list
+        end = len(letters)
+        letters = letters + (512,)
+        required = [sum(1 for x in letters[j:end] if not x & 1) for j in range(end + 1)]
+        nbytes = nodes = 0
+        tree, depth, i, blanked = f.root, 1, 0, ()
+        stack: list[tuple] = []
+        while True:
+            if tree is not None and (blanks or i < end):
+                letter, succ, fail, words_at, size = node(tree, depth)
+                nodes += 1
+                nbytes += size
+                r = rank[letter]
+                head = letters[i]
+                while head >> 1 < r and head & 1:  # past the next real letter: drop it (an
+                    i += 1  # optional one; a required one stops the search below)
+                    head = letters[i]
+                if head >> 1 < r:
+                    tree = None  # a required letter was passed: nothing here can use it
+                elif head >> 1 == r:  # the node matches the next real letter
+                    stack.append((tree, depth, i, blanks, blanked, succ, fail, words_at, -1))
+                    tree, depth, i = succ, depth + 1, i + 1
+                elif blanks:  # the node comes before the next real letter: a blank matches it
+                    stack.append((tree, depth, i, blanks, blanked, succ, fail, words_at, r))
+                    tree, depth, blanks, blanked = succ, depth + 1, blanks - 1, blanked + (order[r],)
+                elif i < end:  # no blank for it: try the next node
+                    tree = fail if fail != -1 else fail_of(tree, depth, succ, fail)
+                else:
+                    tree = None
+                continue
+            if not stack:
+                break
+            tree, depth, i, blanks, blanked, succ, fail, words_at, r = stack.pop()
+            if r < 0:  # back from the real letter's success subtrie
+                must = not letters[i] & 1
+                if words_at is not None and required[i + 1] == 0:
+                    stats["bytes_read"], stats["nodes_read"] = nbytes + f.skipped, nodes
+                    yield words_of(words_at, depth), blanked
+                if must:
+                    tree = None  # a required letter cannot be skipped: nothing further uses it
+                else:
+                    i += 1
+                    tree = fail if fail != -1 else fail_of(tree, depth, succ, fail)
+            else:  # back from the blank's success subtrie
+                if words_at is not None and required[i] == 0:
+                    stats["bytes_read"], stats["nodes_read"] = nbytes + f.skipped, nodes
+                    yield words_of(words_at, depth), blanked + (order[r],)
+                tree = fail if fail != -1 else fail_of(tree, depth, succ, fail)
+        stats["bytes_read"], stats["nodes_read"] = nbytes + f.skipped, nodes
+
+    # -- protocol queries -----------------------------------------------------------------
+    def anagram_codes(self, letters: Sequence[int], blanks: int, sub: bool) -> list[bytes]:
+        """All words from the rack (or, with ``sub``, any part of it), by findwords."""
+        need = len(letters) + blanks
+        out: list[bytes] = []
+        for words, blanked in self._search(self._rack(letters), blanks):
+            if sub or (words and len(words[0]) == need):
+                out.extend(_mark_blanks(words, blanked))
+        return out
+
+    def contains_codes(self, codes: bytes) -> bool:
+        """Look the canonical re-spelling up (fail links across, success links down), then
+        the word in that node's list."""
+        if not codes or not self.word_count:
+            return False
+        rank = self.rank
+        if any(rank[c] == 255 for c in codes):
+            return False
+        f = self.file
+        key = sorted(rank[c] for c in codes)
+        tree: int | None = f.root
+        for depth, want in enumerate(key, 1):
+            while tree is not None:
+                letter, succ, fail, words_at, _ = f.node(tree, depth)
+                r = rank[letter]
+                if r == want:
+                    break
+                if r > want:
+                    return False
+                tree = f.fail(tree, depth, succ, fail)
+            if tree is None:
+                return False
+            if depth == len(key):
+                return words_at is not None and bytes(codes) in f.words(words_at, depth)
+            tree = succ
+        return False
+
+    def iter_codes(self, prefix: bytes = b"") -> Iterator[bytes]:
+        """Every word starting with ``prefix``, in code order: one pass over the whole file
+        (the structure has no spelling order), then a sort."""
+        prefix = bytes(prefix)
+        found = sorted(w for w in scan_words(self.file) if w.startswith(prefix))
+        return iter(found)
+
+    def is_prefix_codes(self, codes: bytes) -> bool:
+        """Some word starts with ``codes``: a pass over the file (no spelling order here)."""
+        codes = bytes(codes)
+        if not codes:
+            return self.word_count > 0
+        return any(w.startswith(codes) for w in scan_words(self.file))
+
+    def pattern_codes(self, tokens: tuple[int, ...]) -> Iterator[bytes]:
+        """Words matching a pattern: every word of the file through the pattern's matcher."""
+        from ..pattern import Matcher
+
+        matcher = Matcher(tokens)
+        return iter(sorted(w for w in scan_words(self.file) if matcher.matches(w)))
+
+    def back_hooks(self, codes: bytes) -> int:
+        """Letters L with word + L a word: one lookup per letter."""
+        mask = 0
+        for letter in self.alphabet.codes:
+            if self.contains_codes(bytes(codes) + bytes((letter,))):
+                mask |= 1 << letter
+        return mask
+
+
+def _mark_blanks(words: list[bytes], blanked: tuple[int, ...]) -> list[bytes]:
+    """The words with BLANK_FLAG on the letters the blanks made: the last occurrences of each
+    blank-made letter (the natural tiles are used first, as every format does)."""
+    if not blanked:
+        return words
+    out = []
+    for w in words:
+        marked = bytearray(w)
+        for code in blanked:
+            marked[marked.rfind(code)] |= BLANK_FLAG
+        out.append(bytes(marked))
+    return out
