@@ -273,9 +273,10 @@ class LexiconBase:
         length, longest first, then alphabetically; blank-made letters in lower case."""
         letters, blanks = self.alphabet.parse_rack(rack)
         found = self.anagram_codes(letters, blanks, sub)
-        found.sort(key=lambda w: (-len(w), w.translate(_UNBLANK), w))
-        decode = self.alphabet.decode
-        return [decode(w) for w in found]
+        # one bytes key per word: (255 - length, the word unblanked, the word) concatenated
+        keys = [_LENGTH_KEY[len(w)] + w.translate(_UNBLANK) + w for w in found]
+        found = [w for _, w in sorted(zip(keys, found))]
+        return self.alphabet.decode_many(found)
 
     def pattern(self, pattern: str) -> list[str]:
         """Words matching a pattern (see ``lexc.pattern``), in alphabet order."""
@@ -298,6 +299,7 @@ class LexiconBase:
 
 
 _UNBLANK = bytes(b & 0x7F for b in range(256))
+_LENGTH_KEY = [bytes((255 - min(n, 255),)) for n in range(1024)]
 
 
 def require(condition: bool, message: str) -> None:
