@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from contextlib import contextmanager
 from typing import Any, Iterator
@@ -16,12 +17,13 @@ import click
 
 from ._version import __version__
 from .alphabet import AlphabetError
-from .compiler import compile_all, compile_file, convert_file, describe, verify
+from .compiler import compile_all, compile_file, describe, verify
+from .manager import convert_file, edit_file
 from .formats import FORMATS, FormatError
 from .pattern import PatternError
 from .ruleset import RulesetError, available, load_ruleset
 from .source import open_lexicon, read_list
-from .wordlist import WordListError
+from .wordlist import WordListError, word_lines
 
 USER_ERRORS = (FormatError, WordListError, RulesetError, PatternError, AlphabetError, OSError)
 
@@ -94,9 +96,14 @@ def cli() -> None:
 @click.option("--skip-invalid", is_flag=True, help="Leave out words with letters outside the alphabet.")
 @click.option("--layout", type=click.Choice(["auto", "u32", "u64"]), default="auto", show_default=True,
               help="Edge layout of word-graph formats (ignored by formats without one).")
+@click.option("--order", default="auto", show_default=True, metavar="ORDER",
+              help="anatrie: canonical letter order: 1979, 1977, alpha, values (by tile values) or the "
+                   "letters spelled out; auto is 1979 for A-Z, else values.")
+@click.option("--disk", type=click.Choice(["pascal", "simula"]), default="pascal", show_default=True,
+              help="anatrie: disk layout (pascal: fail subtries reachable directly; simula: forward only).")
 @click.option("-v", "--verbose", is_flag=True, help="List rejected words.")
 @click.option("--json", "as_json", is_flag=True, help="Print the build report as JSON (-f all: a list of them).")
-def build(wordlist, format_, ruleset, out, min_len, max_len, skip_invalid, layout, verbose, as_json):
+def build(wordlist, format_, ruleset, out, min_len, max_len, skip_invalid, layout, order, disk, verbose, as_json):
     """Compile WORDLIST into a lexicon file, or with -f all into one file per format.
 
     Example: lexc build wordlists/enable1.txt -f dawg -o enable.dawg
@@ -104,10 +111,10 @@ def build(wordlist, format_, ruleset, out, min_len, max_len, skip_invalid, layou
     Example: lexc build wordlists/enable1.txt -f all -o lexicons/
     """
     list_options = {"min_len": min_len, "max_len": max_len, "skip_invalid": skip_invalid}
+    chosen = {"layout": layout, "order": order, "disk": disk}
     if format_ == "all":
         with _stages(1 + 2 * len(FORMATS)) as progress:
-            reports = compile_all(wordlist, ruleset, out, **list_options, options={"layout": layout},
-                                  progress=progress)
+            reports = compile_all(wordlist, ruleset, out, **list_options, options=chosen, progress=progress)
         if as_json:
             return emit(reports, True)
         lines = [f"{r['output']}: {r['format']}, {r['words']:,} words  nodes {r['nodes']:,}  edges {r['edges']:,}  "
@@ -118,7 +125,7 @@ def build(wordlist, format_, ruleset, out, min_len, max_len, skip_invalid, layou
     if out is not None and os.path.isdir(out):
         raise click.BadParameter(f"{out} is a directory (a directory is only for -f all)",
                                  ctx=click.get_current_context(), param_hint="'-o'")
-    options = {"layout": layout} if "layout" in FORMATS[format_].options else {}
+    options = {k: v for k, v in chosen.items() if k in FORMATS[format_].options}
     with _stages(3) as progress:
         report = compile_file(wordlist, format_, ruleset, out, **list_options, options=options, progress=progress)
     if as_json:
@@ -163,6 +170,56 @@ def convert(source, format_, out, as_json):
     click.echo(f"{report['output']}: {report['format']} from {report['source']} ({report['source_format']}), "
                f"{report['words']:,} words  nodes {report['nodes']:,}  edges {report['edges']:,}  "
                f"bytes {report['file_bytes']:,}  seconds {report['seconds']:.2f}")
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--add", multiple=True, metavar="WORD", help="Word to add; repeatable, or several comma-separated.")
+@click.option("--remove", multiple=True, metavar="WORD", help="Word to remove; repeatable, or comma-separated.")
+@click.option("--add-file", multiple=True, type=click.Path(dir_okay=False), metavar="PATH",
+              help="Add the words of a word list (one a line, # comments); repeatable.")
+@click.option("--remove-file", multiple=True, type=click.Path(dir_okay=False), metavar="PATH",
+              help="Remove the words of a word list; repeatable.")
+@click.option("-o", "--out", type=click.Path(dir_okay=False), help="Output file [default: FILE, replaced atomically].")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def edit(file, add, remove, add_file, remove_file, out, as_json):
+    """Add and remove words in the compiled lexicon FILE, rebuilding it in the same format with
+    the same ruleset and options (the result is byte-identical to building the edited list).
+
+    Words are read with the file's alphabet (any case; multi-character tiles by longest
+    match). A word outside the alphabet, or an added word outside the file's --min-len and
+    --max-len, is an error and nothing is written. Adding a present word or removing an absent
+    one is only reported. If nothing changes, FILE is left untouched.
+
+    Example: lexc edit enable.dawg --add QI,ZA --remove ZAX -o edited.dawg
+    """
+    with _stages(3) as progress:
+        report = edit_file(file, _words_given(add, add_file), _words_given(remove, remove_file), out,
+                           progress=progress)
+    if as_json:
+        return emit(report, True)
+    click.echo("\n".join(_edit_lines(report)))
+
+
+def _words_given(values: tuple[str, ...], paths: tuple[str, ...]) -> list[str]:
+    """The words of repeated options (each may hold several, comma- or space-separated) and
+    of word-list files, in the order given."""
+    words = [w for value in values for w in re.split(r"[,\s]+", value) if w]
+    return words + [w for path in paths for w in word_lines(path)]
+
+
+def _edit_lines(report: dict[str, Any]) -> list[str]:
+    """The text report of ``lexc edit``."""
+    counts = ", ".join(f"{len(report[k]):,} {k.replace('_', ' ')}"
+                       for k in ("added", "already_present", "removed", "not_present"))
+    lines = [f"{report['output']}: {report['format']}, {report['words_before']:,} -> "
+             f"{report['words_after']:,} words ({counts})"]
+    lines += [f"  {k.replace('_', ' ')}: {' '.join(report[k])}"
+              for k in ("added", "already_present", "removed", "not_present") if report[k]]
+    if not report["written"]:
+        return lines + [f"  unchanged, not rewritten ({report['file_bytes']:,} bytes)"]
+    return lines + [f"  nodes {report['nodes']:,}  edges {report['edges']:,}  bytes {report['file_bytes']:,}  "
+                    f"seconds {report['seconds']:.2f}"]
 
 
 @contextmanager
@@ -289,17 +346,27 @@ def words(args, prefix, pattern, limit, lexicon_opt, format_, ruleset, as_json):
 @cli.command()
 @click.argument("args", nargs=-1, required=True, metavar="[FILE] RACK")
 @click.option("--sub", is_flag=True, help="Also words using only part of the rack.")
+@click.option("--stats", is_flag=True,
+              help="Also report what the search read (anatrie: bytes and nodes of the file), on stderr "
+                   "(with --json: {words, stats}).")
 @lexicon_options
-def anagram(args, sub, lexicon_opt, format_, ruleset, as_json):
+def anagram(args, sub, stats, lexicon_opt, format_, ruleset, as_json):
     """Anagrams of RACK (? is a blank; blank-made letters print in lower case); exit 1 if none.
 
-    Example: lexc anagram RETAINS?  |  lexc anagram --sub QI?
+    Example: lexc anagram RETAINS?  |  lexc anagram --sub QI?  |  lexc anagram enable.anatrie --stats RETAIN??
     """
     lexicon, (rack, *extra) = lexicon_arg(args, lexicon_opt, format_, ruleset)
     if extra:
         raise click.UsageError("give one RACK (put several tiles together, e.g. RETAINS?)")
     found = lexicon.anagrams(rack, sub=sub)
-    emit(found, as_json, "\n".join(found))
+    read = dict(getattr(lexicon, "last_stats", {}) or {})
+    if stats and as_json:
+        emit({"words": found, "stats": read}, True)
+    else:
+        emit(found, as_json, "\n".join(found))
+        if stats:
+            click.echo(("stats: " + ", ".join(f"{k} {v:,}" for k, v in read.items())) if read
+                       else f"stats: {lexicon.name} does not count what it reads", err=True)
     if not found:
         raise Negative
 

@@ -1,7 +1,8 @@
 """The compiler: word list in, checked lexicon file out, and the reports about it.
 
 ``compile_file`` is what ``lexc build`` runs, ``compile_all`` is ``lexc build -f all``,
-``convert_file`` is ``lexc convert``; ``describe`` is ``lexc info``; ``verify`` is ``lexc verify``.
+``convert_file`` is ``lexc convert``, ``edit_file`` is ``lexc edit``; ``describe`` is ``lexc info``;
+``verify`` is ``lexc verify``.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def compile_file(
     list_options = {"min_len": min_len, "max_len": max_len, "skip_invalid": skip_invalid}
     words, read_s = _read(wordlist, ruleset, list_options, progress)
     out = Path(out) if out is not None else default_output(wordlist, format)
-    report = _build_and_save(words, format, ruleset, out, list_options, options or {}, progress)
+    report = build_and_save(words, format, ruleset, out, list_options, options or {}, progress)
     report["read_seconds"] = round(read_s, 4)
     report["seconds"] = round(time.perf_counter() - started, 4)
     return _with_rejects(report, words)
@@ -89,7 +90,7 @@ def compile_all(
         own = {k: v for k, v in (options or {}).items() if k in FORMATS[name].options}
         out = directory / default_output(wordlist, name)
         try:
-            report = _build_and_save(words, name, ruleset, out, list_options, own, progress)
+            report = build_and_save(words, name, ruleset, out, list_options, own, progress)
         except (FormatError, OSError) as exc:
             done = ", ".join(r["output"] for r in reports) or "none"
             raise FormatError(f"{name}: {exc} (written before it: {done})") from exc
@@ -97,54 +98,6 @@ def compile_all(
         report["seconds"] = round(time.perf_counter() - started, 4)
         reports.append(_with_rejects(report, words))
     return reports
-
-
-def convert_file(
-    source: str | os.PathLike,
-    format: str,
-    out: str | os.PathLike | None = None,
-    *,
-    progress: Callable[[str], None] | None = None,
-) -> dict[str, Any]:
-    """Re-encode a compiled lexicon file into ``format``; return a report like a build's.
-
-    The words are taken from the source in code order with its alphabet and ruleset. The
-    word-list options recorded in the source (``min_len``, ``max_len``, ``skip_invalid``)
-    are carried over; the source format's own options (e.g. ``layout``) only when the
-    target format has the same option. ``out`` defaults to ``<source stem>.<format>`` in
-    the current directory and is written atomically. The new file records the source's
-    word-list SHA-256; a ``FormatError`` is raised, before anything is written, if the
-    source's words do not match the SHA-256 it records or the built lexicon does not
-    enumerate exactly those words. ``progress`` stages: ``loading``, ``building FORMAT``,
-    ``writing FORMAT``.
-    """
-    started = time.perf_counter()
-    target = formats.get_format(format)
-    path = Path(source)
-    if not path.exists():
-        raise FormatError(f"{path}: no such file")
-    if path.is_dir():
-        raise FormatError(f"{path}: is a directory")
-    if not container.looks_like_container(path):
-        raise FormatError(f"{path}: not a compiled lexicon; to compile a word list, "
-                          f"use 'lexc build {path} -f {format}'")
-    if progress:
-        progress("loading")
-    lexicon = formats.load(path)
-    words = WordList(words=list(lexicon.iter_codes()), alphabet=lexicon.alphabet, source=str(path))
-    expected = lexicon.wordlist_sha256 or words.sha256
-    if words.sha256 != expected:
-        raise FormatError(f"{path}: its words do not match the SHA-256 recorded at build time (see 'lexc verify')")
-    read_s = time.perf_counter() - started
-    own = type(lexicon).options
-    list_options = {k: v for k, v in lexicon.build_options.items() if k not in own}
-    options = {k: v for k, v in lexicon.build_options.items() if k in own and k in target.options}
-    out = Path(out) if out is not None else default_output(path, format)
-    report = _build_and_save(words, format, lexicon.ruleset, out, list_options, options, progress,
-                             expect_sha256=expected, with_counts=False)
-    report.update({"source": str(path), "source_format": lexicon.name, "wordlist_sha256": expected,
-                   "read_seconds": round(read_s, 4), "seconds": round(time.perf_counter() - started, 4)})
-    return report
 
 
 def _read(wordlist: str | os.PathLike, ruleset: str, list_options: dict[str, Any],
@@ -157,7 +110,7 @@ def _read(wordlist: str | os.PathLike, ruleset: str, list_options: dict[str, Any
     return words, time.perf_counter() - started
 
 
-def _build_and_save(words: WordList, format: str, ruleset: str, out: Path, list_options: dict[str, Any],
+def build_and_save(words: WordList, format: str, ruleset: str, out: Path, list_options: dict[str, Any],
                     options: dict[str, Any], progress: Callable[[str], None] | None,
                     expect_sha256: str | None = None, with_counts: bool = True) -> dict[str, Any]:
     """Build one format from read words and write it atomically; the report, without the
@@ -179,7 +132,7 @@ def _build_and_save(words: WordList, format: str, ruleset: str, out: Path, list_
     report: dict[str, Any] = {"output": str(out), "format": format, "ruleset": ruleset}
     report.update(words.report() if with_counts else {"words": len(words)})
     report.update(lexicon.stats())
-    report.update({"file_bytes": size, "bytes_per_word": round(size / len(words), 3),
+    report.update({"file_bytes": size, "bytes_per_word": round(size / len(words), 3) if len(words) else None,
                    "build_seconds": round(build_s, 4)})
     return report
 
@@ -245,4 +198,4 @@ def verify(lexicon: LexiconBase, against: WordList | None = None) -> dict[str, A
     return result
 
 
-__all__ = ["FormatError", "compile_all", "compile_file", "convert_file", "default_output", "describe", "verify"]
+__all__ = ["FormatError", "build_and_save", "compile_all", "compile_file", "default_output", "describe", "verify"]

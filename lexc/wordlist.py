@@ -173,6 +173,31 @@ def read_wordlist(path: str | os.PathLike, alphabet: Alphabet, **options) -> Wor
     return parse_text(decode_bytes(data, str(path)), alphabet, source=str(path), **options)
 
 
+def normalize_word(text: str, alphabet: Alphabet) -> bytes:
+    """One word as the reader normalizes a line: stripped, folded (NFC, upper case) and split
+    into the alphabet's labels by longest match; a WordListError naming the word if a
+    character is outside the alphabet or the word is empty."""
+    word = text.strip()
+    if not word:
+        raise WordListError("an empty word")
+    try:
+        return alphabet.encode_folded(fold(word))
+    except AlphabetError as exc:
+        raise WordListError(f"{word!r}: {exc.char!r} is not in the alphabet") from None
+
+
+def word_lines(path: str | os.PathLike) -> list[str]:
+    """The word lines of a UTF-8 word-list file, stripped, without blank lines and ``#``
+    comments, not normalized; a WordListError if the file cannot be read as UTF-8."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise WordListError(f"{path}: {exc.strerror}") from None
+    lines = (line.strip() for line in decode_bytes(data, str(path)).split("\n"))
+    return [line for line in lines if line and not line.startswith("#")]
+
+
 def from_words(words: Iterable[str], alphabet: Alphabet, **options) -> WordList:
     """A WordList from words in memory (for the library API and tests)."""
     return parse_text("\n".join(words), alphabet, **options)

@@ -7,7 +7,6 @@ format to brute force on ENABLE and small lists; this file checks what is partic
 from __future__ import annotations
 
 import mmap
-import random
 from collections import Counter
 
 import pytest

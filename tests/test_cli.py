@@ -521,7 +521,7 @@ def test_convert_carries_a_format_option_only_to_formats_that_have_it(tmp_path, 
     """A u64 dawg converted to dawg stays u64; through a format without a layout option the
     layout is lost (that format never knew it), so the dawg made from it has the default
     layout and equals the directly built default dawg, not the u64 one."""
-    from lexc.compiler import convert_file
+    from lexc.manager import convert_file
 
     register(Flat)
     u64, default = tmp_path / "u64.dawg", tmp_path / "default.dawg"
@@ -631,7 +631,7 @@ def test_convert_refuses_a_source_whose_words_do_not_match_its_sha256(tmp_path, 
 
 
 def test_convert_refuses_a_target_that_loses_words(tiny_in, tmp_path, register):
-    from lexc.compiler import convert_file
+    from lexc.manager import convert_file
 
     register(Lossy)
     with pytest.raises(FormatError, match="lossy-test.*nothing written"):

@@ -1,0 +1,185 @@
+"""The lexicon manager: operations on compiled lexicons, no word list needed.
+
+Shapiro & Smith's program had a lexicon manager that inserted, deleted, checked and found
+words. ``edit_file`` inserts and deletes (``lexc edit``), by rebuilding, so that the result
+is byte-identical to compiling the edited list; ``convert_file`` re-encodes a lexicon into
+another format (``lexc convert``). Checking and finding are the query commands.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from . import formats
+from .alphabet import Alphabet
+from .compiler import build_and_save, default_output
+from .formats import FormatError, LexiconBase, container
+from .wordlist import WordList, WordListError, digest, normalize_word
+
+
+def convert_file(
+    source: str | os.PathLike,
+    format: str,
+    out: str | os.PathLike | None = None,
+    *,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Re-encode a compiled lexicon file into ``format``; return a report like a build's.
+
+    The words are taken from the source in code order with its alphabet and ruleset. The
+    word-list options recorded in the source (``min_len``, ``max_len``, ``skip_invalid``)
+    are carried over; the source format's own options (e.g. ``layout``) only when the
+    target format has the same option. ``out`` defaults to ``<source stem>.<format>`` in
+    the current directory and is written atomically. The new file records the source's
+    word-list SHA-256; a ``FormatError`` is raised, before anything is written, if the
+    source's words do not match the SHA-256 it records or the built lexicon does not
+    enumerate exactly those words. ``progress`` stages: ``loading``, ``building FORMAT``,
+    ``writing FORMAT``.
+    """
+    started = time.perf_counter()
+    target = formats.get_format(format)
+    path = Path(source)
+    lexicon = _load_compiled(path, f"to compile a word list, use 'lexc build {path} -f {format}'", progress)
+    words = _checked_words(lexicon, path)
+    read_s = time.perf_counter() - started
+    list_options, own = _split_options(lexicon)
+    options = {k: v for k, v in own.items() if k in target.options}
+    out = Path(out) if out is not None else default_output(path, format)
+    report = build_and_save(words, format, lexicon.ruleset, out, list_options, options, progress,
+                             expect_sha256=words.sha256, with_counts=False)
+    report.update({"source": str(path), "source_format": lexicon.name, "wordlist_sha256": words.sha256,
+                   "read_seconds": round(read_s, 4), "seconds": round(time.perf_counter() - started, 4)})
+    return report
+
+
+def edit_file(
+    source: str | os.PathLike,
+    add: Iterable[str] = (),
+    remove: Iterable[str] = (),
+    out: str | os.PathLike | None = None,
+    *,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Add and remove words in a compiled lexicon file and rebuild it in its own format;
+    return the report.
+
+    Words are normalized as the word-list reader does it, with the file's alphabet (folded to
+    NFC upper case, multi-character tiles by longest match). Refused with a ``WordListError``
+    before anything is written: a word with a character outside the alphabet, an added word
+    outside the file's recorded ``min_len``/``max_len``, a word both added and removed. Adding
+    a word already present or removing an absent one is only reported. The new file keeps the
+    format and its options, the ruleset and the word-list options, so it is byte-identical to
+    ``compile_file`` of the edited word list with them; its header records the edited list's
+    SHA-256. ``out`` defaults to ``source``, replaced atomically. If the words do not change
+    and ``out`` is ``source``, the file is left untouched (``written`` is False). Removing
+    every word gives an empty lexicon, or a ``FormatError`` if the format cannot hold one.
+    ``progress`` stages: ``loading``, ``building FORMAT``, ``writing FORMAT``.
+    """
+    started = time.perf_counter()
+    path = Path(source)
+    lexicon = _load_compiled(path, f"edit the word list and compile it with 'lexc build {path}'", progress)
+    words = _checked_words(lexicon, path)
+    list_options, options = _split_options(lexicon)
+    adding = _encode_words(add, lexicon.alphabet, f"{path}: cannot add", list_options)
+    removing = _encode_words(remove, lexicon.alphabet, f"{path}: cannot remove")
+    both = [text for code, text in adding.items() if code in removing]
+    if both:
+        raise WordListError(f"{path}: {', '.join(both)} both added and removed; nothing written")
+    before = set(words.words)
+    after = (before - removing.keys()) | adding.keys()
+    out = Path(out) if out is not None else path
+    if after == before and out.exists() and os.path.samefile(out, path):
+        result = {"output": str(out), "format": lexicon.name, "ruleset": lexicon.ruleset, "words": len(after),
+                  **lexicon.stats(), "file_bytes": path.stat().st_size, "written": False}
+    else:
+        if not after:
+            _check_can_be_empty(lexicon, path)
+        edited = WordList(words=sorted(after), alphabet=lexicon.alphabet, source=f"{path} (edited)")
+        result = build_and_save(edited, lexicon.name, lexicon.ruleset, out, list_options, options, progress,
+                                 expect_sha256=edited.sha256, with_counts=False)
+        result["written"] = True
+    result.update(_edit_lists(adding, removing, before), source=str(path), words_before=len(before),
+                  words_after=len(after), wordlist_sha256=digest(sorted(after), lexicon.alphabet),
+                  seconds=round(time.perf_counter() - started, 4))
+    return result
+
+
+def _load_compiled(path: Path, hint: str, progress: Callable[[str], None] | None) -> LexiconBase:
+    """Load a compiled lexicon file; a one-line FormatError if it is missing, a directory or a
+    plain word list (``hint`` says what to do instead)."""
+    if not path.exists():
+        raise FormatError(f"{path}: no such file")
+    if path.is_dir():
+        raise FormatError(f"{path}: is a directory")
+    if not container.looks_like_container(path):
+        raise FormatError(f"{path}: not a compiled lexicon; {hint}")
+    if progress:
+        progress("loading")
+    return formats.load(path)
+
+
+def _checked_words(lexicon: LexiconBase, path: Path) -> WordList:
+    """A lexicon's words in code order, refused if they do not match the SHA-256 it records."""
+    words = WordList(words=list(lexicon.iter_codes()), alphabet=lexicon.alphabet, source=str(path))
+    if lexicon.wordlist_sha256 and words.sha256 != lexicon.wordlist_sha256:
+        raise FormatError(f"{path}: its words do not match the SHA-256 recorded at build time (see 'lexc verify')")
+    return words
+
+
+def _split_options(lexicon: LexiconBase) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A loaded lexicon's recorded options: (word-list options, its format's own options)."""
+    own = type(lexicon).options
+    recorded = lexicon.build_options
+    return ({k: v for k, v in recorded.items() if k not in own}, {k: v for k, v in recorded.items() if k in own})
+
+
+def _encode_words(texts: Iterable[str], alphabet: Alphabet, refusal: str,
+                  limits: dict[str, Any] | None = None) -> dict[bytes, str]:
+    """Normalize words for an edit, deduplicated in the order given: code -> text. A
+    WordListError starting with ``refusal`` for a word outside the alphabet or (with
+    ``limits``, the recorded word-list options) outside ``min_len``..``max_len``."""
+    encoded: dict[bytes, str] = {}
+    for text in texts:
+        try:
+            code = normalize_word(text, alphabet)
+        except WordListError as exc:
+            raise WordListError(f"{refusal} {exc}; nothing written") from None
+        problem = _length_problem(len(code), limits) if limits is not None else None
+        if problem:
+            tiles = f"{len(code)} tile{'s' if len(code) != 1 else ''}"
+            raise WordListError(f"{refusal} {text.strip()!r}: {tiles}, {problem}; nothing written")
+        encoded.setdefault(code, alphabet.decode(code))
+    return encoded
+
+
+def _length_problem(tiles: int, limits: dict[str, Any]) -> str | None:
+    """Why a word of ``tiles`` tiles breaks the recorded ``min_len``/``max_len``, or None."""
+    min_len, max_len = limits.get("min_len"), limits.get("max_len")
+    if min_len is not None and tiles < min_len:
+        return f"shorter than this lexicon's --min-len {min_len}"
+    if max_len is not None and tiles > max_len:
+        return f"longer than this lexicon's --max-len {max_len}"
+    return None
+
+
+def _edit_lists(adding: dict[bytes, str], removing: dict[bytes, str], before: set[bytes]) -> dict[str, list[str]]:
+    """The words of an edit sorted by what happened to them, each in the order given."""
+    return {"added": [t for c, t in adding.items() if c not in before],
+            "already_present": [t for c, t in adding.items() if c in before],
+            "removed": [t for c, t in removing.items() if c in before],
+            "not_present": [t for c, t in removing.items() if c not in before]}
+
+
+def _check_can_be_empty(lexicon: LexiconBase, path: Path) -> None:
+    """A one-line FormatError if the lexicon's format cannot be built from no words."""
+    try:
+        formats.build(WordList(words=[], alphabet=lexicon.alphabet), lexicon.name, lexicon.ruleset)
+    except Exception as exc:  # a builder may fail in any way on no words; say so in one line
+        raise FormatError(f"{path}: the {lexicon.name} format cannot hold an empty lexicon ({exc}); "
+                          "nothing written") from None
+
+
+__all__ = ["convert_file", "edit_file"]
