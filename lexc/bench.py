@@ -23,6 +23,7 @@ from typing import Any, Callable
 from . import formats
 from ._version import __version__
 from .formats import FORMATS
+from .baselines import AlphagramDict, AlphagramTrie, MarisaBaseline, SetBaseline, baseline_hooks, prefix_anagrams
 from .source import bundled_wordlist, read_list
 
 QUERY_SEED = 2026
@@ -59,67 +60,6 @@ def make_queries(words: list[str], n: int = 1000) -> dict[str, list[str]]:
     }
 
 
-class SetBaseline:
-    """A plain Python set of words plus the set of their prefixes (Norvig 2015)."""
-
-    name = "python-set"
-
-    def __init__(self, words: list[str]):
-        self.words = set(words)
-        self.prefixes = {w[:i] for w in words for i in range(len(w))}
-
-    def __contains__(self, w: str) -> bool:
-        return w in self.words
-
-    def is_prefix(self, p: str) -> bool:
-        return p in self.prefixes or p in self.words
-
-
-class MarisaBaseline:
-    """marisa-trie's Trie: membership, and is-prefix by asking for one key with the prefix."""
-
-    name = "marisa-trie"
-
-    def __init__(self, trie):
-        self.trie = trie
-
-    def __contains__(self, w: str) -> bool:
-        return w in self.trie
-
-    def is_prefix(self, p: str) -> bool:
-        return next(self.trie.iterkeys(p), None) is not None
-
-
-def prefix_anagrams(lex, rack: str) -> list[str]:
-    """Sub-anagrams by letter-at-a-time search pruned by is-prefix (Norvig's method)."""
-    letters = [c for c in rack if c != "?"]
-    out: set[str] = set()
-
-    def extend(word: str, left: list[str], blanks: int) -> None:
-        if len(word) >= 2 and word in lex:
-            out.add(word)
-        for c in sorted(set(left)) if not blanks else "ABCDEFGHIJKLMNOPQRSTUVWXYZ":
-            if c in left:
-                rest = list(left)
-                rest.remove(c)
-                nxt, b = word + c, blanks
-            elif blanks:
-                rest, nxt, b = left, word + c, blanks - 1
-            else:
-                continue
-            if lex.is_prefix(nxt):
-                extend(nxt, rest, b)
-
-    extend("", letters, rack.count("?"))
-    return sorted(out)
-
-
-def baseline_hooks(lex, word: str) -> tuple[str, str]:
-    """Front and back hooks by membership tests."""
-    az = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-    return "".join(c for c in az if c + word in lex), "".join(c for c in az if word + c in lex)
-
-
 def time_queries(lex, queries: dict[str, list[str]], repeat: int, native: bool,
                  budget_s: float = 2.0) -> dict[str, Any]:
     """Per-query seconds (median over repeats of the mean over the query set). A query kind
@@ -127,10 +67,15 @@ def time_queries(lex, queries: dict[str, list[str]], repeat: int, native: bool,
     as many of its queries as fit ``budget_s`` per run; ``queries`` then says how many.
     Formats that count what a search reads (``last_stats``) also get the median bytes and
     nodes read per anagram query."""
-    anagram = (lambda r: lex.anagrams(r, sub=True)) if native else (lambda r: prefix_anagrams(lex, r))
+    if native or hasattr(lex, "anagrams"):
+        anagram = lambda r: lex.anagrams(r, sub=True)  # noqa: E731
+    else:
+        anagram = lambda r: prefix_anagrams(lex, r)  # noqa: E731
     hooks = (lambda w: lex.hooks(w)) if native else (lambda w: baseline_hooks(lex, w))
-    ask = {"member": lambda w: w in lex, "prefix": lex.is_prefix, "hooks": hooks,
+    ask = {"member": lambda w: w in lex, "prefix": getattr(lex, "is_prefix", None), "hooks": hooks,
            "anagram0": anagram, "anagram1": anagram, "anagram2": anagram}
+    if not hasattr(lex, "is_prefix"):  # an anagram-only structure: no spelling order to ask
+        del ask["prefix"], ask["hooks"]
     out: dict[str, Any] = {}
     for name, fn in ask.items():
         items = queries[name]
@@ -245,6 +190,12 @@ def run_bench(wordlist: str | None = None, repeat: int = 5, formats_: list[str] 
             "memory": peak_memory("marisa", str(mpath)),
             "query_s": time_queries(MarisaBaseline(trie), queries, repeat, native=False),
         }
+        for cls in (AlphagramTrie, AlphagramDict):
+            note(f"bench: {cls.name} baseline")
+            build_t, base = timed(lambda: cls(texts), repeat)
+            result["formats"][cls.name] = {
+                "build_s": build_t, "query_s": time_queries(base, queries, repeat, native=False),
+            }
     return result
 
 
@@ -268,7 +219,7 @@ COLUMNS = [
     ("file bytes", lambda f: f"{f['file_bytes']:,}"),
     ("B/word", lambda f: f"{f['bytes_per_word']:.2f}"),
     ("load ms", lambda f: f"{f['load_s']['median'] * 1e3:.2f}"),
-    ("build MB", lambda f: f"{f['build_memory']['peak_mb']:.0f}" if "build_memory" in f else "-"),
+    ("build MB", lambda f: f"{f['build_memory']['peak_mb']:.0f}"),
     ("peak MB", lambda f: f"{f['memory']['peak_mb']:.1f}"),
     ("member us", lambda f: f"{f['query_s']['member']['median'] * 1e6:.2f}"),
     ("prefix us", lambda f: f"{f['query_s']['prefix']['median'] * 1e6:.2f}"),
@@ -279,10 +230,18 @@ COLUMNS = [
 ]
 
 
+def _cell(fmt, figures: dict[str, Any]) -> str:
+    """One table cell; "-" where the structure has no such figure."""
+    try:
+        return fmt(figures)
+    except KeyError:
+        return "-"
+
+
 def format_table(result: dict[str, Any], markdown: bool = False) -> str:
     """The result as an aligned text table (or Markdown), medians only."""
     head = ["structure"] + [c for c, _ in COLUMNS]
-    rows = [[name] + [fmt(f) for _, fmt in COLUMNS] for name, f in result["formats"].items()]
+    rows = [[name] + [_cell(fmt, f) for _, fmt in COLUMNS] for name, f in result["formats"].items()]
     if markdown:
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         lines += ["| " + " | ".join(r) + " |" for r in rows]
