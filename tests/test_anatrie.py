@@ -193,3 +193,27 @@ def test_options_are_recorded(english):
     assert header["meta"]["disk"] == "simula" and len(header["meta"]["order"]) == 26
     with pytest.raises(FormatError):
         anatrie(english, FIGURE4, disk="tape")
+
+
+def test_crafted_fail_offsets_are_caught(english):
+    """A file whose checksum holds but whose fail offsets lie: check() names it, and a
+    search refuses a backward offset instead of looping."""
+    lex = anatrie(english, FIGURE4, order="1977")
+    data = bytearray(lex.payload())
+    assert data[1] & 2  # the root node Q has a fail sibling (K); its offset is bytes 2..5
+    forward = bytearray(data)
+    forward[2:6] = (int.from_bytes(data[2:6], "little") + 2).to_bytes(4, "little")
+    wrong = AnagramTrie(bytes(forward), lex.alphabet, lex.word_count, lex.order, "pascal")
+    assert any("fail offset" in p for p in wrong.check())
+    data[2:6] = bytes(4)  # back to the root itself
+    looping = AnagramTrie(bytes(data), lex.alphabet, lex.word_count, lex.order, "pascal")
+    with pytest.raises(FormatError, match="does not point forward"):
+        list(looping.findwords("?VSIE"))
+
+
+def test_exact_anagrams_use_every_tile(enable_list, enable_set):
+    lex = enable_built(enable_list, "anatrie")
+    for rack in ["RETAINS", "RETAIN?", "QUIZ?", "AEINST??"]:
+        found = lex.anagrams(rack)
+        assert all(len(w) == len(rack) for w in found)
+        assert {w.upper() for w in found} == {w for w in enable_set if len(w) == len(rack) and formable(w, rack)}

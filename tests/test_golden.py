@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SPECS = ROOT / "formats"
 GOLDEN = SPECS / "golden"
 
-# golden lexicon file -> (its word list, format, ruleset)
+# golden lexicon file -> (its word list, format, ruleset[, build options])
 CASES = {
     "three.dawg": ("three.txt", "dawg", "english"),
     "spanish.dawg": ("spanish.txt", "dawg", "spanish"),
@@ -36,6 +36,8 @@ CASES = {
     "three.gaddawg": ("three.txt", "gaddawg", "english"),
     "norvig.prefixset": ("norvig.txt", "prefixset", "english"),
     "norvig.prefixset-aho": ("norvig.txt", "prefixset-aho", "english"),
+    "figure4.anatrie": ("figure4.txt", "anatrie", "english", {"order": "1977", "disk": "pascal"}),
+    "figure4-simula.anatrie": ("figure4.txt", "anatrie", "english", {"order": "1977", "disk": "simula"}),
 }
 
 FENCE = re.compile(r"^```(dump|xxd) (\S+)[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
@@ -46,11 +48,16 @@ def word_lines(name: str) -> list[str]:
     return (GOLDEN / CASES[name][0]).read_text("utf-8").splitlines()
 
 
+def build_options(name: str) -> dict:
+    """The build options of a golden file (the format's defaults unless CASES gives some)."""
+    return CASES[name][3] if len(CASES[name]) > 3 else {}
+
+
 def build(name: str):
     """The lexicon of a golden file, built from its word list."""
-    _, fmt, ruleset = CASES[name]
+    _, fmt, ruleset = CASES[name][:3]
     wordlist = from_words(word_lines(name), load_ruleset(ruleset).alphabet)
-    return formats.build(wordlist, fmt, ruleset)
+    return formats.build(wordlist, fmt, ruleset, **build_options(name))
 
 
 def first_difference(a: bytes, b: bytes) -> str:
@@ -100,7 +107,7 @@ def test_golden_file_is_rebuilt_byte_for_byte(name, request):
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_golden_file_loads_to_its_word_list(name):
     path = GOLDEN / name
-    words_file, fmt, ruleset = CASES[name]
+    words_file, fmt, ruleset = CASES[name][:3]
     lexicon = formats.load(path)
     words = word_lines(name)
     assert list(lexicon) == words  # the lists are stored in code order, upper case
@@ -109,13 +116,14 @@ def test_golden_file_loads_to_its_word_list(name):
     assert lexicon.check() == []
     header = lexicon.header
     assert (header["format"], header["ruleset"], header["words"]) == (fmt, ruleset, len(words))
+    assert {k: header["options"][k] for k in build_options(name)} == build_options(name)
     # the lists are normalized text, so wordlist_sha256 is plain sha256sum of the file
     assert header["wordlist_sha256"] == hashlib.sha256((GOLDEN / words_file).read_bytes()).hexdigest()
 
 
 def test_every_golden_word_list_has_a_golden_file():
     lists = {p.name for p in GOLDEN.glob("*.txt")}
-    assert lists == {words_file for words_file, _, _ in CASES.values()}
+    assert lists == {case[0] for case in CASES.values()}
 
 
 # -- the worked dumps in the specs -------------------------------------------------------

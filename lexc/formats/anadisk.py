@@ -66,7 +66,6 @@ class NodeFile:
     def __init__(self, data: Any):
         self.data = data
         self.root: int | None = 0 if len(data) else None
-        self.skipped = 0  # bytes read to skip subtries (simula), counted for the query stats
 
     @classmethod
     def write(cls, keyed: Sequence[tuple[bytes, bytes]], codes: Sequence[int]) -> tuple[bytes, int]:
@@ -79,9 +78,10 @@ class NodeFile:
         letters deep."""
         raise NotImplementedError
 
-    def fail(self, offset: int, depth: int, succ: int | None, fail: int | None) -> int | None:
-        """The fail root of a node, given what ``node`` returned."""
-        return fail
+    def skip(self, offset: int, depth: int) -> tuple[int, int]:
+        """(the offset just past the subtrie at ``offset``, bytes read to get there): how a
+        forward-only layout reaches a node's fail subtrie (``node`` returned -1)."""
+        raise NotImplementedError(f"the {self.name} layout records its fail offsets")
 
     def words(self, at: int, depth: int) -> list[bytes]:
         """The words stored with a node."""
@@ -95,7 +95,7 @@ class NodeFile:
         """(offset, depth, letter, words, success, fail) of every node, for dumps."""
         for offset, depth, letter, words in self.preorder(with_words=True):
             _, succ, fail, _, _ = self.node(offset, depth)
-            yield offset, depth, letter, words, succ, self.fail(offset, depth, succ, fail)
+            yield offset, depth, letter, words, succ, (self.skip(succ, depth + 1)[0] if fail == -1 else fail)
 
 
 class PascalFile(NodeFile):
@@ -132,6 +132,8 @@ class PascalFile(NodeFile):
         fail = None
         if flags & HAS_FAIL:
             fail = _U32(data, p)[0]
+            if fail <= offset:  # only a crafted file (the checksum holds): refuse to loop
+                raise FormatError(f"node at {offset}: fail offset {fail} does not point forward")
             p += 4
         at = None
         if flags & HAS_WORD:
@@ -153,22 +155,30 @@ class PascalFile(NodeFile):
         return out
 
     def preorder(self, with_words: bool = False) -> Iterator[tuple[int, int, int, list[bytes]]]:
+        """Also verifies what the search trusts: flags, dummy records, a word or a success
+        subtrie on every node, and each fail offset pointing at the segment that follows
+        the node's success subtrie."""
         data, n = self.data, len(self.data)
-        p, depth, pending = 0, 1, []
+        p, depth, pending = 0, 1, []  # pending: (depth, recorded fail offset) of fail subtries to come
         while p < n:
             start, letter, flags = p, data[p], data[p + 1]
-            if not 1 <= letter < DUMMY + 128:
-                raise ValueError(f"offset {p}: {letter:#x} is not a node record")
-            p += 6 if flags & HAS_FAIL else 2
+            if not 1 <= letter < 128 or flags & ~(HAS_SUCC | HAS_FAIL | HAS_WORD):
+                raise ValueError(f"offset {p}: not a node record (letter {letter:#x}, flags {flags:#x})")
+            if not flags & (HAS_SUCC | HAS_WORD):
+                raise ValueError(f"offset {p}: a node with neither words nor a success subtrie")
+            p += 2
+            if flags & HAS_FAIL:
+                pending.append((depth, _U32(data, p)[0]))
+                p += 4
             words: list[bytes] = []
             if flags & HAS_WORD:
                 words = self.words(p, depth) if with_words else []
                 p += depth
                 while data[p] == DUMMY:
+                    if data[p + 1] != HAS_WORD:
+                        raise ValueError(f"offset {p}: a dummy record without a word")
                     p += 2 + depth
             yield start, depth, letter, words
-            if flags & HAS_FAIL:
-                pending.append(depth)
             if flags & HAS_SUCC:
                 depth += 1
                 continue
@@ -177,7 +187,9 @@ class PascalFile(NodeFile):
             p += 1
             if not pending:
                 break
-            depth = pending.pop()
+            depth, recorded = pending.pop()
+            if recorded != p:
+                raise ValueError(f"a fail offset says {recorded}, but the fail subtrie starts at {p}")
         if p != n or pending:
             raise ValueError(f"the node records end at {p} of {n} bytes")
 
@@ -209,14 +221,9 @@ class SimulaFile(NodeFile):
         fail = (-1 if succ is not None else p) if code & 2 else None
         return data[offset], succ, fail, (offset + 2 if n else None), p - offset
 
-    def fail(self, offset: int, depth: int, succ: int | None, fail: int | None) -> int | None:
-        """Past the whole success subtrie: the only way to it in this layout is to read it."""
-        if fail != -1:
-            return fail
-        return self._skip(succ, depth + 1)
-
-    def _skip(self, p: int, depth: int) -> int:
-        """The offset just after the subtrie (node, success and fail subtries) at ``p``."""
+    def skip(self, p: int, depth: int) -> tuple[int, int]:
+        """Past the subtrie (node, success and fail subtries) at ``p``, by reading all of it:
+        the only way to a fail subtrie in this layout."""
         data, start = self.data, p
         stack = [depth]
         while stack:
@@ -228,8 +235,7 @@ class SimulaFile(NodeFile):
                 stack.append(depth)
             if code & 1:
                 stack.append(depth + 1)
-        self.skipped += p - start
-        return p
+        return p, p - start
 
     def words(self, at: int, depth: int) -> list[bytes]:
         data = self.data
@@ -246,6 +252,8 @@ class SimulaFile(NodeFile):
             code = data[p + 2 + count * depth]
             if not 1 <= letter < 128 or code > 3:
                 raise ValueError(f"offset {p}: not a node record")
+            if not count and not code & 1:
+                raise ValueError(f"offset {p}: a node with neither words nor a success subtrie")
             yield p, depth, letter, words
             p += 3 + count * depth
             if code & 2:

@@ -10,7 +10,7 @@ valuable letters first and longer words before their sub-collections. Spec:
 ``formats/anatrie.md``.
 
 The tree is stored in pre-order (node, success subtrie, fail subtrie), in either of the
-papers' two layouts (see ``disk.py``... here: ``SimulaFile`` and ``PascalFile``), and every
+papers' two layouts (``anadisk.py``: ``PascalFile`` and ``SimulaFile``), and every
 search reads the file's bytes directly (an mmap of the lexicon file, or the built bytes);
 no node ever becomes a Python object. ``last_stats`` records how many bytes a query read.
 """
@@ -123,11 +123,16 @@ class AnagramTrie(LexiconBase):
         return {"nodes": nodes, "edges": max(nodes - 1, 0), "bytes": len(self.file.data)}
 
     def check(self) -> list[str]:
-        """Invariants: siblings strictly increasing in canonical order, every word a
-        permutation of its path, every key present once, the word count the header's."""
+        """Invariants: every record readable (pascal: flags, dummy records, fail offsets that
+        point at the right segment), no dead-end node, siblings strictly increasing in
+        canonical order, every word a permutation of its path, each node's words sorted and
+        distinct, and the word and node counts the header's."""
         problems: list[str] = []
-        rank, path, count = self.rank, [], 0
+        rank, path, count, nodes = self.rank, [], 0, 0
         for offset, depth, letter, words in self._checked_preorder(problems):
+            nodes += 1
+            if words != sorted(set(words)):
+                problems.append(f"node at {offset}: words repeated or out of order")
             r = rank[letter]
             del path[depth - 1 :]
             if r == 255:
@@ -144,6 +149,8 @@ class AnagramTrie(LexiconBase):
                 return problems
         if not problems and count != self.word_count:
             problems.append(f"the file holds {count} words, the header says {self.word_count}")
+        if not problems and self.nodes is not None and nodes != self.nodes:
+            problems.append(f"the file holds {nodes} nodes, the header says {self.nodes}")
         return problems
 
     def _checked_preorder(self, problems: list[str]) -> Iterator[tuple[int, int, int, list[bytes]]]:
@@ -214,10 +221,9 @@ class AnagramTrie(LexiconBase):
         ``last_stats`` counts the bytes and nodes read."""
         f = self.file
         stats = self.last_stats = {"bytes_read": 0, "nodes_read": 0}
-        f.skipped = 0
         if not self.word_count:
             return
-        node, fail_of, words_of, rank, order = f.node, f.fail, f.words, self.rank, self.order
+        node, skip, words_of, rank, order = f.node, f.skip, f.words, self.rank, self.order
         # the real letters left are always a suffix letters[i:] of the sorted list (the search
         # only ever drops the first one), so a frame holds an index; ``required[i]`` counts
         # the required letters in letters[i:]; ``end`` stops the comparisons past the list
@@ -246,7 +252,10 @@ class AnagramTrie(LexiconBase):
                     stack.append((tree, depth, i, blanks, blanked, succ, fail, words_at, r))
                     tree, depth, blanks, blanked = succ, depth + 1, blanks - 1, blanked + (order[r],)
                 elif i < end:  # no blank for it: try the next node
-                    tree = fail if fail != -1 else fail_of(tree, depth, succ, fail)
+                    tree = fail
+                    if fail == -1:  # simula: past the success subtrie, by reading it
+                        tree, skipped = skip(succ, depth + 1)
+                        nbytes += skipped
                 else:
                     tree = None
                 continue
@@ -256,26 +265,33 @@ class AnagramTrie(LexiconBase):
             if r < 0:  # back from the real letter's success subtrie
                 must = not letters[i] & 1
                 if words_at is not None and required[i + 1] == 0:
-                    stats["bytes_read"], stats["nodes_read"] = nbytes + f.skipped, nodes
+                    stats["bytes_read"], stats["nodes_read"] = nbytes, nodes
                     yield words_of(words_at, depth), blanked
                 if must:
                     tree = None  # a required letter cannot be skipped: nothing further uses it
                 else:
                     i += 1
-                    tree = fail if fail != -1 else fail_of(tree, depth, succ, fail)
+                    tree = fail
+                    if fail == -1:
+                        tree, skipped = skip(succ, depth + 1)
+                        nbytes += skipped
             else:  # back from the blank's success subtrie
                 if words_at is not None and required[i] == 0:
-                    stats["bytes_read"], stats["nodes_read"] = nbytes + f.skipped, nodes
+                    stats["bytes_read"], stats["nodes_read"] = nbytes, nodes
                     yield words_of(words_at, depth), blanked + (order[r],)
-                tree = fail if fail != -1 else fail_of(tree, depth, succ, fail)
-        stats["bytes_read"], stats["nodes_read"] = nbytes + f.skipped, nodes
+                tree = fail
+                if fail == -1:
+                    tree, skipped = skip(succ, depth + 1)
+                    nbytes += skipped
+        stats["bytes_read"], stats["nodes_read"] = nbytes, nodes
 
     # -- protocol queries -----------------------------------------------------------------
     def anagram_codes(self, letters: Sequence[int], blanks: int, sub: bool) -> list[bytes]:
         """All words from the rack (or, with ``sub``, any part of it), by findwords."""
         need = len(letters) + blanks
         out: list[bytes] = []
-        for words, blanked in self._search(self._rack(letters), blanks):
+        rack = self._rack(letters) if sub else self._rack((), letters)  # all of it: every letter required
+        for words, blanked in self._search(rack, blanks):
             if sub or (words and len(words[0]) == need):
                 out.extend(_mark_blanks(words, blanked))
         return out
@@ -299,7 +315,7 @@ class AnagramTrie(LexiconBase):
                     break
                 if r > want:
                     return False
-                tree = f.fail(tree, depth, succ, fail)
+                tree = fail if fail != -1 else f.skip(succ, depth + 1)[0]
             if tree is None:
                 return False
             if depth == len(key):
