@@ -83,15 +83,21 @@ def hooks(words: set[str], word: str, letters: str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ
     }
 
 
-def minimal_graph_size(words: set[str]) -> tuple[int, int]:
-    """(nodes with edges, edges) of the minimal word graph with per-edge terminal bits,
-    computed from right languages (Myhill-Nerode), not from any trie or register: one node per
-    distinct non-empty set of continuations {s != '' : prefix + s is a word}."""
+def right_languages(words: set[str]) -> set[frozenset[str]]:
+    """The distinct non-empty sets of continuations {s != '' : prefix + s is a word} over all
+    prefixes (Myhill-Nerode), by brute force."""
     prefixes = {w[:i] for w in words for i in range(len(w) + 1)}
     languages = set()
     for p in prefixes:
         cont = frozenset(w[len(p):] for w in words if w.startswith(p) and len(w) > len(p))
         if cont:
             languages.add(cont)
-    edges = sum(len({s[0] for s in lang}) for lang in languages)
-    return len(languages), edges
+    return languages
+
+
+def minimal_graph_size(*languages: set[str]) -> tuple[int, int]:
+    """(nodes with edges, edges) of the minimal word graph with per-edge terminal bits that
+    holds one or more languages (one register for all), computed from right languages, not
+    from any trie or register: one node per distinct non-empty set of continuations."""
+    nodes = set().union(*(right_languages(words) for words in languages))
+    return len(nodes), sum(len({s[0] for s in node}) for node in nodes)

@@ -15,6 +15,7 @@ from lexc.formats.gaddag import GADDAG_SLOT, SEP, Gaddag, Gaddawg
 from lexc.formats.minimize import Minimizer
 from lexc.wordlist import from_words
 
+import reference as ref
 from lexicons import SMALL, enable_built
 
 GADDAG_FORMATS = ["gaddag", "gaddawg"]
@@ -28,23 +29,6 @@ def gordon_strings(words: set[str]) -> set[str]:
         for i in range(1, len(w) + 1):
             out.add(w[:i][::-1] + ("@" + w[i:] if i < len(w) else ""))
     return out
-
-
-def right_languages(words: set[str]) -> set[frozenset[str]]:
-    """The distinct non-empty continuation sets of a language (Myhill-Nerode), by brute force."""
-    prefixes = {w[:i] for w in words for i in range(len(w) + 1)}
-    languages = set()
-    for p in prefixes:
-        cont = frozenset(w[len(p):] for w in words if w.startswith(p) and len(w) > len(p))
-        if cont:
-            languages.add(cont)
-    return languages
-
-
-def minimal_size(*languages: set[str]) -> tuple[int, int]:
-    """(nodes with edges, edges) of the minimal graph holding several languages at once."""
-    nodes = set().union(*(right_languages(lang) for lang in languages))
-    return len(nodes), sum(len({s[0] for s in node}) for node in nodes)
 
 
 def spelled(lex: Gaddag, start: int) -> set[str]:
@@ -91,7 +75,7 @@ def test_exactly_minimal(english, fmt, name):
     lists = reachable_lists(lex)
     assert len(set(lists.values())) == len(lists), "two equal edge lists: not minimal"
     languages = [gordon_strings(words)] + ([words] if fmt == "gaddawg" else [])
-    nodes, edges = minimal_size(*languages)
+    nodes, edges = ref.minimal_graph_size(*languages)
     assert len(lists) == nodes
     assert lex.stats()["nodes"] == nodes + 1  # plus the node with no edges
     assert sum(map(len, lists.values())) == edges
@@ -107,7 +91,7 @@ def test_random_lists(english, words, fmt):
     assert spelled(lex, GADDAG_SLOT) == gordon_strings(words)
     lists = reachable_lists(lex)
     languages = [gordon_strings(words)] + ([words] if fmt == "gaddawg" else [])
-    nodes, edges = minimal_size(*languages)
+    nodes, edges = ref.minimal_graph_size(*languages)
     assert len(lists) == nodes == len(set(lists.values()))
     assert sum(map(len, lists.values())) == edges
     assert list(lex) == sorted(words)

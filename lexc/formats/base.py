@@ -140,7 +140,10 @@ class LexiconBase:
     # -- derived queries on codes ---------------------------------------------------------
     def walk(self, codes: bytes) -> Node | None:
         """The node at the end of a path, or None if no word starts so."""
-        node = self.root()
+        return self.walk_from(self.root(), codes)
+
+    def walk_from(self, node: Node, codes: bytes) -> Node | None:
+        """The node reached from ``node`` by the letters, or None."""
         for letter in codes:
             node = self.child(node, letter)
             if node is None:

@@ -121,7 +121,7 @@ class Gaddag(Dawg):
         no word are left out. Returns the new pointer's index."""
         lst, cmask, last, shift, tbit = self._list, self._cmask, self._lbit, self._shift, 1 << self._tbit
         rebuilt = []
-        for letter, i in self._edges_of(lst[GADDAG_SLOT] & cmask):
+        for letter, i in self.children(GADDAG_SLOT):
             e = lst[i]
             sep = self._separator_edge(e & cmask)
             child = lst[sep] & cmask if sep is not None else 0
@@ -135,16 +135,6 @@ class Gaddag(Dawg):
         else:
             lst.append(last)
         return pointer
-
-    def _edges_of(self, i: int) -> Iterator[tuple[int, int]]:
-        """(letter, edge index) of the node list starting at ``i`` (0: none), in stored order."""
-        lst, shift, last = self._list, self._shift, self._lbit
-        while i:
-            e = lst[i]
-            yield e >> shift & 0xFF, i
-            if e & last:
-                return
-            i += 1
 
     def _separator_edge(self, i: int) -> int | None:
         """The separator edge of the node list starting at ``i`` (it is the last), or None."""
@@ -197,12 +187,7 @@ class Gaddag(Dawg):
 
     def gaddag_walk(self, codes: bytes) -> int | None:
         """Follow letters (SEP allowed) from the GADDAG root; the final edge index or None."""
-        node: int | None = GADDAG_SLOT
-        for letter in codes:
-            node = self.child(node, letter)
-            if node is None:
-                return None
-        return node
+        return self.walk_from(GADDAG_SLOT, codes)
 
     # -- queries the GADDAG answers natively ----------------------------------------------
     def contains_codes(self, codes: bytes) -> bool:
