@@ -31,6 +31,7 @@ class SetBaseline:
         return w in self.words
 
     def is_prefix(self, p: str) -> bool:
+        """Some word starts with ``p`` (a proper prefix, or the word itself)."""
         return p in self.prefixes or p in self.words
 
 
@@ -46,6 +47,7 @@ class MarisaBaseline:
         return w in self.trie
 
     def is_prefix(self, p: str) -> bool:
+        """Some key starts with ``p``: ask for the first one."""
         return next(self.trie.iterkeys(p), None) is not None
 
 

@@ -53,7 +53,7 @@ def lexicon_arg(args: tuple[str, ...], lexicon_opt: str | None, format: str, rul
     path = lexicon_opt
     if path is None and len(args) > min_rest and os.path.isfile(args[0]):
         path, args = args[0], args[1:]
-    elif path is None and len(args) > min_rest and ("/" in args[0] or args[0].endswith((".txt", ".lexc", ".dawg"))):
+    elif path is None and len(args) > min_rest and ("/" in args[0] or args[0].endswith((".txt", ".lexc", *(f".{name}" for name in FORMATS)))):
         raise FormatError(f"{args[0]}: no such file")
     if len(args) < min_rest:
         raise click.UsageError("missing argument")
@@ -98,9 +98,10 @@ def cli() -> None:
               help="Edge layout of word-graph formats (ignored by formats without one).")
 @click.option("--order", default="auto", show_default=True, metavar="ORDER",
               help="anatrie: canonical letter order: 1979, 1977, alpha, values (by tile values) or the "
-                   "letters spelled out; auto is 1979 for A-Z, else values.")
+                   "letters spelled out; auto is 1979 for A-Z, else values (ignored by other formats).")
 @click.option("--disk", type=click.Choice(["pascal", "simula"]), default="pascal", show_default=True,
-              help="anatrie: disk layout (pascal: fail subtries reachable directly; simula: forward only).")
+              help="anatrie: disk layout (pascal: fail subtries reachable directly; simula: forward only; "
+                   "ignored by other formats).")
 @click.option("-v", "--verbose", is_flag=True, help="List rejected words.")
 @click.option("--json", "as_json", is_flag=True, help="Print the build report as JSON (-f all: a list of them).")
 def build(wordlist, format_, ruleset, out, min_len, max_len, skip_invalid, layout, order, disk, verbose, as_json):

@@ -83,6 +83,9 @@ def compile_all(
         raise FormatError(f"{directory}: not a directory (the output of several formats goes into a directory)")
     list_options = {"min_len": min_len, "max_len": max_len, "skip_invalid": skip_invalid}
     words, read_s = _read(wordlist, ruleset, list_options, progress)
+    for name in names:  # bad options fail before anything is written
+        FORMATS[name].check_options({k: v for k, v in (options or {}).items() if k in FORMATS[name].options},
+                                    words.alphabet, ruleset)
     directory.mkdir(parents=True, exist_ok=True)
     reports: list[dict[str, Any]] = []
     for name in names:
@@ -175,6 +178,8 @@ def verify(lexicon: LexiconBase, against: WordList | None = None) -> dict[str, A
     """Check a loaded lexicon's invariants, its word count and checksum of its words, and
     (with ``against``) that it holds exactly the words of a list."""
     problems = list(lexicon.check())
+    if problems:  # a structure that fails its invariants is not walked for its words
+        return {"words": None, "wordlist_sha256": None, "problems": problems, "ok": False}
     words = list(lexicon.iter_codes())
     if len(words) != lexicon.word_count:
         problems.append(f"enumerates {len(words)} words, header says {lexicon.word_count}")

@@ -180,10 +180,13 @@ def test_check_finds_a_corrupt_word(english, disk):
     assert truncated.check()
 
 
-def test_empty_lexicon(english):
-    lex = AnagramTrie.build([], english.alphabet)  # (word lists are never empty; the class copes)
-    assert lex.anagrams("ABC?", sub=True) == [] and "A" not in lex and list(lex) == []
-    assert loads(dumps(lex)).anagrams("AB") == []
+@pytest.mark.parametrize("disk", DISKS)
+def test_empty_lexicon(english, disk):
+    lex = AnagramTrie.build([], english.alphabet, disk=disk)  # (as `lexc edit` can leave one)
+    for one in (lex, loads(dumps(lex))):
+        assert one.anagrams("ABC?", sub=True) == [] and "A" not in one and list(one) == []
+        assert not one.is_prefix("A") and one.pattern("*") == [] and one.check() == []
+        assert list(one.dump_rows()) == []
 
 
 def test_options_are_recorded(english):

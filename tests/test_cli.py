@@ -1021,3 +1021,52 @@ def test_errors_never_print_a_traceback(tmp_path, tiny_dawg):
         done = run_process(*args)
         assert done.returncode == 2, (args, done.stderr)
         assert_one_error_line(done.stderr)
+
+
+# --- review fixes ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", sorted(formats.FORMATS))
+def test_a_missing_file_with_a_format_extension_is_named(name, tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "lexc", "check", f"missing.{name}", "CAT"], cwd=tmp_path,
+                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": LEXC_PARENT})
+    assert proc.returncode == 2 and proc.stderr.strip() == f"lexc: error: missing.{name}: no such file"
+
+
+def test_all_formats_check_options_before_writing(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "lexc", "build", str(TINY), "-f", "all", "--order", "XYZ",
+                           "-o", str(tmp_path / "out")], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": LEXC_PARENT})
+    assert proc.returncode == 2 and "order 'XYZ'" in proc.stderr and len(proc.stderr.splitlines()) == 1
+    assert not (tmp_path / "out").exists()
+
+
+def test_writing_through_a_symlink_keeps_the_link(tmp_path):
+    target, link = tmp_path / "real.dawg", tmp_path / "link.dawg"
+    link.symlink_to(target.name)
+    formats.save(formats.build(lexc.read_wordlist(TINY, lexc.load_ruleset("english").alphabet), "dawg"), link)
+    assert link.is_symlink() and target.is_file() and formats.load(link).word_count == len(TINY_WORDS)
+
+
+def test_a_missing_output_directory_is_named(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "lexc", "build", str(TINY), "-o", str(tmp_path / "no" / "x.dawg")],
+                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": LEXC_PARENT})
+    assert proc.returncode == 2 and proc.stderr.strip() == f"lexc: error: {tmp_path / 'no'}: no such directory"
+
+
+def test_verify_reports_a_crafted_file_without_a_traceback(tmp_path):
+    """A file whose checksums hold but whose edges point outside the array: verify fails on
+    check()'s findings and does not walk the broken structure."""
+    from lexc.formats import container
+
+    lex = formats.build(lexc.read_wordlist(TINY, lexc.load_ruleset("english").alphabet), "dawg")
+    data = bytearray(formats.dumps(lex))
+    header, payload = container.unpack(bytes(data))
+    edges = bytearray(payload)
+    edges[4:7] = b"\xff\xff\x3f"  # the first node's first edge: child index far outside the array
+    path = tmp_path / "crafted.dawg"
+    path.write_bytes(container.pack({k: v for k, v in header.items() if k not in ("payload_bytes", "payload_sha256")},
+                                    bytes(edges)))
+    proc = subprocess.run([sys.executable, "-m", "lexc", "verify", str(path)], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": LEXC_PARENT})
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr + proc.stdout
+    assert proc.stdout.startswith("FAILED: ")

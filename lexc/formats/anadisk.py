@@ -244,7 +244,7 @@ class SimulaFile(NodeFile):
 
     def preorder(self, with_words: bool = False) -> Iterator[tuple[int, int, int, list[bytes]]]:
         data, n = self.data, len(self.data)
-        p, stack = 0, [1]
+        p, stack = 0, [1] if n else []
         while stack and p < n:
             depth = stack.pop()
             letter, count = data[p], data[p + 1]

@@ -98,6 +98,13 @@ class AnagramTrie(LexiconBase):
         data, nodes = LAYOUTS[disk].write(keyed, codes)
         return cls(data, alphabet, len(words), codes, disk, {"order": order, "disk": disk}, nodes)
 
+    @classmethod
+    def check_options(cls, options: dict[str, Any], alphabet: Alphabet, ruleset: str) -> None:
+        """The disk layout is known and the order is a permutation of the alphabet."""
+        if options.get("disk", "pascal") not in LAYOUTS:
+            raise FormatError(f"unknown disk layout {options['disk']!r} (known: {', '.join(LAYOUTS)})")
+        canonical_order(alphabet, options.get("order", "auto"), ruleset)
+
     def payload(self) -> bytes:
         """The layout's bytes."""
         return bytes(self.file.data)

@@ -84,6 +84,10 @@ class LexiconBase:
         """Build from strictly increasing, deduplicated encoded words."""
         raise NotImplementedError
 
+    @classmethod
+    def check_options(cls, options: dict[str, Any], alphabet: Alphabet, ruleset: str) -> None:
+        """Raise FormatError for build options this format cannot use (before any work)."""
+
     def payload(self) -> bytes:
         """The payload bytes stored after the container header."""
         raise NotImplementedError

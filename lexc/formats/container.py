@@ -18,6 +18,7 @@ of the payload. Any failure raises ``FormatError`` with a one-line reason.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import mmap
 import os
@@ -144,7 +145,11 @@ def write_atomic(path: str | os.PathLike, data: bytes) -> None:
     """Write ``data`` to a temporary file beside ``path``, fsync it and rename it into
     place, so that an interrupted write never leaves a partial file at ``path``."""
     path = Path(path)
+    if path.is_symlink():  # write through a link to its target, as editors do, keeping the link
+        path = Path(os.path.realpath(path))
     directory = path.parent if str(path.parent) else Path(".")
+    if not directory.is_dir():
+        raise FileNotFoundError(errno.ENOENT, "no such directory", str(directory))
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=directory)
     try:
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the file the usual mode

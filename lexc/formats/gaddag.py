@@ -203,9 +203,8 @@ class Gaddag(Dawg):
         return bool(lst[i] >> self._tbit & 1)
 
     def front_hooks(self, codes: bytes) -> int:
-        """Letters L with L + word a word: the terminal edges after rev(word), one walk."""
-        if not codes:
-            return 0
+        """Letters L with L + word a word: the terminal edges after rev(word), one walk (for
+        the empty word, the one-letter words: the GADDAG root's terminal edges)."""
         node = self.gaddag_walk(codes[::-1])
         return 0 if node is None else self.word_letters(node)
 
