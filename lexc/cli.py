@@ -286,7 +286,7 @@ def verify_cmd(file, against, ruleset, as_json):
 
 @cli.command()
 @click.argument("file", required=False)
-@click.option("-n", "--limit", type=int, default=None, help="Show at most N rows.")
+@click.option("-n", "--limit", type=click.IntRange(0), default=None, help="Show at most N rows.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 def dump(file, limit, as_json):
     """Print a lexicon's low-level table, one row per edge (a prefix set: one per key).
@@ -327,7 +327,7 @@ def check(args, lexicon_opt, format_, ruleset, as_json):
 @click.argument("args", nargs=-1, metavar="[FILE]")
 @click.option("-p", "--prefix", default="", help="Only words starting with this.")
 @click.option("--pattern", default=None, help="Pattern: ? one letter, * any run, [ABC], [^ABC].")
-@click.option("-n", "--limit", type=int, default=None, help="Show at most N words.")
+@click.option("-n", "--limit", type=click.IntRange(0), default=None, help="Show at most N words.")
 @lexicon_options
 def words(args, prefix, pattern, limit, lexicon_opt, format_, ruleset, as_json):
     """List words, all or by prefix or pattern; exit 1 if none.
@@ -336,8 +336,9 @@ def words(args, prefix, pattern, limit, lexicon_opt, format_, ruleset, as_json):
     """
     lexicon, _ = lexicon_arg(args, lexicon_opt, format_, ruleset, min_rest=0)
     found = lexicon.pattern(pattern) if pattern else lexicon.words(prefix)
-    if pattern and prefix:
-        found = [w for w in found if w.startswith(prefix.upper())]
+    if pattern and prefix:  # compared as tiles, not text: Spanish C is no prefix of CHICO
+        start = lexicon.encode(prefix)
+        found = [w for w in found if lexicon.encode(w).startswith(start)]
     shown = found if limit is None else found[:limit]
     emit(shown, as_json, "\n".join(shown))
     if not found:

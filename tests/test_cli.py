@@ -1070,3 +1070,18 @@ def test_verify_reports_a_crafted_file_without_a_traceback(tmp_path):
                           env={**os.environ, "PYTHONPATH": LEXC_PARENT})
     assert proc.returncode == 1 and "Traceback" not in proc.stderr + proc.stdout
     assert proc.stdout.startswith("FAILED: ")
+
+
+def test_words_prefix_with_a_pattern_compares_tiles(tmp_path):
+    spanish = tmp_path / "es.txt"
+    spanish.write_text("CHICO\nCASA\nCOSA\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["words", str(spanish), "-r", "spanish", "--prefix", "C", "--pattern", "*",
+                                      "--json"])
+    assert result.exit_code == 0 and json.loads(result.output) == ["CASA", "COSA"]
+    alone = CliRunner().invoke(cli, ["words", str(spanish), "-r", "spanish", "--prefix", "C", "--json"])
+    assert json.loads(alone.output) == ["CASA", "COSA"]
+
+
+def test_a_negative_limit_is_refused():
+    result = CliRunner().invoke(cli, ["words", str(TINY), "-n", "-1"])
+    assert result.exit_code == 2
