@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 BLANK = 0
 BLANK_CHAR = "?"
 BLANK_FLAG = 0x80
+_SEPARATOR = "\x00"  # code 0 decodes to this: decode_many's word separator
 MAX_LETTERS = 127  # codes 1..127, so that code | BLANK_FLAG still fits in a byte
 
 
@@ -70,6 +71,7 @@ class Alphabet:
         object.__setattr__(self, "_decode_upper", {c: l for l, c in codes.items()})
         object.__setattr__(self, "_decode_lower", {c: l.lower() for l, c in codes.items()})
         table = {c: "\ufffd" for c in range(256)}  # a code outside the alphabet decodes to U+FFFD
+        table[0] = _SEPARATOR  # (never a letter: decode_many joins words with it)
         table |= {c: l for l, c in codes.items()} | {c | BLANK_FLAG: l.lower() for l, c in codes.items()}
         object.__setattr__(self, "_decode_table", table)
 
@@ -131,7 +133,7 @@ class Alphabet:
 
     def decode(self, codes: bytes | list[int] | tuple[int, ...]) -> str:
         """Decode letter codes to text; codes carrying BLANK_FLAG come out in lower case (a
-        code outside the alphabet as U+FFFD)."""
+        code outside the alphabet as U+FFFD; the reserved code 0 as NUL)."""
         if isinstance(codes, (bytes, bytearray)):
             return codes.decode("latin-1").translate(self._decode_table)
         upper, lower = self._decode_upper, self._decode_lower
@@ -141,8 +143,8 @@ class Alphabet:
         """Decode many encoded words at once (one C-level pass), as ``decode`` would."""
         if not words:
             return []
-        table = self._decode_table
-        return b"\x00".join(words).decode("latin-1").translate(table | {0: "\x00"}).split("\x00")
+        joined = b"\x00".join(words).decode("latin-1").translate(self._decode_table)
+        return joined.split(_SEPARATOR)
 
     def mask(self, codes) -> int:
         """The bitmask (bit = code) of a collection of letter codes."""

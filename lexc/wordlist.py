@@ -72,10 +72,7 @@ class WordList:
 
 def decode_all(words: Sequence[bytes], alphabet: Alphabet) -> list[str]:
     """Decode many encoded words at once."""
-    if alphabet.single_char:
-        table = {i: label for i, label in enumerate(("",) + alphabet.labels)}
-        return [w.decode("latin-1").translate(table) for w in words]
-    return [alphabet.decode(w) for w in words]
+    return alphabet.decode_many(list(words))
 
 
 def digest(words: Sequence[bytes], alphabet: Alphabet) -> str:

@@ -129,7 +129,7 @@ class Dawg(LexiconBase):
             start = stack.pop()
             if not start or start in nodes:
                 continue
-            if not slots <= start < len(lst):
+            if not slots <= start < len(self.edges):  # the stored array, not in-memory extras
                 problems.append(f"child index {start} is outside the node area")
                 continue
             end = start
@@ -216,7 +216,7 @@ class Dawg(LexiconBase):
         """The edge table, one dict per edge, for ``lexc dump``."""
         label = {0: "@"} | {c: self.alphabet.label(c) for c in self.alphabet.codes}
         slots = len(self.pointers)
-        for i, e in enumerate(self._list):
+        for i, e in enumerate(self._list[: len(self.edges)]):  # the stored edges only
             letter, terminal, last, child = self.layout.unpack(e)
             yield {"index": i, "raw": f"{e:0{self.layout.itemsize * 2}x}",
                    "letter": "-" if i < slots else label.get(letter, f"#{letter}"),

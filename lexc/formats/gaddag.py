@@ -21,7 +21,7 @@ way; ``gaddawg`` spends 26 edges to keep it on disk, as wolges's KWG files do.
 from __future__ import annotations
 
 from array import array
-from typing import Any, Iterator, Sequence
+from typing import Any, Sequence
 
 from ..alphabet import Alphabet
 from . import edges as edgemod
@@ -156,23 +156,6 @@ class Gaddag(Dawg):
         if self.stores_dawg_root:
             counts[DAWG_SLOT] = self.word_count
         return counts
-
-    def check(self) -> list[str]:
-        """The edge-array invariants (see ``Dawg.check``) over the stored array only."""
-        stored = len(self.edges)
-        full, self._list = self._list, self._list[:stored]
-        try:
-            return super().check()
-        finally:
-            self._list = full
-
-    def dump_rows(self) -> Iterator[dict[str, Any]]:
-        """The stored edge table, one dict per edge, for ``lexc dump``."""
-        stored = len(self.edges)
-        for row in super().dump_rows():
-            if row["index"] >= stored:
-                return
-            yield row
 
     # -- GADDAG primitives ----------------------------------------------------------------
     def gaddag_root(self) -> int:

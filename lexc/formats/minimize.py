@@ -42,7 +42,6 @@ class Minimizer:
         self._edges: list[int] = [_LAST]  # index 0 is never a node: child 0 means "no edges"
         self._register: dict[tuple[int, ...], int] = {}
         self.trie_nodes = 0  # nodes of the equivalent trie (the paper's "before" count)
-        self.trie_edges = 0
 
     def _node(self, edges: list[int]) -> int:
         """The index of the registered node with this edge list, registering it if new."""
@@ -105,7 +104,6 @@ class Minimizer:
         for depth in range(len(previous), 0, -1):
             child = node(pending.pop()) or targets[depth - 1]
             pending[depth - 1].append(child << 10 | letters[depth - 1] << 2 | finals[depth - 1])
-        self.trie_edges += self.trie_nodes
         if n_words:
             self.trie_nodes += 1  # the trie's root
         return node(pending.pop())
