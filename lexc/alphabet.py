@@ -46,6 +46,8 @@ class Alphabet:
     _decode_upper: dict = field(init=False, repr=False, compare=False)
     _decode_lower: dict = field(init=False, repr=False, compare=False)
     _decode_table: dict = field(init=False, repr=False, compare=False)
+    _decode_bytes: bytes | None = field(init=False, repr=False, compare=False)
+    _known: bytes = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         labels = tuple(fold(label) for label in self.labels)
@@ -74,6 +76,13 @@ class Alphabet:
         table[0] = _SEPARATOR  # (never a letter: decode_many joins words with it)
         table |= {c: l for l, c in codes.items()} | {c | BLANK_FLAG: l.lower() for l, c in codes.items()}
         object.__setattr__(self, "_decode_table", table)
+        # when every label (and its lower case) is one Latin-1 character, decoding is a
+        # bytes translation; ``_known`` (the codes with a label, and 0) tells when it applies
+        known = bytes(sorted({0} | set(codes.values()) | {c | BLANK_FLAG for c in codes.values()}))
+        object.__setattr__(self, "_known", known)
+        latin = all(len(table[c]) == 1 and ord(table[c]) < 256 for c in known)
+        object.__setattr__(self, "_decode_bytes", bytes(ord(table[c]) if c in known else 0 for c in range(256))
+                           if latin else None)
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -135,16 +144,19 @@ class Alphabet:
         """Decode letter codes to text; codes carrying BLANK_FLAG come out in lower case (a
         code outside the alphabet as U+FFFD; the reserved code 0 as NUL)."""
         if isinstance(codes, (bytes, bytearray)):
+            if self._decode_bytes is not None and not codes.translate(None, self._known):
+                return codes.translate(self._decode_bytes).decode("latin-1")
             return codes.decode("latin-1").translate(self._decode_table)
         upper, lower = self._decode_upper, self._decode_lower
         return "".join(lower[c & 0x7F] if c & BLANK_FLAG else upper[c] for c in codes)
 
     def decode_many(self, words: list[bytes]) -> list[str]:
         """Decode many encoded words at once (one C-level pass), as ``decode`` would."""
-        if not words:
-            return []
-        joined = b"\x00".join(words).decode("latin-1").translate(self._decode_table)
-        return joined.split(_SEPARATOR)
+        return self.decode_joined(b"\x00".join(words)) if words else []
+
+    def decode_joined(self, joined: bytes) -> list[str]:
+        """Decode words joined by the reserved code 0 (one C-level pass), as ``decode`` would."""
+        return self.decode(joined).split(_SEPARATOR)
 
     def mask(self, codes) -> int:
         """The bitmask (bit = code) of a collection of letter codes."""

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from lexc.formats import build
+from lexc.formats.base import in_anagram_order
 from lexc.wordlist import from_words
 
 import reference as ref
@@ -115,3 +116,14 @@ def test_random_lexicons_match_brute_force(english, fmt, words, rack, pat):
     for w in list(words)[:5]:
         assert lex.hooks(w).as_dict() == ref.hooks(words, w)
         assert lex.words(w[:1]) == ref.with_prefix(words, w[:1])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.binary(min_size=1, max_size=6).map(lambda b: bytes(1 + c % 5 | (c & 0x80) for c in b)),
+                min_size=1, max_size=30, unique=True))
+def test_anagram_order_of_codes(found):
+    """Longest first, then the letters (blank-made or not), then natural before blank-made."""
+    expected = sorted(found, key=lambda w: (-len(w), bytes(c & 0x7F for c in w), w))
+    assert in_anagram_order(found) == b"\x00".join(expected)
+    long = [b"\x01" * 300, b"\x02" * 255, b"\x81"]  # lengths past a key byte: the general sort
+    assert in_anagram_order(long) == b"\x00".join(long)

@@ -377,3 +377,19 @@ def test_round_trip_respects_min_len_in_an_odd_alphabet_order(words, min_len):
         return
     wl = from_words(words, alphabet, min_len=min_len)
     assert wl.texts() == expected
+
+
+# -- decoding: the bytes-translation fast path agrees with the general one -----------------
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.binary(max_size=8), min_size=1, max_size=6))
+def test_decode_fast_path_agrees(words):
+    latin = Alphabet(("A", "Ñ", "Ü", "Z"))  # one Latin-1 character each: the fast path
+    for alphabet in (ENGLISH, SPANISH, latin):
+        general = [w.decode("latin-1").translate(alphabet._decode_table) for w in words]
+        assert [alphabet.decode(w) for w in words] == general  # U+FFFD for unknown codes too
+        clean = [w.replace(b"\x00", b"") for w in words]
+        assert alphabet.decode_many(clean) == [alphabet.decode(w) for w in clean]
+    assert latin.decode(bytes((2, 3 | 0x80, 9))) == "Ñü\ufffd"
+    assert ENGLISH._decode_bytes is not None and latin._decode_bytes is not None
+    assert SPANISH._decode_bytes is None  # CH, LL, RR: the general path

@@ -78,6 +78,24 @@ class NodeFile:
         letters deep."""
         raise NotImplementedError
 
+    def seek(self, offset: int, depth: int, rank: Sequence[int], least: int) -> tuple[int | None, int, int]:
+        """Walk the fail chain from the node at ``offset`` (itself, its fail node, ...) to the
+        first node whose letter's ``rank`` is at least ``least``: (its offset, or None when
+        the chain ends first; bytes and nodes read on the way). Siblings come in increasing
+        rank, so the nodes passed are the ones a search without blanks cannot use."""
+        data, nbytes, nodes = self.data, 0, 0
+        while rank[data[offset]] < least:
+            _, succ, fail, _, size = self.node(offset, depth)
+            nbytes += size
+            nodes += 1
+            if fail is None:
+                return None, nbytes, nodes
+            if fail == -1:
+                fail, skipped = self.skip(succ, depth + 1)
+                nbytes += skipped
+            offset = fail
+        return offset, nbytes, nodes
+
     def skip(self, offset: int, depth: int) -> tuple[int, int]:
         """(the offset just past the subtrie at ``offset``, bytes read to get there): how a
         forward-only layout reaches a node's fail subtrie (``node`` returned -1)."""
@@ -144,6 +162,21 @@ class PascalFile(NodeFile):
         if flags & HAS_SUCC:
             return data[offset], p, fail, at, p - offset
         return data[offset], None, fail, at, p + 1 - offset  # the end-of-segment mark is read too
+
+    def seek(self, offset: int, depth: int, rank: Sequence[int], least: int) -> tuple[int | None, int, int]:
+        """As ``NodeFile.seek``, reading only the letter, the flags and the fail offset of
+        each node passed."""
+        data, nbytes, nodes = self.data, 0, 0
+        while rank[data[offset]] < least:
+            nodes += 1
+            if not data[offset + 1] & HAS_FAIL:
+                return None, nbytes + 2, nodes
+            fail = _U32(data, offset + 2)[0]
+            if fail <= offset:  # only a crafted file (the checksum holds): refuse to loop
+                raise FormatError(f"node at {offset}: fail offset {fail} does not point forward")
+            nbytes += 6
+            offset = fail
+        return offset, nbytes, nodes
 
     def words(self, at: int, depth: int) -> list[bytes]:
         data = self.data

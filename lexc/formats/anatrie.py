@@ -81,7 +81,7 @@ class AnagramTrie(LexiconBase):
         for i, code in enumerate(self.order):
             self.rank[code] = i
         self.file: NodeFile = LAYOUTS[disk](data)
-        self.last_stats: dict[str, int] = {}
+        self._read = (0, 0)  # bytes and nodes the last search read: last_stats
 
     # -- build, bytes ---------------------------------------------------------------------
     @classmethod
@@ -216,9 +216,9 @@ class AnagramTrie(LexiconBase):
     def _groups(self, letters: tuple[int, ...], blanks: int) -> Iterator[list[str]]:
         decode = self.alphabet.decode
         for words, blanked in self._search(letters, blanks):
-            yield [decode(w) for w in _mark_blanks(words, blanked)]
+            yield [decode(w) for w in (_mark_blanks(words, blanked) if blanked else words)]
 
-    def _search(self, letters: tuple[int, ...], blanks: int) -> Iterator[tuple[list[bytes], tuple[int, ...]]]:
+    def _search(self, letters: tuple[int, ...], blanks: int) -> Iterator[tuple[list[bytes], bytes]]:
         """findwords2 (Shapiro & Smith 1977, section 4) from the root: the (words, blank-made
         letter codes) of each group, in the paper's order. Without required letters it is
         findwords. The list of letters is kept as the number of blanks (always at the front
@@ -227,37 +227,46 @@ class AnagramTrie(LexiconBase):
         directly, and the caller may stop or resume at any group (SIMULA's detach).
         ``last_stats`` counts the bytes and nodes read."""
         f = self.file
-        stats = self.last_stats = {"bytes_read": 0, "nodes_read": 0}
+        self._read = (0, 0)
         if not self.word_count:
             return
-        node, skip, words_of, rank, order = f.node, f.skip, f.words, self.rank, self.order
+        node, skip, seek, words_of, rank, data = f.node, f.skip, f.seek, f.words, self.rank, f.data
+        made = [bytes((code,)) for code in self.order]  # rank -> the letter a blank makes there
         # the real letters left are always a suffix letters[i:] of the sorted list (the search
         # only ever drops the first one), so a frame holds an index; ``required[i]`` counts
-        # the required letters in letters[i:]; ``end`` stops the comparisons past the list
+        # the required letters in letters[i:]; the sentinel 512 ends the list
         end = len(letters)
         letters = letters + (512,)
         required = [sum(1 for x in letters[j:end] if not x & 1) for j in range(end + 1)]
         nbytes = nodes = 0
-        tree, depth, i, blanked = f.root, 1, 0, ()
+        tree, depth, i, blanked = f.root, 1, 0, b""
         stack: list[tuple] = []
         while True:
             if tree is not None and (blanks or i < end):
+                if not blanks and rank[data[tree]] < letters[i] >> 1:
+                    # pass the siblings before the next real letter at once (a record
+                    # starts with its letter in both layouts)
+                    tree, size, passed = seek(tree, depth, rank, letters[i] >> 1)
+                    nbytes += size
+                    nodes += passed
+                    if tree is None:
+                        continue
                 letter, succ, fail, words_at, size = node(tree, depth)
                 nodes += 1
                 nbytes += size
                 r = rank[letter]
-                head = letters[i]
-                while head >> 1 < r and head & 1:  # past the next real letter: drop it (an
+                head = letters[i] >> 1
+                while head < r and letters[i] & 1:  # past the next real letter: drop it (an
                     i += 1  # optional one; a required one stops the search below)
-                    head = letters[i]
-                if head >> 1 < r:
-                    tree = None  # a required letter was passed: nothing here can use it
-                elif head >> 1 == r:  # the node matches the next real letter
-                    stack.append((tree, depth, i, blanks, blanked, succ, fail, words_at, -1))
+                    head = letters[i] >> 1
+                if head == r:  # the node matches the next real letter
+                    stack.append((depth, i, blanks, blanked, succ, fail, words_at, -1))
                     tree, depth, i = succ, depth + 1, i + 1
+                elif head < r:
+                    tree = None  # a required letter was passed: nothing here can use it
                 elif blanks:  # the node comes before the next real letter: a blank matches it
-                    stack.append((tree, depth, i, blanks, blanked, succ, fail, words_at, r))
-                    tree, depth, blanks, blanked = succ, depth + 1, blanks - 1, blanked + (order[r],)
+                    stack.append((depth, i, blanks, blanked, succ, fail, words_at, r))
+                    tree, depth, blanks, blanked = succ, depth + 1, blanks - 1, blanked + made[r]
                 elif i < end:  # no blank for it: try the next node
                     tree = fail
                     if fail == -1:  # simula: past the success subtrie, by reading it
@@ -268,39 +277,39 @@ class AnagramTrie(LexiconBase):
                 continue
             if not stack:
                 break
-            tree, depth, i, blanks, blanked, succ, fail, words_at, r = stack.pop()
+            depth, i, blanks, blanked, succ, fail, words_at, r = stack.pop()
             if r < 0:  # back from the real letter's success subtrie
-                must = not letters[i] & 1
-                if words_at is not None and required[i + 1] == 0:
-                    stats["bytes_read"], stats["nodes_read"] = nbytes, nodes
+                if words_at is not None and not required[i + 1]:
+                    self._read = (nbytes, nodes)
                     yield words_of(words_at, depth), blanked
-                if must:
+                if not letters[i] & 1:
                     tree = None  # a required letter cannot be skipped: nothing further uses it
-                else:
-                    i += 1
-                    tree = fail
-                    if fail == -1:
-                        tree, skipped = skip(succ, depth + 1)
-                        nbytes += skipped
-            else:  # back from the blank's success subtrie
-                if words_at is not None and required[i] == 0:
-                    stats["bytes_read"], stats["nodes_read"] = nbytes, nodes
-                    yield words_of(words_at, depth), blanked + (order[r],)
-                tree = fail
-                if fail == -1:
-                    tree, skipped = skip(succ, depth + 1)
-                    nbytes += skipped
-        stats["bytes_read"], stats["nodes_read"] = nbytes, nodes
+                    continue
+                i += 1
+            elif words_at is not None and not required[i]:  # back from the blank's subtrie
+                self._read = (nbytes, nodes)
+                yield words_of(words_at, depth), blanked + made[r]
+            tree = fail
+            if fail == -1:
+                tree, skipped = skip(succ, depth + 1)
+                nbytes += skipped
+        self._read = (nbytes, nodes)
+
+    @property
+    def last_stats(self) -> dict[str, int]:
+        """Bytes and nodes the last search read (so far, if it was stopped early)."""
+        nbytes, nodes = self._read
+        return {"bytes_read": nbytes, "nodes_read": nodes}
 
     # -- protocol queries -----------------------------------------------------------------
     def anagram_codes(self, letters: Sequence[int], blanks: int, sub: bool) -> list[bytes]:
         """All words from the rack (or, with ``sub``, any part of it), by findwords."""
         need = len(letters) + blanks
-        out: list[bytes] = []
         rack = self._rack(letters) if sub else self._rack((), letters)  # all of it: every letter required
+        out: list[bytes] = []
         for words, blanked in self._search(rack, blanks):
-            if sub or (words and len(words[0]) == need):
-                out.extend(_mark_blanks(words, blanked))
+            if sub or len(words[0]) == need:  # (a whole-rack anagram leaves no blank over)
+                out += _mark_blanks(words, blanked) if blanked else words
         return out
 
     def contains_codes(self, codes: bytes) -> bool:
@@ -360,15 +369,19 @@ class AnagramTrie(LexiconBase):
         return mask
 
 
-def _mark_blanks(words: list[bytes], blanked: tuple[int, ...]) -> list[bytes]:
-    """The words with BLANK_FLAG on the letters the blanks made: the last occurrences of each
-    blank-made letter (the natural tiles are used first, as every format does)."""
-    if not blanked:
-        return words
-    out = []
-    for w in words:
-        marked = bytearray(w)
-        for code in blanked:
-            marked[marked.rfind(code)] |= BLANK_FLAG
-        out.append(bytes(marked))
-    return out
+def _mark_blanks(words: list[bytes], blanked: bytes) -> list[bytes]:
+    """The words with BLANK_FLAG on the letters the blanks made (``blanked``, their codes):
+    the last occurrences of each (the natural tiles are used first, as every format does).
+    The words of a group are permutations of one another: when the blanks made every
+    occurrence of their letters (the usual case), one translation flags them."""
+    first = words[0]
+    if len(first) - len(first.translate(None, blanked)) == len(blanked):
+        table = bytes.maketrans(blanked, blanked.translate(_FLAGGED))
+        return [w.translate(table) for w in words] if len(words) > 1 else [first.translate(table)]
+    for code in blanked:  # a letter also played from the rack: flag its last unflagged copy
+        flagged = bytes((code | BLANK_FLAG,))
+        words = [w[:at] + flagged + w[at + 1 :] for w in words for at in (w.rfind(code),)]
+    return words
+
+
+_FLAGGED = bytes(c | BLANK_FLAG if c < BLANK_FLAG else c for c in range(256))  # every letter blank-made
