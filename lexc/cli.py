@@ -17,15 +17,19 @@ import click
 
 from ._version import __version__
 from .alphabet import AlphabetError
+from .board import PositionError, read_position
 from .compiler import compile_all, compile_file, describe, verify
 from .manager import convert_file, edit_file
 from .formats import FORMATS, FormatError
+from .movegen import MoveGenError
 from .pattern import PatternError
+from .play import PlayError
 from .ruleset import RulesetError, available, load_ruleset
 from .source import open_lexicon, read_list
 from .wordlist import WordListError, word_lines
 
-USER_ERRORS = (FormatError, WordListError, RulesetError, PatternError, AlphabetError, OSError)
+USER_ERRORS = (FormatError, WordListError, RulesetError, PatternError, AlphabetError, PositionError, PlayError,
+               MoveGenError, OSError)
 
 
 class Negative(Exception):
@@ -386,6 +390,89 @@ def hooks(args, lexicon_opt, format_, ruleset, as_json):
     emit(results, as_json, "\n".join(
         f"{r['front'] or '-':>8} {r['word']}{'' if r['valid'] else ' (not a word)'} {r['back'] or '-'}"
         for r in results))
+
+
+def position_options(f):
+    """Options shared by the board commands."""
+    f = click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")(f)
+    f = click.option("-r", "--ruleset", default="english", show_default=True, help="Ruleset: board, tiles, bingo.")(f)
+    f = click.option("--rack", default=None, help="The rack (? a blank) [default: the CGP's rack to move].")(f)
+    f = click.option("--board", "board_file", type=click.Path(dir_okay=False), metavar="FILE",
+                     help="File holding a text picture of the board ('.' empty) or a CGP line.")(f)
+    f = click.option("--cgp", default=None, help="The position as a CGP string.")(f)
+    return f
+
+
+def _position(cgp: str | None, board_file: str | None, rack: str | None, ruleset: str):
+    """(ruleset, position, rack) from the board options."""
+    rules = load_ruleset(ruleset)
+    position = read_position(rules, cgp, board_file)
+    rack = rack if rack is not None else position.rack
+    if not rack:
+        raise click.UsageError("no rack: give --rack (the CGP has none for the player to move)")
+    return rules, position, rack
+
+
+@cli.command()
+@click.argument("lexfile", required=False)
+@position_options
+@click.option("--strategy", default="auto", show_default=True,
+              help="naive, appel-jacobson, or auto (by the format's capabilities).")
+@click.option("-n", "--top", type=click.IntRange(0), default=None, help="Show only the N best plays.")
+@click.option("--batch", type=click.Path(dir_okay=False), metavar="FILE.jsonl",
+              help='One position per line, {"cgp": ..., "rack": ...}: one JSON line out per position.')
+def moves(lexfile, cgp, board_file, rack, ruleset, as_json, strategy, top, batch):
+    """Every legal play for a position and rack, best first (score, then notation).
+
+    Example: lexc moves enable.dawg --cgp '15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0' -n 5
+    """
+    from .movegen import generate
+
+    lexicon = open_lexicon(lexfile, "dawg", ruleset, progress=_note)
+    if batch:
+        rules = load_ruleset(ruleset)
+        with open(batch, encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    item = json.loads(line)
+                    position = read_position(rules, item["cgp"])
+                    found = generate(position.board, item.get("rack") or position.rack, lexicon, strategy)
+                except (ValueError, KeyError, TypeError) as exc:
+                    raise PositionError(f"{batch}:{number}: {_one_line(exc)}") from None
+                found = found[:top] if top is not None else found
+                click.echo(json.dumps({"count": len(found), "moves": [{"move": m.notation, "score": m.score}
+                                                                      for m in found]}))
+        return
+    rules, position, rack = _position(cgp, board_file, rack, ruleset)
+    found = generate(position.board, rack, lexicon, strategy)
+    shown = found[:top] if top is not None else found
+    emit([{"move": m.notation, "score": m.score} for m in shown], as_json,
+         "\n".join(f"{m.score:>4}  {m.notation}" for m in shown) or "no play")
+
+
+@cli.command()
+@click.argument("lexfile")
+@click.argument("play")
+@position_options
+def judge(lexfile, play, cgp, board_file, rack, ruleset, as_json):
+    """Judge a play: legal or not (and why), the words it forms, its score.
+
+    Exit status 1 for an illegal play. Example:
+    lexc judge enable.dawg --cgp '15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0' '8D RETAINS'
+    """
+    from .referee import judge as judge_play
+
+    lexicon = open_lexicon(lexfile, "dawg", ruleset, progress=_note)
+    rules, position, rack = _position(cgp, board_file, rack, ruleset)
+    ruling = judge_play(position.board, rack, play, lexicon)
+    words = ", ".join(f"{w}{'' if ok else ' (not a word)'}" for w, ok in ruling.words)
+    text = (f"legal: {ruling.play} scores {ruling.score} ({words}); leave {ruling.leave or '-'}" if ruling.legal
+            else f"illegal: {ruling.reason}" + (f" ({ruling.play} would score {ruling.score})" if ruling.score is not None else ""))
+    emit(ruling.as_dict(), as_json, text)
+    if not ruling.legal:
+        raise Negative()
 
 
 @cli.command(name="formats")

@@ -101,3 +101,65 @@ def minimal_graph_size(*languages: set[str]) -> tuple[int, int]:
     from any trie or register: one node per distinct non-empty set of continuations."""
     nodes = set().union(*(right_languages(words) for words in languages))
     return len(nodes), sum(len({s[0] for s in node}) for node in nodes)
+
+
+class SetLexicon:
+    """A plain set of encoded words, answering the one question the referee asks."""
+
+    def __init__(self, words: set[str], alphabet):
+        self.codes = {alphabet.encode(w) for w in words}
+
+    def contains_codes(self, codes: bytes) -> bool:
+        return bytes(codes) in self.codes
+
+
+def all_plays(board, rack: str, words: set[str]) -> set[tuple[str, int]]:
+    """Every legal play as (notation, score), by brute force: every maximal segment of a
+    row or column with an empty square in it, every way to fill its empty squares from the
+    rack (a blank as each letter the words use), each placement judged by the referee."""
+    from itertools import permutations
+
+    from lexc.alphabet import BLANK_FLAG
+    from lexc.referee import judge_tiles
+
+    alphabet = board.ruleset.alphabet
+    lexicon = SetLexicon(words, alphabet)
+    letters, blanks = alphabet.parse_rack(rack)
+    used = sorted({alphabet.code(ch) for w in words for ch in w})
+    tiles = list(letters) + [0] * blanks
+    n = board.size
+    out = set()
+    for down in (False, True):
+        for line in range(n):
+            squares = [(c, line) if down else (line, c) for c in range(n)]
+            for s in range(n):
+                for e in range(s + 1, n):
+                    if s and board.at(*squares[s - 1]) or e + 1 < n and board.at(*squares[e + 1]):
+                        continue
+                    empty = [sq for sq in squares[s : e + 1] if not board.at(*sq)]
+                    if not empty or len(empty) > len(tiles):
+                        continue
+                    for order in set(permutations(tiles, len(empty))):
+                        for choice in _blank_choices(order, used):
+                            placed = [(r, c, code) for (r, c), code in zip(empty, choice)]
+                            word = "".join(alphabet.label(code & ~BLANK_FLAG) for code in
+                                           (dict(((r, c), x) for r, c, x in placed).get(sq) or board.at(*sq)
+                                            for sq in squares[s : e + 1]))
+                            if word not in words:
+                                continue
+                            ruling = judge_tiles(board, rack, placed, lexicon)
+                            if ruling.legal:
+                                out.add((ruling.play, ruling.score))
+    return out
+
+
+def _blank_choices(order, used):
+    """The tile sequences with each blank (0) replaced by each used letter, flagged."""
+    from lexc.alphabet import BLANK_FLAG
+
+    if 0 not in order:
+        yield order
+        return
+    i = order.index(0)
+    for letter in used:
+        yield from _blank_choices(order[:i] + (letter | BLANK_FLAG,) + order[i + 1 :], used)

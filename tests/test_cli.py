@@ -1085,3 +1085,60 @@ def test_words_prefix_with_a_pattern_compares_tiles(tmp_path):
 def test_a_negative_limit_is_refused():
     result = CliRunner().invoke(cli, ["words", str(TINY), "-n", "-1"])
     assert result.exit_code == 2
+
+
+# --- moves and judge ---------------------------------------------------------------------------
+
+EMPTY_CGP = "/".join(["15"] * 15)
+
+
+def test_moves_on_the_empty_board(tiny_dawg):
+    data = json.loads(ok("moves", tiny_dawg, "--cgp", f"{EMPTY_CGP} CARETS?/ 0/0 0", "--json").output)
+    assert data == sorted(data, key=lambda m: (-m["score"], m["move"]))
+    # every tiny word makeable from CARETS? appears, across and down, through H8
+    makeable = {w for w in TINY_SET if sum((Counter(w) - Counter("CARETS")).values()) <= 1 and len(w) > 1}
+    played = {re.sub(r"[^A-Za-z]", "", m["move"].split()[1]).upper() for m in data}
+    assert played == makeable
+    assert any(m["move"].startswith("H") for m in data) and any(m["move"].startswith("8") for m in data)
+    top = json.loads(ok("moves", tiny_dawg, "--cgp", f"{EMPTY_CGP} CARETS?/ 0/0 0", "--json", "-n", "2").output)
+    assert top == data[:2]
+
+
+def test_moves_board_file_and_batch(tiny_dawg, tmp_path):
+    picture = tmp_path / "board.txt"
+    picture.write_text("\n".join("." * 15 if r != 7 else "......CAT......" for r in range(15)) + "\n")
+    text = ok("moves", tiny_dawg, "--board", picture, "--rack", "S").output
+    assert "8G (CAT)S" in text
+    batch = tmp_path / "positions.jsonl"
+    batch.write_text(json.dumps({"cgp": f"{EMPTY_CGP} AT/ 0/0 0"}) + "\n\n"
+                     + json.dumps({"cgp": "/".join(["15"] * 7 + ["6CAT6"] + ["15"] * 7), "rack": "S"}) + "\n")
+    lines = [json.loads(line) for line in ok("moves", tiny_dawg, "--batch", batch).output.splitlines()]
+    from_at = [w for w in TINY_SET if sorted(w) in (["A", "T"],)]  # each: both ways, each square on H8
+    assert len(lines) == 2 and lines[0]["count"] == len(lines[0]["moves"]) == sum(2 * len(w) for w in from_at) > 0
+    assert {"move": "8G (CAT)S", "score": 6} in lines[1]["moves"]
+
+
+def test_judge(tiny_dawg, capsys):
+    cgp = f"{EMPTY_CGP} CARETS?/ 0/0 0"
+    data = json.loads(ok("judge", tiny_dawg, "--cgp", cgp, "H4 CARES", "--json").output)
+    assert data["legal"] and data["words"] == [{"word": "CARES", "valid": True}] and data["leave"] == "T?"
+    code, out, err = run_main(capsys, "judge", tiny_dawg, "--cgp", cgp, "8A CARETS")
+    assert code == 1 and "start square" in out and err == ""
+    code, out, _ = run_main(capsys, "judge", tiny_dawg, "--cgp", cgp, "8H CARTS")
+    assert code == 1 and "invalid word: CARTS" in out
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["moves", "--cgp", "15/15", "--rack", "AB"], "CGP board has 2 rows"),
+    (["moves", "--cgp", EMPTY_CGP, "--rack", "AB1"], "not in the alphabet"),
+    (["moves", "--cgp", EMPTY_CGP, "--rack", "ABCDEFGH"], "rack holds 7"),
+    (["moves", "--cgp", EMPTY_CGP], "no rack"),
+    (["moves", "--cgp", EMPTY_CGP, "--rack", "AB", "-r", "nope"], "nope"),
+    (["moves", "--cgp", EMPTY_CGP, "--rack", "AB", "--strategy", "gordon-x"], "unknown strategy"),
+    (["judge", "--cgp", EMPTY_CGP, "--rack", "AB", "HH AB"], "not a play"),
+])
+def test_moves_and_judge_bad_input(tiny_dawg, capsys, args, fragment):
+    command, *rest = args
+    code, _, err = run_main(capsys, command, tiny_dawg, *rest)
+    assert code == 2
+    assert_one_error_line(err, fragment)

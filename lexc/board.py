@@ -1,0 +1,270 @@
+"""The board: an immutable grid of tiles on a ruleset's layout, read and written as CGP or as
+a text picture.
+
+A square holds 0 when empty, else a letter code; a blank on the board carries BLANK_FLAG
+(code | 0x80) and scores nothing. Rows and columns count from 0 here; the notation names
+them 1.. and A.. (``square_name``).
+
+**CGP** (the FEN-like position notation of Macondo and Woogles)::
+
+    15/15/15/15/15/15/15/7RETAINS/15/... AEINRST/ 0/0 0 lex NWL20;
+
+the rows top to bottom separated by ``/`` (a number is a run of empty squares, upper case a
+tile, lower case a blank; a multi-character tile is written in brackets, ``[CH]``, or
+``[ch]`` for a blank), then the racks of the player to move and of the other player
+separated by ``/`` (``?`` a blank; either may be empty), the two scores ``S1/S2``, the
+number of consecutive scoreless turns, and optional operations ``op args;`` (such as
+``lex NWL20;``).
+
+A **text picture** has one line per row, ``.`` for an empty square and the tiles as in CGP
+(spaces between squares are allowed and ignored).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from .alphabet import BLANK_FLAG, Alphabet, AlphabetError
+from .ruleset import Ruleset
+
+
+class PositionError(ValueError):
+    """A malformed position (CGP string or picture): the message is one line for the user."""
+
+
+def square_name(row: int, col: int) -> str:
+    """``H8`` style name of a square (column letter, row number)."""
+    return f"{chr(ord('A') + col)}{row + 1}"
+
+
+@dataclass(frozen=True)
+class Board:
+    """The tiles on a ruleset's board: ``rows[r][c]`` is 0 (empty) or a letter code, with
+    BLANK_FLAG for a blank."""
+
+    ruleset: Ruleset
+    rows: tuple[bytes, ...]
+    _columns: tuple[bytes, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        n = self.ruleset.board_size
+        if len(self.rows) != n or any(len(row) != n for row in self.rows):
+            raise PositionError(f"the {self.ruleset.name} board is {n}x{n}")
+        known = set(self.ruleset.alphabet.codes)
+        for r, row in enumerate(self.rows):
+            for c, code in enumerate(row):
+                if code and (code & ~BLANK_FLAG) not in known:
+                    raise PositionError(f"square {square_name(r, c)}: code {code} is not a letter of the alphabet")
+        object.__setattr__(self, "_columns", tuple(bytes(row[c] for row in self.rows) for c in range(n)))
+
+    @classmethod
+    def empty(cls, ruleset: Ruleset) -> "Board":
+        """The empty board of a ruleset."""
+        return cls(ruleset, tuple(bytes(ruleset.board_size) for _ in range(ruleset.board_size)))
+
+    @property
+    def size(self) -> int:
+        """Squares per side."""
+        return self.ruleset.board_size
+
+    def at(self, row: int, col: int) -> int:
+        """The tile code at a square (0 when empty)."""
+        return self.rows[row][col]
+
+    def line(self, index: int, down: bool) -> bytes:
+        """Row ``index`` (across) or column ``index`` (down): a lane's squares."""
+        return self._columns[index] if down else self.rows[index]
+
+    def is_empty(self) -> bool:
+        """No tile on the board."""
+        return not any(any(row) for row in self.rows)
+
+    def tile_count(self) -> int:
+        """The number of tiles on the board."""
+        return sum(1 for row in self.rows for code in row if code)
+
+    def with_tiles(self, tiles: list[tuple[int, int, int]]) -> "Board":
+        """A new board with (row, col, code) tiles added (the squares must be empty)."""
+        rows = [bytearray(row) for row in self.rows]
+        for r, c, code in tiles:
+            if rows[r][c]:
+                raise PositionError(f"square {square_name(r, c)} is occupied")
+            rows[r][c] = code
+        return Board(self.ruleset, tuple(bytes(row) for row in rows))
+
+    def transposed(self) -> "Board":
+        """The board mirrored on its main diagonal: down lines become across lines."""
+        return Board(self.ruleset, self._columns)
+
+    # -- text ---------------------------------------------------------------------------
+    def picture(self) -> str:
+        """The text picture: one line per row, ``.`` for empty squares."""
+        return "\n".join("".join(_tile_text(self.ruleset.alphabet, c) if c else "." for c in row)
+                         for row in self.rows)
+
+    def cgp_rows(self) -> str:
+        """The board part of a CGP string."""
+        out = []
+        for row in self.rows:
+            text, run = "", 0
+            for code in row:
+                if not code:
+                    run += 1
+                    continue
+                if run:
+                    text, run = text + str(run), 0
+                text += _tile_text(self.ruleset.alphabet, code)
+            out.append(text + (str(run) if run else ""))
+        return "/".join(out)
+
+    @classmethod
+    def from_picture(cls, text: str, ruleset: Ruleset) -> "Board":
+        """A board from a text picture (blank lines around it are ignored)."""
+        lines = [line.strip() for line in text.strip("\n").splitlines()]
+        lines = [line for line in lines if line]
+        if len(lines) != ruleset.board_size:
+            raise PositionError(f"the picture has {len(lines)} rows; the {ruleset.name} board has {ruleset.board_size}")
+        rows = []
+        for r, line in enumerate(lines):
+            squares = _tiles(line.replace(" ", ""), ruleset.alphabet, f"row {r + 1}", empty=".")
+            if len(squares) != ruleset.board_size:
+                raise PositionError(f"row {r + 1} has {len(squares)} squares; the board has {ruleset.board_size}")
+            rows.append(bytes(squares))
+        return cls(ruleset, tuple(rows))
+
+    def __str__(self) -> str:
+        return self.picture()
+
+
+@dataclass(frozen=True)
+class Position:
+    """A board, the racks (the player to move first), the scores, the count of consecutive
+    scoreless turns and the CGP operations (``{"lex": "NWL20"}``)."""
+
+    board: Board
+    racks: tuple[str, str] = ("", "")
+    scores: tuple[int, int] = (0, 0)
+    scoreless_turns: int = 0
+    ops: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def rack(self) -> str:
+        """The rack of the player to move."""
+        return self.racks[0]
+
+    def op(self, name: str) -> str | None:
+        """The argument of a CGP operation, or None."""
+        for key, value in self.ops:
+            if key == name:
+                return value
+        return None
+
+    def cgp(self) -> str:
+        """The position as a CGP string."""
+        parts = [self.board.cgp_rows(), "/".join(self.racks), f"{self.scores[0]}/{self.scores[1]}",
+                 str(self.scoreless_turns)]
+        parts += [f"{key} {value};".replace(" ;", ";") for key, value in self.ops]
+        return " ".join(parts)
+
+
+def parse_cgp(text: str, ruleset: Ruleset) -> Position:
+    """A position from a CGP string; PositionError with a one-line reason if malformed."""
+    fields = text.strip().split(None, 4)
+    if not fields:
+        raise PositionError("empty CGP string")
+    alphabet, n = ruleset.alphabet, ruleset.board_size
+    rows_text = fields[0].split("/")
+    if len(rows_text) != n:
+        raise PositionError(f"CGP board has {len(rows_text)} rows; the {ruleset.name} board has {n}")
+    rows = []
+    for r, row_text in enumerate(rows_text):
+        squares: list[int] = []
+        for token in re.findall(r"\d+|\[[^\]]*\]|.", row_text):
+            if token.isdigit():
+                squares += [0] * int(token)
+            else:
+                squares += _tiles(token, alphabet, f"CGP row {r + 1}")
+        if len(squares) != n:
+            raise PositionError(f"CGP row {r + 1} has {len(squares)} squares; the board has {n}")
+        rows.append(bytes(squares))
+    board = Board(ruleset, tuple(rows))
+    racks: tuple[str, str] = ("", "")
+    if len(fields) > 1:
+        parts = fields[1].split("/")
+        if len(parts) != 2:
+            raise PositionError(f"CGP racks {fields[1]!r} must be two racks separated by '/'")
+        for part in parts:
+            try:
+                alphabet.parse_rack(part.replace("[", "").replace("]", ""))
+            except AlphabetError as exc:
+                raise PositionError(f"CGP rack {part!r}: {exc}") from None
+        racks = (parts[0], parts[1])
+    scores = (0, 0)
+    if len(fields) > 2:
+        m = re.fullmatch(r"(-?\d+)/(-?\d+)", fields[2])
+        if not m:
+            raise PositionError(f"CGP scores {fields[2]!r} must be two integers separated by '/'")
+        scores = (int(m.group(1)), int(m.group(2)))
+    zeros = 0
+    if len(fields) > 3:
+        if not fields[3].isdigit():
+            raise PositionError(f"CGP scoreless-turn count {fields[3]!r} must be a number")
+        zeros = int(fields[3])
+    ops = []
+    if len(fields) > 4:
+        for op in fields[4].split(";"):
+            op = op.strip()
+            if op:
+                key, _, value = op.partition(" ")
+                ops.append((key, value.strip()))
+        if not fields[4].rstrip().endswith(";"):
+            raise PositionError("a CGP operation must end with ';'")
+    return Position(board, racks, scores, zeros, tuple(ops))
+
+
+def _tile_text(alphabet: Alphabet, code: int) -> str:
+    """A tile as CGP and pictures write it: upper case, lower case for a blank, brackets
+    around a multi-character label."""
+    label = alphabet.label(code)
+    return f"[{label}]" if len(label) > 1 else label
+
+
+def _tiles(text: str, alphabet: Alphabet, where: str, empty: str = "") -> list[int]:
+    """The squares of a piece of CGP or picture text: single characters, or brackets around
+    a multi-character label; lower case is a blank; ``empty`` (``.``) an empty square."""
+    out = []
+    for token in re.findall(r"\[[^\]]*\]|.", text):
+        if empty and token == empty:
+            out.append(0)
+            continue
+        label = token[1:-1] if token.startswith("[") else token
+        try:
+            code = alphabet.code(label.upper())
+        except (KeyError, ValueError, AlphabetError):
+            raise PositionError(f"{where}: {token!r} is not a tile of the alphabet") from None
+        out.append(code | BLANK_FLAG if label != label.upper() else code)
+    return out
+
+
+def neighbours(board: Board, row: int, col: int) -> Iterator[tuple[int, int]]:
+    """The squares next to a square, on the board."""
+    n = board.size
+    for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+        if 0 <= r < n and 0 <= c < n:
+            yield r, c
+
+
+def read_position(ruleset: Ruleset, cgp: str | None = None, picture_path: str | None = None) -> Position:
+    """A position from a CGP string or from a file holding a text picture (or a CGP line)."""
+    if (cgp is None) == (picture_path is None):
+        raise PositionError("give a position as a CGP string or as a board file, not both or neither")
+    if cgp is not None:
+        return parse_cgp(cgp, ruleset)
+    with open(picture_path, encoding="utf-8") as f:
+        text = f.read()
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) == 1 and "/" in lines[0]:
+        return parse_cgp(lines[0], ruleset)
+    return Position(Board.from_picture(text, ruleset))

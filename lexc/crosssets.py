@@ -1,0 +1,88 @@
+"""Cross-checks and anchors: what a move generator computes once per position.
+
+For plays along one direction, an empty square's **cross-check** is the set of letters
+(a bitmask over letter codes) that form a word with the tiles next to it in the other
+direction: the perpendicular word through the square. A square with no tile beside it in
+the other direction accepts any letter (``ANY``). An **anchor** is an empty square next to a
+tile in any direction, or the start square on an empty board: every play covers one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .alphabet import BLANK_FLAG
+from .board import Board
+from .formats.base import Capability
+
+ANY = -1  # every letter: a square with no perpendicular neighbour
+
+
+def cross_checks(board: Board, lexicon: Any) -> list[list[int]]:
+    """``checks[r][c]`` for plays *across*: the letters that make a word with the tiles above
+    and below square (r, c) (ANY when there are none; 0 on an occupied square). For plays
+    down, ask with the transposed board."""
+    n = board.size
+    letters = list(board.ruleset.alphabet.codes)
+    trie = Capability.TRIE in getattr(lexicon, "capabilities", Capability.NONE)
+    checks = [[0] * n for _ in range(n)]
+    for c in range(n):
+        column = board.line(c, down=True)
+        for r in range(n):
+            if column[r]:
+                continue
+            top = r
+            while top > 0 and column[top - 1]:
+                top -= 1
+            bottom = r + 1
+            while bottom < n and column[bottom]:
+                bottom += 1
+            if top == r and bottom == r + 1:
+                checks[r][c] = ANY
+                continue
+            before = bytes(x & ~BLANK_FLAG for x in column[top:r])
+            after = bytes(x & ~BLANK_FLAG for x in column[r + 1 : bottom])
+            checks[r][c] = _trie_check(lexicon, before, after) if trie else _lookup_check(lexicon, letters, before, after)
+    return checks
+
+
+def _trie_check(lexicon: Any, before: bytes, after: bytes) -> int:
+    """The cross-check by walking the trie: the letters below the node of ``before`` from
+    which ``after`` ends a word."""
+    node = lexicon.walk(before)
+    if node is None:
+        return 0
+    if not after:
+        return lexicon.word_letters(node)
+    mask = 0
+    for letter, child in lexicon.children(node):
+        end = lexicon.walk_from(child, after)
+        if end is not None and lexicon.is_word(end):
+            mask |= 1 << letter
+    return mask
+
+
+def _lookup_check(lexicon: Any, letters: list[int], before: bytes, after: bytes) -> int:
+    """The cross-check by one membership test per letter (any format)."""
+    mask = 0
+    for letter in letters:
+        if lexicon.contains_codes(before + bytes((letter,)) + after):
+            mask |= 1 << letter
+    return mask
+
+
+def anchors(board: Board) -> list[list[bool]]:
+    """``anchors[r][c]``: the empty squares next to a tile; the start square on an empty board."""
+    n = board.size
+    out = [[False] * n for _ in range(n)]
+    if board.is_empty():
+        r, c = board.ruleset.start
+        out[r][c] = True
+        return out
+    for r in range(n):
+        for c in range(n):
+            if board.at(r, c):
+                continue
+            out[r][c] = any(0 <= rr < n and 0 <= cc < n and board.at(rr, cc)
+                            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)))
+    return out

@@ -1,0 +1,94 @@
+"""Move generation: every legal play for a board and a rack, through the format protocol.
+
+``generate`` computes anchors and cross-checks once, cuts the board into lanes (rows for
+plays across, columns for plays down) and runs one strategy per lane. Every strategy yields
+the same set of plays (the convention of wolges and Macondo): every distinct tile placement;
+a one-tile play that forms words in both directions is listed once, as the across play; a
+natural tile and a blank for the same letter are different placements, as is each letter a
+blank may stand for; on the empty board both directions are listed. ``scoring.score`` scores
+every play, as it does for the referee.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..board import Board
+from ..formats.base import Capability
+from ..play import THROUGH, Play
+from ..scoring import score
+from . import appel_jacobson, naive
+from .lanes import lanes
+from .rack import Rack
+
+STRATEGIES = {module.NAME: module for module in (naive, appel_jacobson)}
+
+
+class MoveGenError(ValueError):
+    """A strategy that does not apply to the lexicon's format, or a bad rack."""
+
+
+@dataclass(frozen=True, order=True)
+class Move:
+    """A generated play: its score and notation (sorting puts the best last; ``ranked``
+    sorts by score descending, then notation)."""
+
+    score: int
+    notation: str
+    play: Play
+
+
+def choose(lexicon: Any, strategy: str = "auto") -> Any:
+    """The strategy module for a lexicon: ``auto`` picks by the format's capabilities."""
+    if strategy == "auto":
+        caps = lexicon.capabilities
+        strategy = "appel-jacobson" if Capability.TRIE in caps else "naive"
+    module = STRATEGIES.get(strategy)
+    if module is None:
+        raise MoveGenError(f"unknown strategy {strategy!r} (known: auto, {', '.join(STRATEGIES)})")
+    if not module.applicable(lexicon):
+        raise MoveGenError(f"strategy {strategy!r} does not apply to the {lexicon.name} format")
+    return module
+
+
+def generate(board: Board, rack: str, lexicon: Any, strategy: str = "auto") -> list[Move]:
+    """Every legal play, scored, best first (score descending, then notation)."""
+    module = choose(lexicon, strategy)
+    alphabet = board.ruleset.alphabet
+    if tuple(lexicon.alphabet.labels) != tuple(alphabet.labels):
+        raise MoveGenError(f"the lexicon's alphabet is not the {board.ruleset.name} ruleset's")
+    try:
+        letters, blanks = alphabet.parse_rack(rack)
+    except ValueError as exc:
+        raise MoveGenError(f"rack {rack!r}: {exc}") from None
+    if len(letters) + blanks > board.ruleset.rack_size:
+        raise MoveGenError(f"rack {rack!r} has {len(letters) + blanks} tiles; the {board.ruleset.name} rack holds "
+                           f"{board.ruleset.rack_size}")
+    tiles = Rack(alphabet, letters, blanks)
+    seen: set[Play] = set()
+    moves = []
+    for lane in lanes(board, lexicon):
+        for start, placed in module.lane_plays(lane, tiles, lexicon):
+            play = Play(start, lane.index, True, placed) if lane.down else Play(lane.index, start, False, placed)
+            if lane.down and _listed_across(board, play):
+                continue
+            if play in seen:
+                continue
+            seen.add(play)
+            moves.append(Move(score(board, play), play.notation(board), play))
+    return ranked(moves)
+
+
+def ranked(moves: list[Move]) -> list[Move]:
+    """Score descending, then notation."""
+    return sorted(moves, key=lambda m: (-m.score, m.notation))
+
+
+def _listed_across(board: Board, play: Play) -> bool:
+    """A one-tile play down that also forms an across word is listed as the across play."""
+    placed = [(r, c) for r, c, code in play.squares() if code != THROUGH]
+    if len(placed) != 1:
+        return False
+    r, c = placed[0]
+    return (c > 0 and board.at(r, c - 1) != 0) or (c + 1 < board.size and board.at(r, c + 1) != 0)

@@ -1,0 +1,48 @@
+"""The rack as move generators use it: counts of each letter and of blanks, taken and put
+back as a search goes down and up."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..alphabet import BLANK_FLAG, Alphabet
+
+
+class Rack:
+    """Tile counts by letter code (index 0: blanks); a tile is a letter code, or a letter
+    code | BLANK_FLAG for a blank standing for that letter."""
+
+    def __init__(self, alphabet: Alphabet, letters: list[int], blanks: int):
+        self.letters = list(alphabet.codes)
+        self.counts = [0] * (len(self.letters) + 1)
+        for code in letters:
+            self.counts[code] += 1
+        self.counts[0] = blanks
+
+    def tiles(self, allowed: int = -1) -> Iterator[tuple[int, int]]:
+        """(letter, tile) for each distinct tile the rack can put on a square whose
+        cross-check is ``allowed``: its letters first, then a blank as each letter."""
+        counts = self.counts
+        for letter in self.letters:
+            if counts[letter] and allowed >> letter & 1:
+                yield letter, letter
+        if counts[0]:
+            for letter in self.letters:
+                if allowed >> letter & 1:
+                    yield letter, letter | BLANK_FLAG
+
+    def has(self, letter: int) -> bool:
+        """Whether the rack holds this letter (not counting blanks)."""
+        return self.counts[letter] > 0
+
+    def take(self, tile: int) -> None:
+        """Remove a tile (a blank when the tile carries BLANK_FLAG)."""
+        self.counts[0 if tile & BLANK_FLAG else tile] -= 1
+
+    def put_back(self, tile: int) -> None:
+        """Return a tile taken by ``take``."""
+        self.counts[0 if tile & BLANK_FLAG else tile] += 1
+
+    def size(self) -> int:
+        """The number of tiles on the rack."""
+        return sum(self.counts)

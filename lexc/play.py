@@ -1,0 +1,164 @@
+"""A play (a placement of tiles in one line) and its standard notation.
+
+``8H WORD`` is across (row number first), ``H8 WORD`` down (column letter first); the
+coordinate is the square of the whole word's first letter; every letter of the word is
+written, the letters already on the board in parentheses (one pair per run:
+``10B (QUOIN)s``, ``G7 R(EF)``); a blank is lower case; a multi-character tile is written
+in brackets (``[CH]``). On input GCG's ``.`` for one letter on the board is accepted too.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Iterator
+
+from .alphabet import BLANK_FLAG, Alphabet, fold
+from .board import Board, square_name
+
+THROUGH = 0  # a square of the play that holds a tile already on the board
+
+
+class PlayError(ValueError):
+    """Notation that cannot be read; the message says why in one line."""
+
+
+class PlacementError(PlayError):
+    """Readable notation that does not fit the board: off the board, or a letter marked as
+    on the board that is not there. The referee reports it as the play's fault."""
+
+
+@dataclass(frozen=True, order=True)
+class Play:
+    """Tiles in one line from (row, col): ``tiles`` has one code per square of the whole
+    word, THROUGH (0) where the board already has the tile, BLANK_FLAG on placed blanks."""
+
+    row: int
+    col: int
+    down: bool
+    tiles: bytes
+
+    def squares(self) -> Iterator[tuple[int, int, int]]:
+        """(row, col, code) of every square of the word (code THROUGH on board tiles)."""
+        dr, dc = (1, 0) if self.down else (0, 1)
+        for i, code in enumerate(self.tiles):
+            yield self.row + dr * i, self.col + dc * i, code
+
+    def placed(self) -> list[tuple[int, int, int]]:
+        """(row, col, code) of the tiles the play puts on the board."""
+        return [(r, c, code) for r, c, code in self.squares() if code != THROUGH]
+
+    def word(self, board: Board) -> bytes:
+        """The word along the play: the placed tiles and the board's."""
+        return bytes(code or board.at(r, c) for r, c, code in self.squares())
+
+    def coordinate(self) -> str:
+        """``8H`` (across) or ``H8`` (down)."""
+        name = square_name(self.row, self.col)
+        return name if self.down else f"{self.row + 1}{name[0]}"
+
+    def notation(self, board: Board) -> str:
+        """Standard notation, board letters in parentheses."""
+        alphabet = board.ruleset.alphabet
+        text, inside = "", False
+        for r, c, code in self.squares():
+            through = code == THROUGH
+            if through != inside:
+                text += "(" if through else ")"
+                inside = through
+            text += tile_text(alphabet, board.at(r, c) if through else code)
+        return f"{self.coordinate()} {text}{')' if inside else ''}"
+
+    def rack_letters(self) -> list[int]:
+        """The rack tiles the play uses: letter codes, 0 for each blank."""
+        return [0 if code & BLANK_FLAG else code for code in self.tiles if code != THROUGH]
+
+
+def tile_text(alphabet: Alphabet, code: int) -> str:
+    """A tile as notation writes it: upper case, a blank lower case, brackets around a
+    multi-character label."""
+    label = alphabet.label(code)
+    return f"[{label}]" if len(label) > 1 else label
+
+
+_COORD = re.compile(r"^\s*(?:(\d{1,2})([A-Za-z])|([A-Za-z])(\d{1,2}))\s+(\S+)\s*$")
+
+
+def parse_play(text: str, board: Board, lenient: bool = False) -> Play:
+    """A play from notation, checked against the board's letters: a letter in parentheses
+    (or a ``.``) must be the board's; with ``lenient`` an unmarked letter equal to the
+    board's tile also counts as played through (some GCG writers do that). PlayError for
+    notation that cannot be read or that runs off the board."""
+    m = _COORD.match(text)
+    if not m:
+        raise PlayError(f"{text.strip()!r} is not a play (expected e.g. '8H WORD' across or 'H8 WORD' down)")
+    if m.group(1):
+        row, col, down, word = int(m.group(1)) - 1, ord(m.group(2).upper()) - ord("A"), False, m.group(5)
+    else:
+        row, col, down, word = int(m.group(4)) - 1, ord(m.group(3).upper()) - ord("A"), True, m.group(5)
+    n = board.size
+    if not (0 <= row < n and 0 <= col < n):
+        raise PlacementError(f"{m.group(1) or ''}{m.group(2) or m.group(3)}{m.group(4) or ''}: off the board "
+                        f"(the {board.ruleset.name} board is {n}x{n})")
+    tiles = []
+    dr, dc = (1, 0) if down else (0, 1)
+    for i, (token, marked) in enumerate(_tokens(word, board.ruleset.alphabet)):
+        r, c = row + dr * i, col + dc * i
+        if not (r < n and c < n):
+            raise PlacementError(f"{text.strip()}: off the board (runs past {square_name(min(r, n - 1), min(c, n - 1))})")
+        have = board.at(r, c)
+        if marked:
+            if not have:
+                raise PlacementError(f"{text.strip()}: {square_name(r, c)} is empty, but the play says a tile is there")
+            if token is not None and (token & ~BLANK_FLAG) != (have & ~BLANK_FLAG):
+                label = board.ruleset.alphabet.label(have)
+                raise PlacementError(f"{text.strip()}: {square_name(r, c)} holds {label}, not {board.ruleset.alphabet.label(token)}")
+            tiles.append(THROUGH)
+        elif lenient and have and (have & ~BLANK_FLAG) == (token & ~BLANK_FLAG):
+            tiles.append(THROUGH)
+        else:
+            tiles.append(token)
+    if not tiles:
+        raise PlayError(f"{text.strip()!r}: no letters")
+    return Play(row, col, down, bytes(tiles))
+
+
+def _tokens(word: str, alphabet: Alphabet) -> Iterator[tuple[int | None, bool]]:
+    """(code or None for '.', on the board?) for each square of a written word."""
+    word = unicodedata.normalize("NFC", word)
+    i, inside = 0, False
+    folded = word.upper()
+    while i < len(word):
+        ch = word[i]
+        if ch == "(":
+            if inside:
+                raise PlayError(f"{word}: nested parentheses")
+            inside, i = True, i + 1
+            continue
+        if ch == ")":
+            if not inside:
+                raise PlayError(f"{word}: ')' without '('")
+            inside, i = False, i + 1
+            continue
+        if ch == ".":
+            yield None, True
+            i += 1
+            continue
+        if ch == "[":
+            end = word.find("]", i)
+            if end < 0:
+                raise PlayError(f"{word}: '[' without ']'")
+            raw, i = word[i + 1 : end], end + 1
+            label = fold(raw)
+            if alphabet.match_label(label, 0) != label:
+                raise PlayError(f"{word}: [{raw}] is not a tile of the alphabet")
+        else:
+            label = alphabet.match_label(folded, i)
+            if label is None:
+                raise PlayError(f"{word}: {ch!r} is not a letter of the alphabet")
+            raw, i = word[i : i + len(label)], i + len(label)
+        code = alphabet.code(label)
+        yield (code | BLANK_FLAG if raw != fold(raw) else code), inside
+    if inside:
+        raise PlayError(f"{word}: '(' without ')'")

@@ -1,0 +1,150 @@
+"""The referee: is a play legal on this board with this rack and lexicon, what words does it
+form, what does it score, and if it is illegal, why.
+
+It shares nothing with move generation but ``scoring``: the geometry is checked square by
+square from the tiles placed, and every word formed is looked up in the lexicon.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from .alphabet import BLANK_FLAG
+from .board import Board, neighbours, square_name
+from .play import THROUGH, PlacementError, Play, parse_play
+from .scoring import score, words_formed
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """The referee's answer. ``words`` are (word, valid) for every word formed, main word
+    first; ``score`` is set for a legal play and for one whose only fault is invalid words
+    (what it would have scored, as a challenged phony); ``play`` is the canonical notation."""
+
+    legal: bool
+    reason: str | None = None
+    play: str | None = None
+    words: tuple[tuple[str, bool], ...] = ()
+    score: int | None = None
+    tiles_played: int = 0
+    leave: str | None = None
+    invalid_words: tuple[str, ...] = field(default=())
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-friendly dict."""
+        return {"legal": self.legal, "reason": self.reason, "play": self.play,
+                "words": [{"word": w, "valid": v} for w, v in self.words], "invalid_words": list(self.invalid_words),
+                "score": self.score, "tiles_played": self.tiles_played, "leave": self.leave}
+
+
+def judge(board: Board, rack: str, play: str | Play, lexicon: Any) -> Ruling:
+    """Judge a play given in notation (or as a Play) on ``board`` with ``rack``. Notation that
+    cannot be read raises PlayError; one that does not fit the board is an illegal play."""
+    if isinstance(play, str):
+        try:
+            play = parse_play(play, board)
+        except PlacementError as exc:
+            return Ruling(False, str(exc))
+    n = board.size
+    placed = []
+    for r, c, code in play.squares():
+        if not (0 <= r < n and 0 <= c < n):
+            return Ruling(False, f"off the board at {square_name(min(r, n - 1), min(c, n - 1))}")
+        if code != THROUGH:
+            placed.append((r, c, code))
+    return judge_tiles(board, rack, placed, lexicon)
+
+
+def judge_tiles(board: Board, rack: str, placed: list[tuple[int, int, int]], lexicon: Any) -> Ruling:
+    """Judge a placement given as (row, col, code) tiles (BLANK_FLAG on blanks)."""
+    alphabet, n = board.ruleset.alphabet, board.size
+    if not placed:
+        return Ruling(False, "no tile placed")
+    for r, c, code in placed:
+        if not (0 <= r < n and 0 <= c < n):
+            return Ruling(False, f"off the board at row {r + 1}, column {c + 1}")
+        if board.at(r, c):
+            return Ruling(False, f"square occupied: {square_name(r, c)} holds {alphabet.label(board.at(r, c))}")
+    if len({(r, c) for r, c, _ in placed}) != len(placed):
+        return Ruling(False, "two tiles on one square")
+    leave = _take_from_rack(rack, placed, board)
+    if isinstance(leave, Ruling):
+        return leave
+    play = _as_play(board, placed)
+    if isinstance(play, Ruling):
+        return play
+    if board.is_empty():
+        if not any((r, c) == board.ruleset.start for r, c, _ in placed):
+            return Ruling(False, f"the first play must cover the start square {square_name(*board.ruleset.start)}")
+    elif not any(board.at(rr, cc) for r, c, _ in placed for rr, cc in neighbours(board, r, c)):
+        return Ruling(False, "not connected to the tiles on the board")
+    formed = words_formed(board, play)
+    if len(formed[0].codes) < 2:
+        return Ruling(False, "a play must form a word of at least two letters")
+    words = tuple((alphabet.decode(w.codes), lexicon.contains_codes(bytes(c & ~BLANK_FLAG for c in w.codes)))
+                  for w in formed if len(w.codes) > 1)
+    invalid = tuple(w for w, ok in words if not ok)
+    points = score(board, play)
+    notation = play.notation(board)
+    if invalid:
+        return Ruling(False, f"invalid word{'s' if len(invalid) > 1 else ''}: {', '.join(invalid)}", notation, words,
+                      points, len(placed), leave, invalid)
+    return Ruling(True, None, notation, words, points, len(placed), leave)
+
+
+def _take_from_rack(rack: str, placed: list[tuple[int, int, int]], board: Board) -> str | Ruling:
+    """The leave after taking the placed tiles from the rack, or a Ruling saying which
+    tile the rack lacks."""
+    alphabet = board.ruleset.alphabet
+    try:
+        letters, blanks = alphabet.parse_rack(rack)
+    except ValueError as exc:
+        return Ruling(False, f"rack {rack!r}: {exc}")
+    if len(letters) + blanks > board.ruleset.rack_size:
+        return Ruling(False, f"rack {rack!r} has {len(letters) + blanks} tiles; the {board.ruleset.name} rack holds "
+                             f"{board.ruleset.rack_size}")
+    have = Counter(letters)
+    have[0] = blanks
+    for _, _, code in placed:
+        need = 0 if code & BLANK_FLAG else code
+        if have[need] <= 0:
+            what = "a blank" if need == 0 else alphabet.label(code)
+            return Ruling(False, f"tile not on the rack: {what} (rack {rack})")
+        have[need] -= 1
+    return "".join(alphabet.label(c) for c in sorted(have.elements()) if c) + "?" * have[0]
+
+
+def _as_play(board: Board, placed: list[tuple[int, int, int]]) -> Play | Ruling:
+    """The canonical Play of tiles in one line with no gap: the whole word's extent, a
+    single tile across when it forms an across word (else down)."""
+    rows = {r for r, _, _ in placed}
+    cols = {c for _, c, _ in placed}
+    if len(rows) > 1 and len(cols) > 1:
+        return Ruling(False, "the tiles are not in one line")
+    if len(placed) == 1:
+        r, c, _ = placed[0]
+        left = c > 0 and board.at(r, c - 1)
+        right = c + 1 < board.size and board.at(r, c + 1)
+        down = not (left or right)
+    else:
+        down = len(cols) == 1
+    tiles = {(r, c): code for r, c, code in placed}
+    first = min(tiles)
+    last = max(tiles)
+    dr, dc = (1, 0) if down else (0, 1)
+    r, c = first
+    while (r, c) != last:  # every square between the first and last tile is filled
+        r, c = r + dr, c + dc
+        if (r, c) not in tiles and not board.at(r, c):
+            return Ruling(False, f"the play leaves a gap at {square_name(r, c)}")
+    r, c = first
+    while 0 <= r - dr and 0 <= c - dc and board.at(r - dr, c - dc):
+        r, c = r - dr, c - dc
+    start = (r, c)
+    codes = []
+    while r < board.size and c < board.size and ((r, c) in tiles or board.at(r, c)):
+        codes.append(tiles.get((r, c), THROUGH))
+        r, c = r + dr, c + dc
+    return Play(start[0], start[1], down, bytes(codes))
