@@ -21,6 +21,7 @@ from .board import PositionError, read_position
 from .compiler import compile_all, compile_file, describe, verify
 from .manager import convert_file, edit_file
 from .formats import FORMATS, FormatError
+from .gcg import GCGError
 from .movegen import MoveGenError
 from .pattern import PatternError
 from .play import PlayError
@@ -29,7 +30,7 @@ from .source import open_lexicon, read_list
 from .wordlist import WordListError, word_lines
 
 USER_ERRORS = (FormatError, WordListError, RulesetError, PatternError, AlphabetError, PositionError, PlayError,
-               MoveGenError, OSError)
+               MoveGenError, GCGError, OSError)
 
 
 class Negative(Exception):
@@ -472,6 +473,27 @@ def judge(lexfile, play, cgp, board_file, rack, ruleset, as_json):
             else f"illegal: {ruling.reason}" + (f" ({ruling.play} would score {ruling.score})" if ruling.score is not None else ""))
     emit(ruling.as_dict(), as_json, text)
     if not ruling.legal:
+        raise Negative()
+
+
+@cli.command()
+@click.argument("game", type=click.Path(dir_okay=False))
+@click.option("-l", "--lexicon", "lexfile", metavar="LEXFILE",
+              help="Lexicon file or word list to judge the words [default: bundled ENABLE].")
+@click.option("-a", "--all", "every_event", is_flag=True, help="Show every event, not only the problems.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
+def replay(game, lexfile, every_event, as_json):
+    """Replay a GCG game through the referee: recorded and computed scores, words the
+    lexicon lacks, score mismatches. Exit status 0 iff no score mismatch.
+
+    Example: lexc replay game.gcg -l enable.dawg
+    """
+    from .replay import replay as replay_game
+
+    lexicon = open_lexicon(lexfile, "dawg", "english", progress=_note)
+    report = replay_game(game, lexicon)
+    emit(report.as_dict(), as_json, "\n".join(report.lines(every_event)))
+    if not report.ok:
         raise Negative()
 
 

@@ -1142,3 +1142,21 @@ def test_moves_and_judge_bad_input(tiny_dawg, capsys, args, fragment):
     code, _, err = run_main(capsys, command, tiny_dawg, *rest)
     assert code == 2
     assert_one_error_line(err, fragment)
+
+
+# --- replay ------------------------------------------------------------------------------------
+
+GAMES = ROOT / "tests" / "games"
+
+
+def test_replay(capsys, tiny_dawg):
+    code, out, err = run_main(capsys, "replay", GAMES / "MAGPIE__standard.gcg", "-l", tiny_dawg, "--json")
+    data = json.loads(out)
+    assert code == 0 and err == "" and data["ok"] and data["mismatches"] == 0
+    assert data["unknown_words"]  # the tiny list lacks the game's words: reported, not fatal
+    code, out, _ = run_main(capsys, "replay", GAMES / "negative" / "MAGPIE__standard_cumulative_scoring_error.gcg",
+                            "-l", tiny_dawg)
+    assert code == 1 and "mismatch" in out
+    code, _, err = run_main(capsys, "replay", GAMES / "negative" / "MAGPIE__duplicate_nicknames.gcg", "-l", tiny_dawg)
+    assert code == 2
+    assert_one_error_line(err, "nickname")

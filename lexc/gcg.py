@@ -1,0 +1,197 @@
+"""GCG game records: read them (``replay.py`` replays them through the referee).
+
+GCG (John Chew's "Poslfit" format, written by Quackle, Macondo, Woogles/liwords and MAGPIE) has
+pragma lines ``#name value`` and one event line per action, ``>nickname: ... +SCORE TOTAL``::
+
+    >Tim: EIINSTU I2 UNITIES +68 92     a play (8H across, H8 down; ``.`` a tile on the board)
+    >Tim: DIIILU -IIILU +0 24           an exchange (``-5``: five tiles, unnamed)
+    >Tim: ADGKOSV - +0 24               a pass
+    >Tim: ADGKOSV -- -27 131            the player's previous play taken back (a phony)
+    >Tim: ABEIRTV (challenge) +5 136    a bonus for a play that stood a challenge
+    >Tim: (RELATCH) +24 539             end-rack points for the tiles the opponent is left with
+    >Tim: EIOQRRT (EIOQRRT) -16 -16     end-rack penalty (six scoreless turns; add-and-subtract)
+    >Tim: (time) -20 358                time penalty
+
+Encoding: a ``#character-encoding`` line must be the first line (UTF-8 or ISO-8859-1). Without
+one the bytes are read as UTF-8 when they are valid UTF-8 (ASCII files are both), else as
+Latin-1, the Poslfit default that old files rely on. CRLF and LF line ends are both read; blank
+lines are skipped; text lines after a ``#note`` continue the note. Text after the total (old
+Quackle files list the cross-words there) is kept in ``Event.extra``.
+
+End of game, two conventions: *doubling* (NASPA), where the player who went out gets twice the
+value of the opponent's rack, ``(RACK) +2X``; *add-and-subtract* (WESPA), where that player gets
+``(RACK) +X`` and the opponent ``RACK (RACK) -X``. The replay accepts either and reports which.
+
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PLAY, EXCHANGE, PASS, PHONY = "play", "exchange", "pass", "phony-returned"
+CHALLENGE, END_POINTS, END_PENALTY, TIME = "challenge-bonus", "end-rack-points", "end-rack-penalty", "time-penalty"
+TURNS = (PLAY, EXCHANGE, PASS)  # the events that take a turn (players alternate on these)
+ENDINGS = (END_POINTS, END_PENALTY, TIME)  # the events that only come once the game is over
+_ENCODINGS = {"UTF-8": "utf-8", "UTF8": "utf-8", "ISO-8859-1": "latin-1", "ISO8859-1": "latin-1",
+              "LATIN-1": "latin-1", "LATIN1": "latin-1"}
+_SCORE, _TOTAL = re.compile(r"[+-]\d+$"), re.compile(r"-?\d+$")
+_RACK = re.compile(r"(?:[^\W\d_]|\?|\[[^\W\d_]+\])+$")
+_COORD = re.compile(r"(?:\d+[A-Za-z]|[A-Za-z]\d+)$")
+
+
+class GCGError(ValueError):
+    """A malformed GCG file; the one-line message starts with the line number."""
+
+
+@dataclass
+class Event:
+    """One ``>`` line. ``rack`` is as written ('' when absent); ``tiles`` the exchanged tiles
+    (or their count) or the rack in parentheses of an end-rack event."""
+
+    line: int
+    player: int  # 0 or 1
+    kind: str
+    rack: str
+    score: int
+    total: int
+    position: str = ""
+    word: str = ""
+    tiles: str = ""
+    extra: str = ""
+    note: str = ""
+
+    def move(self) -> str:
+        """The move as written: ``8H WORD``, ``-TILES``, ``-``, ``--``, ``(RACK)``, ``(time)``."""
+        return {PLAY: f"{self.position} {self.word}", EXCHANGE: f"-{self.tiles}", PASS: "-", PHONY: "--",
+                CHALLENGE: "(challenge)", TIME: "(time)"}.get(self.kind, f"({self.tiles})")
+
+
+@dataclass
+class Game:
+    """A parsed game: players as (nickname, full name), events, and the other pragmas as
+    (name, value) in file order (``#note`` text is on the events; notes before the first
+    event are in ``notes``)."""
+
+    players: list[tuple[str, str]]
+    events: list[Event] = field(default_factory=list)
+    pragmas: list[tuple[str, str]] = field(default_factory=list)
+    notes: str = ""
+    encoding: str = "utf-8"
+
+    def pragma(self, name: str) -> str | None:
+        """The value of the first ``#name`` pragma, or None."""
+        return next((value for key, value in self.pragmas if key == name), None)
+
+
+def decode_gcg(data: bytes) -> tuple[str, str]:
+    """The text of a GCG file's bytes and the encoding used (see the module docstring)."""
+    data = data.removeprefix(b"\xef\xbb\xbf")
+    m = re.match(rb"[ \t]*#character-encoding[ \t]+(\S+)", data)
+    declared = m.group(1).decode("latin-1") if m else ""
+    encoding = _ENCODINGS.get(declared.upper()) if declared else "utf-8"
+    if encoding is None:
+        raise GCGError(f"line 1: unsupported #character-encoding {declared} (UTF-8 or ISO-8859-1)")
+    try:
+        return data.decode(encoding), encoding
+    except UnicodeDecodeError as exc:
+        if not declared:
+            return data.decode("latin-1"), "latin-1"
+        raise GCGError(f"line {data[:exc.start].count(10) + 1}: not valid {declared}, "
+                       f"as #character-encoding says") from None
+
+
+def read_gcg(source: str | bytes | os.PathLike) -> Game:
+    """Read a game from a path, from the file's bytes, or from GCG text (a str with a newline
+    or starting with ``#``/``>``)."""
+    if isinstance(source, str) and ("\n" in source or source.lstrip().startswith(("#", ">"))):
+        return parse_gcg(source)
+    text, encoding = decode_gcg(source if isinstance(source, bytes) else Path(source).read_bytes())
+    return parse_gcg(text, encoding)
+
+
+def parse_gcg(text: str, encoding: str = "utf-8") -> Game:
+    """Parse GCG text; GCGError with the line number for anything malformed."""
+    game, nicks, in_note = Game(players=[("", ""), ("", "")], encoding=encoding), {}, False
+    for n, line in enumerate(re.split(r"\r\n|\r|\n", text), 1):
+        line = line.strip()
+        if not line:
+            continue
+        if line.startswith("#"):
+            name, value = (line[1:].split(None, 1) + [""])[:2]
+            in_note = name == "note"
+            if name == "character-encoding":
+                if n != 1:
+                    raise GCGError(f"line {n}: #character-encoding must be the first line")
+                if value.upper() not in _ENCODINGS:
+                    raise GCGError(f"line {n}: unsupported #character-encoding {value} (UTF-8 or ISO-8859-1)")
+            elif name in ("player1", "player2"):
+                p = int(name[-1]) - 1
+                nick, full = (value.split(None, 1) + ["", ""])[:2]
+                if not nick:
+                    raise GCGError(f"line {n}: #{name} needs a nickname")
+                if game.players[p][0]:
+                    raise GCGError(f"line {n}: player {p + 1} is declared twice")
+                if nick in nicks:
+                    raise GCGError(f"line {n}: both players have the nickname {nick!r}")
+                game.players[p], nicks[nick] = (nick, full or nick), p
+            elif name == "note":
+                _add_note(game, value)
+            else:
+                game.pragmas.append((name, value))
+        elif line.startswith(">"):
+            in_note = False
+            nick, colon, body = line[1:].partition(":")
+            if not colon or not nick.strip():
+                raise GCGError(f"line {n}: an event line must start '>nickname:'")
+            if nick.strip() not in nicks:
+                known = ", ".join(nicks) or "none declared"
+                raise GCGError(f"line {n}: no player has the nickname {nick.strip()!r} (players: {known})")
+            game.events.append(_event(n, nicks[nick.strip()], body))
+        elif in_note:
+            _add_note(game, line)
+        else:
+            raise GCGError(f"line {n}: not a pragma (#...), an event (>...) or a #note's continuation")
+    return game
+
+
+def _add_note(game: Game, text: str) -> None:
+    """Append a note line to the last event's note (or the game's, before any event)."""
+    if game.events:
+        game.events[-1].note = f"{game.events[-1].note}\n{text}".lstrip("\n")
+    else:
+        game.notes = f"{game.notes}\n{text}".lstrip("\n")
+
+
+def _event(n: int, player: int, body: str) -> Event:
+    """One event from the text after ``>nickname:``."""
+    toks = body.split()
+    i = next((i for i in range(len(toks) - 1) if _SCORE.match(toks[i]) and _TOTAL.match(toks[i + 1])), None)
+    if i is None:
+        raise GCGError(f"line {n}: no '+SCORE TOTAL' in {body.strip()!r}")
+    head, score, total, extra = toks[:i], int(toks[i]), int(toks[i + 1]), " ".join(toks[i + 2:])
+    event = Event(n, player, "", "", score, total, extra=extra)
+    if len(head) == 3 or (len(head) == 2 and _COORD.match(head[0])):
+        event.kind = PLAY
+        event.rack, event.position, event.word = head if len(head) == 3 else ("", *head)
+    elif len(head) in (1, 2):
+        event.rack, last = (head[0] if len(head) == 2 else ""), head[-1]
+        kinds = {"--": PHONY, "-": PASS, "(challenge)": CHALLENGE, "(time)": TIME}
+        if last in kinds:
+            event.kind = kinds[last]
+        elif last.startswith("-"):
+            event.kind, event.tiles = EXCHANGE, last[1:]
+            if not (event.tiles.isdigit() or _RACK.match(event.tiles)):
+                raise GCGError(f"line {n}: malformed exchange {last!r}")
+        elif len(last) > 2 and last[0] == "(" and last[-1] == ")" and _RACK.match(last[1:-1]):
+            event.kind, event.tiles = (END_POINTS if score >= 0 else END_PENALTY), last[1:-1]
+    if not event.kind:
+        raise GCGError(f"line {n}: cannot read {body.strip()!r} (expected RACK, then 8H WORD, -TILES, -, --, "
+                       f"(challenge), (time) or (RACK), then +SCORE TOTAL)")
+    if event.kind == PLAY and not _COORD.match(event.position):
+        raise GCGError(f"line {n}: {event.position!r} is not a coordinate such as 8H or H8")
+    if event.rack and not _RACK.match(event.rack):
+        raise GCGError(f"line {n}: malformed rack {event.rack!r}")
+    return event
