@@ -172,9 +172,29 @@ class Alphabet:
     def parse_rack(self, rack: str) -> tuple[list[int], int]:
         """Parse a rack such as ``RETAIN??``: letter codes and the number of blanks.
 
-        A blank is ``?`` (``_`` is accepted too, as in Norvig's notebook).
+        A blank is ``?`` (``_`` is accepted too, as in Norvig's notebook). A multi-character tile may be written in brackets, ``[CH]``, and must be when the
+        letters would otherwise read as another tile (``[C]H`` is C and H).
         """
+        for ch in rack:
+            if len(ch.upper()) != 1:  # (ß would read as two S tiles)
+                raise AlphabetError(f"character {ch!r} in rack {rack!r} is not in the alphabet", 0, ch)
         text = fold(rack).replace("_", BLANK_CHAR)
         blanks = text.count(BLANK_CHAR)
-        letters = self.encode(text.replace(BLANK_CHAR, "")) if blanks < len(text) else b""
-        return list(letters), blanks
+        if "[" in text or "]" in text:
+            if re.search(r"[\[\]]", re.sub(r"\[[^\[\]]+\]", "", text)):
+                raise AlphabetError(f"rack {rack!r}: unbalanced or empty brackets", 0, "[")
+        letters: list[int] = []
+        for bracketed, bare in re.findall(r"\[([^\]]*)\]|([^\[]+)", text.replace(BLANK_CHAR, "")):
+            letters += [self.code(bracketed)] if bracketed else self.encode_folded(bare)
+        return letters, blanks
+
+    def rack_text(self, codes: list[int], blanks: int = 0) -> str:
+        """A rack written back so that ``parse_rack`` reads the same tiles: a tile is put in
+        brackets when it is several characters long or would run into the next one."""
+        labels = [self.label(c) for c in codes]
+        out = []
+        for i, label in enumerate(labels):
+            rest = fold("".join(labels[i:]))
+            plain = len(label) == 1 and self.match_label(rest, 0) == fold(label)
+            out.append(label if plain else f"[{label}]")
+        return "".join(out) + BLANK_CHAR * blanks

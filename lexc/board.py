@@ -88,7 +88,10 @@ class Board:
     def with_tiles(self, tiles: list[tuple[int, int, int]]) -> "Board":
         """A new board with (row, col, code) tiles added (the squares must be empty)."""
         rows = [bytearray(row) for row in self.rows]
+        n = self.size
         for r, c, code in tiles:
+            if not (0 <= r < n and 0 <= c < n):
+                raise PositionError(f"row {r + 1}, column {c + 1} is off the {n}x{n} board")
             if rows[r][c]:
                 raise PositionError(f"square {square_name(r, c)} is occupied")
             rows[r][c] = code
@@ -181,11 +184,13 @@ def parse_cgp(text: str, ruleset: Ruleset) -> Position:
     rows = []
     for r, row_text in enumerate(rows_text):
         squares: list[int] = []
-        for token in re.findall(r"\d+|\[[^\]]*\]|.", row_text):
-            if token.isdigit():
-                squares += [0] * int(token)
+        for token in re.findall(r"[0-9]+|\[[^\]]*\]|.", row_text):
+            if token[0] in "0123456789":
+                squares += [0] * min(int(token), n + 1)  # (a huge run is too long, not a memory hog)
             else:
                 squares += _tiles(token, alphabet, f"CGP row {r + 1}")
+            if len(squares) > n:
+                break
         if len(squares) != n:
             raise PositionError(f"CGP row {r + 1} has {len(squares)} squares; the board has {n}")
         rows.append(bytes(squares))
@@ -203,13 +208,13 @@ def parse_cgp(text: str, ruleset: Ruleset) -> Position:
         racks = (parts[0], parts[1])
     scores = (0, 0)
     if len(fields) > 2:
-        m = re.fullmatch(r"(-?\d+)/(-?\d+)", fields[2])
+        m = re.fullmatch(r"(-?[0-9]+)/(-?[0-9]+)", fields[2])
         if not m:
             raise PositionError(f"CGP scores {fields[2]!r} must be two integers separated by '/'")
         scores = (int(m.group(1)), int(m.group(2)))
     zeros = 0
     if len(fields) > 3:
-        if not fields[3].isdigit():
+        if not re.fullmatch(r"[0-9]+", fields[3]):
             raise PositionError(f"CGP scoreless-turn count {fields[3]!r} must be a number")
         zeros = int(fields[3])
     ops = []

@@ -127,6 +127,9 @@ def parse_play(text: str, board: Board, lenient: bool = False) -> Play:
 def _tokens(word: str, alphabet: Alphabet) -> Iterator[tuple[int | None, bool]]:
     """(code or None for '.', on the board?) for each square of a written word."""
     word = unicodedata.normalize("NFC", word)
+    for ch in word:
+        if len(ch.upper()) != 1:  # (ß, ﬁ: no tile is written so)
+            raise PlayError(f"{word}: {ch!r} is not a letter of the alphabet")
     i, inside = 0, False
     folded = word.upper()
     while i < len(word):

@@ -113,7 +113,7 @@ def _take_from_rack(rack: str, placed: list[tuple[int, int, int]], board: Board)
             what = "a blank" if need == 0 else alphabet.label(code)
             return Ruling(False, f"tile not on the rack: {what} (rack {rack})")
         have[need] -= 1
-    return "".join(alphabet.label(c) for c in sorted(have.elements()) if c) + "?" * have[0]
+    return alphabet.rack_text(sorted(c for c in have.elements() if c), have[0])
 
 
 def _as_play(board: Board, placed: list[tuple[int, int, int]]) -> Play | Ruling:
