@@ -1160,3 +1160,13 @@ def test_replay(capsys, tiny_dawg):
     code, _, err = run_main(capsys, "replay", GAMES / "negative" / "MAGPIE__duplicate_nicknames.gcg", "-l", tiny_dawg)
     assert code == 2
     assert_one_error_line(err, "nickname")
+
+
+def test_every_subpackage_is_installed():
+    """pyproject lists its packages by hand: a new subpackage must be added there, or the
+    installed lexc (what `make test` runs) lacks it."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "lexc").rglob("__init__.py")}
+    assert found <= listed, found - listed

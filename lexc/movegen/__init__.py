@@ -18,11 +18,11 @@ from ..board import Board
 from ..formats.base import Capability
 from ..play import THROUGH, Play
 from ..scoring import score
-from . import appel_jacobson, naive
+from . import appel_jacobson, gordon, naive
 from .lanes import lanes
 from .rack import Rack
 
-STRATEGIES = {module.NAME: module for module in (naive, appel_jacobson)}
+STRATEGIES = {module.NAME: module for module in (naive, appel_jacobson, gordon)}
 
 
 class MoveGenError(ValueError):
@@ -43,7 +43,7 @@ def choose(lexicon: Any, strategy: str = "auto") -> Any:
     """The strategy module for a lexicon: ``auto`` picks by the format's capabilities."""
     if strategy == "auto":
         caps = lexicon.capabilities
-        strategy = "appel-jacobson" if Capability.TRIE in caps else "naive"
+        strategy = "gordon" if Capability.GADDAG in caps else "appel-jacobson" if Capability.TRIE in caps else "naive"
     module = STRATEGIES.get(strategy)
     if module is None:
         raise MoveGenError(f"unknown strategy {strategy!r} (known: auto, {', '.join(STRATEGIES)})")
