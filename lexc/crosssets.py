@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .alphabet import BLANK_FLAG
-from .board import Board
+from .board import Board, neighbours
 from .formats.base import Capability
 
 ANY = -1  # every letter: a square with no perpendicular neighbour
@@ -83,6 +83,5 @@ def anchors(board: Board) -> list[list[bool]]:
         for c in range(n):
             if board.at(r, c):
                 continue
-            out[r][c] = any(0 <= rr < n and 0 <= cc < n and board.at(rr, cc)
-                            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)))
+            out[r][c] = any(board.at(rr, cc) for rr, cc in neighbours(board, r, c))
     return out

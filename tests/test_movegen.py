@@ -24,7 +24,10 @@ TINY_WORDS = {"AB", "BA", "AD", "DA", "ABA", "BAD", "DAB", "BEAD", "BADE", "ABED
 
 
 def pairs(moves) -> set[tuple[str, int]]:
-    return {(m.notation, m.score) for m in moves}
+    """The (notation, score) set, after checking that no play came out twice."""
+    found = {(m.notation, m.score) for m in moves}
+    assert len(found) == len(moves), "a play was generated twice"
+    return found
 
 
 def combos(lexicon_by_format):

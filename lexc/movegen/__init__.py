@@ -66,16 +66,12 @@ def generate(board: Board, rack: str, lexicon: Any, strategy: str = "auto") -> l
         raise MoveGenError(f"rack {rack!r} has {len(letters) + blanks} tiles; the {board.ruleset.name} rack holds "
                            f"{board.ruleset.rack_size}")
     tiles = Rack(alphabet, letters, blanks)
-    seen: set[Play] = set()
     moves = []
     for lane in lanes(board, lexicon):
         for start, placed in module.lane_plays(lane, tiles, lexicon):
             play = Play(start, lane.index, True, placed) if lane.down else Play(lane.index, start, False, placed)
             if lane.down and _listed_across(board, play):
                 continue
-            if play in seen:
-                continue
-            seen.add(play)
             moves.append(Move(score(board, play), play.notation(board), play))
     return ranked(moves)
 
