@@ -104,7 +104,7 @@ class Board:
     # -- text ---------------------------------------------------------------------------
     def picture(self) -> str:
         """The text picture: one line per row, ``.`` for empty squares."""
-        return "\n".join("".join(_tile_text(self.ruleset.alphabet, c) if c else "." for c in row)
+        return "\n".join("".join(tile_text(self.ruleset.alphabet, c) if c else "." for c in row)
                          for row in self.rows)
 
     def cgp_rows(self) -> str:
@@ -118,7 +118,7 @@ class Board:
                     continue
                 if run:
                     text, run = text + str(run), 0
-                text += _tile_text(self.ruleset.alphabet, code)
+                text += tile_text(self.ruleset.alphabet, code)
             out.append(text + (str(run) if run else ""))
         return "/".join(out)
 
@@ -229,8 +229,8 @@ def parse_cgp(text: str, ruleset: Ruleset) -> Position:
     return Position(board, racks, scores, zeros, tuple(ops))
 
 
-def _tile_text(alphabet: Alphabet, code: int) -> str:
-    """A tile as CGP and pictures write it: upper case, lower case for a blank, brackets
+def tile_text(alphabet: Alphabet, code: int) -> str:
+    """A tile as CGP, pictures and play notation write it: upper case, lower case for a blank, brackets
     around a multi-character label."""
     label = alphabet.label(code)
     return f"[{label}]" if len(label) > 1 else label

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from .alphabet import BLANK_FLAG, Alphabet, fold
-from .board import Board, square_name
+from .board import Board, square_name, tile_text
 
 THROUGH = 0  # a square of the play that holds a tile already on the board
 
@@ -73,13 +73,6 @@ class Play:
     def rack_letters(self) -> list[int]:
         """The rack tiles the play uses: letter codes, 0 for each blank."""
         return [0 if code & BLANK_FLAG else code for code in self.tiles if code != THROUGH]
-
-
-def tile_text(alphabet: Alphabet, code: int) -> str:
-    """A tile as notation writes it: upper case, a blank lower case, brackets around a
-    multi-character label."""
-    label = alphabet.label(code)
-    return f"[{label}]" if len(label) > 1 else label
 
 
 _COORD = re.compile(r"^\s*(?:(\d{1,2})([A-Za-z])|([A-Za-z])(\d{1,2}))\s+(\S+)\s*$")

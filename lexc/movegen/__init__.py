@@ -29,10 +29,9 @@ class MoveGenError(ValueError):
     """A strategy that does not apply to the lexicon's format, or a bad rack."""
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Move:
-    """A generated play: its score and notation (sorting puts the best last; ``ranked``
-    sorts by score descending, then notation)."""
+    """A generated play with its score and notation (``ranked`` orders them)."""
 
     score: int
     notation: str

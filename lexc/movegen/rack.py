@@ -31,10 +31,6 @@ class Rack:
                 if allowed >> letter & 1:
                     yield letter, letter | BLANK_FLAG
 
-    def has(self, letter: int) -> bool:
-        """Whether the rack holds this letter (not counting blanks)."""
-        return self.counts[letter] > 0
-
     def take(self, tile: int) -> None:
         """Remove a tile (a blank when the tile carries BLANK_FLAG)."""
         self.counts[0 if tile & BLANK_FLAG else tile] -= 1
@@ -42,7 +38,3 @@ class Rack:
     def put_back(self, tile: int) -> None:
         """Return a tile taken by ``take``."""
         self.counts[0 if tile & BLANK_FLAG else tile] += 1
-
-    def size(self) -> int:
-        """The number of tiles on the rack."""
-        return sum(self.counts)
