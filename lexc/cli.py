@@ -418,7 +418,7 @@ def _position(cgp: str | None, board_file: str | None, rack: str | None, ruleset
 @click.argument("lexfile", required=False)
 @position_options
 @click.option("--strategy", default="auto", show_default=True,
-              help="naive, appel-jacobson, gordon, or auto (by the format's capabilities).")
+              help="naive, appel-jacobson, gordon, shapiro-smith, or auto (by the format's capabilities).")
 @click.option("-n", "--top", type=click.IntRange(0), default=None, help="Show only the N best plays.")
 @click.option("--batch", type=click.Path(dir_okay=False), metavar="FILE.jsonl",
               help='One position per line, {"cgp": ..., "rack": ...}: one JSON line out per position.')

@@ -62,10 +62,12 @@ class Ruleset:
     source: str
     _values: tuple[int, ...] = field(init=False, repr=False, compare=False)
     _counts: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    tile_values: tuple[int, ...] = field(init=False, repr=False, compare=False)  # by any board code, 0..255
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_values", (self.blank_value,) + tuple(t.value for t in self.tiles))
         object.__setattr__(self, "_counts", (self.blanks,) + tuple(t.count for t in self.tiles))
+        object.__setattr__(self, "tile_values", self._values + (0,) * (256 - len(self._values)))
 
     def value(self, code: int) -> int:
         """The point value of a letter code: 0 for the blank (code 0) and blank-designated codes."""

@@ -6,6 +6,11 @@ values, a newly placed tile's value multiplied by its square's letter premium, t
 product of the word premiums under the newly placed tiles; premiums under tiles already on
 the board count no more; a blank scores 0. A play using the whole rack (``rack_size``
 tiles) earns the ruleset's bingo bonus. Nothing here looks at a lexicon.
+
+The one scoring function is ``LaneScoring.score``: a lane's premiums and cross-sums are
+computed once (``lane_scoring``), and a play in the lane is then scored in one pass over its
+tiles. The move generators use it lane by lane; ``score`` builds the lane for one play, for
+the referee. ``words_formed`` lists the words a play forms (for the referee to judge).
 """
 
 from __future__ import annotations
@@ -68,27 +73,80 @@ def _run(board: Board, placed: dict, row: int, col: int, down: bool, only: tuple
     return FormedWord(start[0], start[1], down, bytes(codes), tuple(new))
 
 
-def word_score(word: FormedWord, ruleset: Ruleset) -> int:
-    """One formed word's score: letter values with the letter premiums of new tiles, times
-    the word premiums of new tiles."""
-    total, factor = 0, 1
-    dr, dc = (1, 0) if word.down else (0, 1)
-    for i, (code, new) in enumerate(zip(word.codes, word.new)):
-        value = ruleset.value(code)
-        if new:
-            letter_mult, word_mult = ruleset.premiums[word.row + dr * i][word.col + dc * i]
-            value *= letter_mult
+@dataclass(frozen=True)
+class LaneScoring:
+    """What scoring needs to know about one lane (a row for plays across, a column for plays
+    down), computed once so that a play in it scores in one pass over its tiles (Appel &
+    Jacobson's cross-sums): each square's letter and word premium, and for an empty square
+    the sum of the values of the tiles in line with it across the lane (the cross word's
+    existing letters), or -1 when there are none."""
+
+    squares: bytes
+    values: tuple[int, ...]  # by board code: letter values, 0 for blank-marked codes (Ruleset.tile_values)
+    letter_mult: tuple[int, ...]
+    word_mult: tuple[int, ...]
+    cross: tuple[int, ...]
+    rack_size: int
+    bingo_bonus: int
+
+    def score(self, start: int, tiles: bytes) -> int:
+        """The score of the play ``tiles`` (THROUGH on the lane's tiles) from ``start``: the
+        main word (the caller makes it the whole run of tiles; a lone letter is no word and
+        scores nothing), each cross word in full, and the bingo bonus when a whole rack is
+        played."""
+        values, squares, cross = self.values, self.squares, self.cross
+        main = crossed = placed = 0
+        factor = 1
+        for i, tile in enumerate(tiles, start):
+            if tile == THROUGH:
+                main += values[squares[i]]
+                continue
+            placed += 1
+            value = values[tile] * self.letter_mult[i]
+            main += value
+            word_mult = self.word_mult[i]
             factor *= word_mult
-        total += value
-    return total * factor
+            if cross[i] >= 0:
+                crossed += (cross[i] + value) * word_mult
+        total = main * factor + crossed if len(tiles) > 1 else crossed  # one letter is no word
+        return total + self.bingo_bonus if placed == self.rack_size else total
+
+
+def lane_scoring(board: Board, index: int, down: bool, ruleset: Ruleset | None = None) -> LaneScoring:
+    """The premiums and cross-sums of row ``index`` (or column, when ``down``)."""
+    ruleset = ruleset or board.ruleset
+    n = board.size
+    values = ruleset.tile_values
+    squares = board.line(index, down)
+    premiums = [ruleset.premiums[i][index] if down else ruleset.premiums[index][i] for i in range(n)]
+    cross = []
+    for i in range(n):
+        total, found = 0, False
+        if not squares[i]:
+            for step in (-1, 1):
+                j = index + step
+                while 0 <= j < n:
+                    code = board.at(i, j) if down else board.at(j, i)
+                    if not code:
+                        break
+                    total, found, j = total + values[code], True, j + step
+        cross.append(total if found else -1)
+    return LaneScoring(squares, values, tuple(p[0] for p in premiums), tuple(p[1] for p in premiums), tuple(cross),
+                       ruleset.rack_size, ruleset.bingo_bonus)
 
 
 def score(board: Board, play: Play, ruleset: Ruleset | None = None) -> int:
     """The score of a play (assumed placeable: its tiles on empty squares, in one line):
-    the main word, the cross words, and the bingo bonus."""
-    ruleset = ruleset or board.ruleset
-    words = words_formed(board, play)
-    total = sum(word_score(w, ruleset) for w in words if len(w.codes) > 1)
-    if sum(1 for code in play.tiles if code != THROUGH) == ruleset.rack_size:
-        total += ruleset.bingo_bonus
-    return total
+    the main word (the whole run of tiles along the play's line, even where the play's
+    tiles stop short of the board's), the cross words, and the bingo bonus."""
+    lane = lane_scoring(board, play.col if play.down else play.row, play.down, ruleset)
+    squares = lane.squares
+    start = play.row if play.down else play.col
+    end = start + len(play.tiles)
+    first = start
+    while first and squares[first - 1]:
+        first -= 1
+    last = end
+    while last < len(squares) and squares[last]:
+        last += 1
+    return lane.score(first, bytes(start - first) + play.tiles + bytes(last - end))

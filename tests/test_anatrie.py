@@ -113,6 +113,10 @@ def test_random_lists(english, words, rack, required, disk, order):
     found = [w.upper() for w in lex.words_from(rack, required)]
     assert len(found) == len(set(found)), "a word came out twice"
     assert set(found) == {w for w in words if formable(w, rack, required)}
+    alphabet = english.alphabet
+    letters, blanks = alphabet.parse_rack(rack)
+    using = [alphabet.decode(w) for w in lex.words_using(letters, blanks, alphabet.encode(required))]
+    assert sorted(using) == sorted(found)  # the codes-level form move generation uses: same words, once each
     assert sorted(lex) == sorted(words)
     again = loads(dumps(lex))
     assert dumps(again) == dumps(lex)

@@ -213,6 +213,14 @@ class AnagramTrie(LexiconBase):
         for group in (self.findwords2(rack, required) if required else self.findwords(rack)):
             yield from group
 
+    def words_using(self, letters: Sequence[int], blanks: int, required: Sequence[int] = ()) -> Iterator[bytes]:
+        """The words (letter codes, blanks not marked) findwords2 finds for a rack of letter
+        codes and blanks with ``required`` letter codes (the board letters a play must use):
+        each word once, in the paper's order. The codes-level form of ``words_from``, for
+        move generation."""
+        for words, _ in self._search(self._rack(letters, required), blanks):
+            yield from words
+
     def _groups(self, letters: tuple[int, ...], blanks: int) -> Iterator[list[str]]:
         decode = self.alphabet.decode
         for words, blanked in self._search(letters, blanks):

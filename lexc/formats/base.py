@@ -30,7 +30,7 @@ class Capability(enum.Flag):
     NONE = 0
     TRIE = enum.auto()  # root / child / children / is_word / word_letters
     GADDAG = enum.auto()  # the same primitives over reversed-prefix paths with a separator
-    ANAGRAM_INDEX = enum.auto()  # words_from(rack, required=...) in canonical order
+    ANAGRAM_INDEX = enum.auto()  # words_from(rack, required=...) / words_using(codes...) in canonical order
     NATIVE_ANAGRAM = enum.auto()  # anagrams answered by format-specific code
     NATIVE_PATTERN = enum.auto()  # patterns answered by format-specific code
 

@@ -5,8 +5,8 @@ plays across, columns for plays down) and runs one strategy per lane. Every stra
 the same set of plays (the convention of wolges and Macondo): every distinct tile placement;
 a one-tile play that forms words in both directions is listed once, as the across play; a
 natural tile and a blank for the same letter are different placements, as is each letter a
-blank may stand for; on the empty board both directions are listed. ``scoring.score`` scores
-every play, as it does for the referee.
+blank may stand for; on the empty board both directions are listed. The one scoring
+function (``LaneScoring.score``) scores every play, as it does for the referee.
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from typing import Any
 from ..board import Board
 from ..formats.base import Capability
 from ..play import THROUGH, Play
-from ..scoring import score
-from . import appel_jacobson, gordon, naive
+from ..scoring import lane_scoring
+from . import appel_jacobson, gordon, naive, shapiro_smith
 from .lanes import lanes
 from .rack import Rack
 
-STRATEGIES = {module.NAME: module for module in (naive, appel_jacobson, gordon)}
+STRATEGIES = {module.NAME: module for module in (naive, appel_jacobson, gordon, shapiro_smith)}
 
 
 class MoveGenError(ValueError):
@@ -42,7 +42,8 @@ def choose(lexicon: Any, strategy: str = "auto") -> Any:
     """The strategy module for a lexicon: ``auto`` picks by the format's capabilities."""
     if strategy == "auto":
         caps = lexicon.capabilities
-        strategy = "gordon" if Capability.GADDAG in caps else "appel-jacobson" if Capability.TRIE in caps else "naive"
+        strategy = ("gordon" if Capability.GADDAG in caps else "appel-jacobson" if Capability.TRIE in caps
+                    else "shapiro-smith" if Capability.ANAGRAM_INDEX in caps else "naive")
     module = STRATEGIES.get(strategy)
     if module is None:
         raise MoveGenError(f"unknown strategy {strategy!r} (known: auto, {', '.join(STRATEGIES)})")
@@ -67,11 +68,12 @@ def generate(board: Board, rack: str, lexicon: Any, strategy: str = "auto") -> l
     tiles = Rack(alphabet, letters, blanks)
     moves = []
     for lane in lanes(board, lexicon):
+        scoring = lane_scoring(board, lane.index, lane.down)
         for start, placed in module.lane_plays(lane, tiles, lexicon):
             play = Play(start, lane.index, True, placed) if lane.down else Play(lane.index, start, False, placed)
             if lane.down and _listed_across(board, play):
                 continue
-            moves.append(Move(score(board, play), play.notation(board), play))
+            moves.append(Move(scoring.score(start, placed), play.notation(board), play))
     return ranked(moves)
 
 

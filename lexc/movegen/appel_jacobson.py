@@ -12,7 +12,7 @@ computed once per position (``crosssets``).
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any
 
 from ..alphabet import BLANK_FLAG
 from ..formats.base import Capability
@@ -28,48 +28,48 @@ def applicable(lexicon: Any) -> bool:
     return Capability.TRIE in lexicon.capabilities
 
 
-def lane_plays(lane: Lane, rack: Rack, lexicon: Any) -> Iterator[tuple[int, bytes]]:
+def lane_plays(lane: Lane, rack: Rack, lexicon: Any) -> list[tuple[int, bytes]]:
     """(start, tiles) of every play in the lane: tiles has THROUGH on board squares."""
-    squares, n = lane.squares, len(lane.squares)
+    squares, checks, n = lane.squares, lane.checks, len(lane.squares)
     children, child, is_word = lexicon.children, lexicon.child, lexicon.is_word
     counts = rack.counts
+    out: list[tuple[int, bytes]] = []
 
-    def extend_right(node: Any, tiles: bytes, start: int, pos: int, anchor: int) -> Iterator[tuple[int, bytes]]:
+    def extend_right(node: Any, tiles: bytes, start: int, pos: int, anchor: int) -> None:
         if pos < n and squares[pos]:
             nxt = child(node, squares[pos] & ~BLANK_FLAG)
             if nxt is not None:
-                yield from extend_right(nxt, tiles + bytes((THROUGH,)), start, pos + 1, anchor)
+                extend_right(nxt, tiles + bytes((THROUGH,)), start, pos + 1, anchor)
             return
         if pos > anchor and len(tiles) > 1 and is_word(node):
-            yield start, tiles
+            out.append((start, tiles))
         if pos == n:
             return
-        allowed = lane.checks[pos]
-        for letter, nxt in children(node):
-            if not allowed >> letter & 1:
-                continue
+        allowed = checks[pos]
+        for letter, nxt in [(letter, nxt) for letter, nxt in children(node) if allowed >> letter & 1]:
             for tile in _tiles_for(letter, counts):
-                rack.take(tile)
-                yield from extend_right(nxt, tiles + bytes((tile,)), start, pos + 1, anchor)
-                rack.put_back(tile)
+                counts[0 if tile & BLANK_FLAG else tile] -= 1
+                extend_right(nxt, tiles + bytes((tile,)), start, pos + 1, anchor)
+                counts[0 if tile & BLANK_FLAG else tile] += 1
 
-    def left_part(node: Any, tiles: bytes, limit: int, anchor: int) -> Iterator[tuple[int, bytes]]:
-        yield from extend_right(node, tiles, anchor - len(tiles), anchor, anchor)
+    def left_part(node: Any, tiles: bytes, limit: int, anchor: int) -> None:
+        extend_right(node, tiles, anchor - len(tiles), anchor, anchor)
         if limit:
-            for letter, nxt in children(node):
+            for letter, nxt in list(children(node)):
                 for tile in _tiles_for(letter, counts):
-                    rack.take(tile)
-                    yield from left_part(nxt, tiles + bytes((tile,)), limit - 1, anchor)
-                    rack.put_back(tile)
+                    counts[0 if tile & BLANK_FLAG else tile] -= 1
+                    left_part(nxt, tiles + bytes((tile,)), limit - 1, anchor)
+                    counts[0 if tile & BLANK_FLAG else tile] += 1
 
     root = lexicon.root()
     for anchor, start, limit in lane.left_parts():
         if start < anchor:  # the left part is on the board
             node = lexicon.walk(bytes(c & ~BLANK_FLAG for c in squares[start:anchor]))
             if node is not None:
-                yield from extend_right(node, bytes(anchor - start), start, anchor, anchor)
+                extend_right(node, bytes(anchor - start), start, anchor, anchor)
             continue
-        yield from left_part(root, b"", limit, anchor)
+        left_part(root, b"", limit, anchor)
+    return out
 
 
 def _tiles_for(letter: int, counts: list[int]) -> tuple[int, ...]:

@@ -14,7 +14,7 @@ anchor ("more than twice as fast", Gordon).
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any
 
 from ..alphabet import BLANK_FLAG
 from ..formats.base import Capability
@@ -31,51 +31,63 @@ def applicable(lexicon: Any) -> bool:
     return Capability.GADDAG in lexicon.capabilities
 
 
-def lane_plays(lane: Lane, rack: Rack, lexicon: Any) -> Iterator[tuple[int, bytes]]:
+def lane_plays(lane: Lane, rack: Rack, lexicon: Any) -> list[tuple[int, bytes]]:
     """(start, tiles) of every play in the lane: tiles has THROUGH on board squares."""
     squares, anchors, checks, n = lane.squares, lane.anchors, lane.checks, len(lane.squares)
     children, child, is_word = lexicon.children, lexicon.child, lexicon.is_word
     counts = rack.counts
+    out: list[tuple[int, bytes]] = []
 
-    def options(pos: int, node: Any) -> Iterator[tuple[int, Any]]:
+    def options(pos: int, node: Any) -> list[tuple[int, Any]]:
         """(tile, next node) for square ``pos``: the board's tile, or each rack tile that
         the cross-check allows and the GADDAG continues with."""
-        if squares[pos]:
-            nxt = child(node, squares[pos] & ~BLANK_FLAG)
-            if nxt is not None:
-                yield THROUGH, nxt
-            return
-        allowed = checks[pos]
+        square = squares[pos]
+        if square:
+            nxt = child(node, square & ~BLANK_FLAG)
+            return [] if nxt is None else [(THROUGH, nxt)]
+        allowed, blank = checks[pos], counts[0]
+        found = []
         for letter, nxt in children(node):
-            if letter == SEP or not allowed >> letter & 1:
-                continue
-            for tile in ((letter,) if counts[letter] else ()) + ((letter | BLANK_FLAG,) if counts[0] else ()):
-                rack.take(tile)
-                yield tile, nxt
-                rack.put_back(tile)
+            if letter and allowed >> letter & 1:
+                if counts[letter]:
+                    found.append((letter, nxt))
+                if blank:
+                    found.append((letter | BLANK_FLAG, nxt))
+        return found
 
-    def go_left(pos: int, node: Any, right: bytes, anchor: int) -> Iterator[tuple[int, bytes]]:
+    def go_left(pos: int, node: Any, right: bytes, anchor: int, end_free: bool) -> None:
+        free_left = pos == 0 or not squares[pos - 1]
+        further = pos and (squares[pos - 1] or not anchors[pos - 1])
         for tile, nxt in options(pos, node):
             tiles = bytes((tile,)) + right
-            free_left = pos == 0 or not squares[pos - 1]
-            if free_left and is_word(nxt) and (anchor + 1 == n or not squares[anchor + 1]) and len(tiles) > 1:
-                yield pos, tiles
-            if pos and (squares[pos - 1] or not anchors[pos - 1]):
-                yield from go_left(pos - 1, nxt, tiles, anchor)
+            if tile:
+                counts[0 if tile & BLANK_FLAG else tile] -= 1
+            if free_left and end_free and len(tiles) > 1 and is_word(nxt):
+                out.append((pos, tiles))
+            if further:
+                go_left(pos - 1, nxt, tiles, anchor, end_free)
             if free_left and anchor + 1 < n:
                 sep = child(nxt, SEP)
                 if sep is not None:
-                    yield from go_right(anchor + 1, sep, tiles, pos)
+                    go_right(anchor + 1, sep, tiles, pos)
+            if tile:
+                counts[0 if tile & BLANK_FLAG else tile] += 1
 
-    def go_right(pos: int, node: Any, tiles: bytes, start: int) -> Iterator[tuple[int, bytes]]:
+    def go_right(pos: int, node: Any, tiles: bytes, start: int) -> None:
+        end_free = pos + 1 == n or not squares[pos + 1]
         for tile, nxt in options(pos, node):
             longer = tiles + bytes((tile,))
-            if is_word(nxt) and (pos + 1 == n or not squares[pos + 1]):
-                yield start, longer
+            if end_free and is_word(nxt):
+                out.append((start, longer))
             if pos + 1 < n:
-                yield from go_right(pos + 1, nxt, longer, start)
+                if tile:
+                    counts[0 if tile & BLANK_FLAG else tile] -= 1
+                go_right(pos + 1, nxt, longer, start)
+                if tile:
+                    counts[0 if tile & BLANK_FLAG else tile] += 1
 
     root = lexicon.gaddag_root()
     for anchor in range(n):
         if anchors[anchor]:
-            yield from go_left(anchor, root, b"", anchor)
+            go_left(anchor, root, b"", anchor, anchor + 1 == n or not squares[anchor + 1])
+    return out

@@ -18,6 +18,7 @@ class Rack:
         for code in letters:
             self.counts[code] += 1
         self.counts[0] = blanks
+        self.memo: dict = {}  # a strategy's scratch for lookups shared by the lanes of one position
 
     def tiles(self, allowed: int = -1) -> Iterator[tuple[int, int]]:
         """(letter, tile) for each distinct tile the rack can put on a square whose
