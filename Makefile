@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DEMO   := build/demo
 
-.PHONY: help install demo test bench lint clean
+.PHONY: help install demo test bench positions lint clean
 
 help:           ## list the targets
 	@grep -E '^[a-z]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -35,8 +35,14 @@ demo: install   ## compile the bundled ENABLE list into every format and run a f
 test: install   ## install and run the whole test suite
 	cd tests && ../$(BIN)/python -m pytest -c ../pyproject.toml --rootdir .. $(PYTEST_ARGS)
 
-bench: install  ## measure size and speed (lexc bench)
+bench: install  ## measure size and speed, then move generation (lexc bench; lexc bench --movegen)
 	$(BIN)/lexc bench
+	$(BIN)/lexc bench --movegen --repeat 3
+
+positions: install  ## regenerate the built-in move-generation position set from 150 self-play games
+	@mkdir -p build
+	$(BIN)/lexc selfplay --games 150 --seed 1 --positions build/selfplay-positions.jsonl > /dev/null
+	$(BIN)/python -m lexc.benchmoves build/selfplay-positions.jsonl lexc/positions/enable-selfplay.jsonl
 
 lint: install   ## byte-compile everything (a cheap syntax check)
 	$(BIN)/python -m compileall -q lexc tests

@@ -202,8 +202,8 @@ def parse_cgp(text: str, ruleset: Ruleset) -> Position:
             raise PositionError(f"CGP racks {fields[1]!r} must be two racks separated by '/'")
         for part in parts:
             try:
-                alphabet.parse_rack(part.replace("[", "").replace("]", ""))
-            except AlphabetError as exc:
+                alphabet.parse_rack(part)
+            except ValueError as exc:  # AlphabetError is one
                 raise PositionError(f"CGP rack {part!r}: {exc}") from None
         racks = (parts[0], parts[1])
     scores = (0, 0)

@@ -11,6 +11,7 @@ import os
 import re
 import sys
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Iterator
 
 import click
@@ -497,6 +498,63 @@ def replay(game, lexfile, every_event, as_json):
         raise Negative()
 
 
+@cli.command()
+@click.argument("lexfile", required=False)
+@click.option("-r", "--ruleset", default="english", show_default=True, help="Ruleset: board, tiles, bingo.")
+@click.option("--games", default=1, show_default=True, type=click.IntRange(1), help="How many games.")
+@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the first game (game i uses SEED + i).")
+@click.option("--strategy", default="auto", show_default=True,
+              help="Move generator: naive, appel-jacobson, gordon, shapiro-smith, or auto.")
+@click.option("--end-rule", type=click.Choice(["doubling", "add-and-subtract"]), default="doubling",
+              show_default=True, help="End-rack points: NASPA's doubling or WESPA's add-and-subtract.")
+@click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False), metavar="DIR",
+              help="Write each game as DIR/selfplay-SEED.gcg.")
+@click.option("--positions", "positions_out", type=click.Path(dir_okay=False), metavar="OUT.jsonl",
+              help='Write every position met, {"game", "turn", "cgp", "rack"} per line.')
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
+def selfplay(lexfile, ruleset, games, seed, strategy, end_rule, out_dir, positions_out, as_json):
+    """Greedy programs play complete games (a real bag, exchanges and passes, the standard end of
+    game); every game is written as GCG and replayed through the referee (exit 1 if a replay
+    disagrees). The same seed gives the same games.
+
+    Example: lexc selfplay enable.gaddawg --games 10 --seed 1 -o games --positions positions.jsonl
+    """
+    from .formats.container import write_atomic
+    from .game import check_replay, selfplay as play_game
+
+    lexicon = open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset, progress=_note)
+    name = Path(lexfile).stem if lexfile else "ENABLE"
+    summaries, positions, failed = [], [], []
+    bar = click.progressbar(length=games, label="self-play", file=sys.stderr) if _on_terminal() else None
+    for i in range(games):
+        result = play_game(lexicon, ruleset, seed + i, strategy, end_rule, lexicon_name=name)
+        report = check_replay(result, lexicon)
+        ok = result.agrees_with(report)
+        path = None
+        if out_dir:
+            os.makedirs(out_dir, exist_ok=True)
+            path = os.path.join(out_dir, f"selfplay-{seed + i}.gcg")
+            write_atomic(path, result.gcg.encode("utf-8"))
+        positions += [{"game": seed + i, **p} for p in result.positions]
+        summaries.append({"seed": seed + i, "players": list(result.players), "scores": list(result.scores),
+                          "turns": result.turns, "end": result.end, "replay_ok": ok, "gcg": path})
+        if not ok:
+            failed.append(seed + i)
+        if bar:
+            bar.update(1)
+    if bar:
+        bar.render_finish()
+    if positions_out:
+        write_atomic(positions_out, "".join(json.dumps(p, ensure_ascii=False) + "\n" for p in positions).encode("utf-8"))
+    emit(summaries, as_json, "\n".join(
+        f"seed {g['seed']}: {g['players'][0]} {g['scores'][0]}, {g['players'][1]} {g['scores'][1]}; "
+        f"{g['turns']} turns, ended {g['end']}; replay {'ok' if g['replay_ok'] else 'DISAGREES'}"
+        + (f" -> {g['gcg']}" if g["gcg"] else "") for g in summaries))
+    if failed:
+        click.echo(f"lexc: error: the replay of game(s) {', '.join(map(str, failed))} disagrees with the game", err=True)
+        raise Negative()
+
+
 @cli.command(name="formats")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 def formats_cmd(as_json):
@@ -523,15 +581,41 @@ def rulesets(as_json):
 @cli.command()
 @click.argument("wordlist", required=False, type=click.Path(dir_okay=False))
 @click.option("--repeat", default=5, show_default=True, type=click.IntRange(1), help="Runs per figure (median).")
+@click.option("--movegen", is_flag=True,
+              help="Measure move generation instead: positions per second per format x strategy.")
+@click.option("--positions", type=click.Path(dir_okay=False, exists=True), metavar="FILE.jsonl",
+              help='With --movegen: positions to use, {"cgp": ..., "rack": ...} per line (default: the built-in set).')
+@click.option("--formats", "formats_", metavar="F1,F2", help="Only these formats (default: all).")
+@click.option("--budget", default=30.0, show_default=True, type=click.FloatRange(0.1),
+              help="With --movegen: seconds a slow strategy may spend on the first run (then it is timed on the "
+                   "positions done by then).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
-def bench(wordlist, repeat, as_json):
-    """Measure size, build, load, memory and query speed (default: bundled ENABLE).
+def bench(wordlist, repeat, movegen, positions, formats_, budget, as_json):
+    """Measure size, build, load, memory and query speed (default: bundled ENABLE); with
+    --movegen, the speed of every move-generation strategy on a fixed set of positions.
 
-    Example: lexc bench --repeat 7
+    Examples: lexc bench --repeat 7; lexc bench --movegen --repeat 3 --formats dawg,gaddawg
     """
+    names = [f.strip() for f in formats_.split(",") if f.strip()] if formats_ else list(FORMATS)
+    unknown = [f for f in names if f not in FORMATS]
+    if unknown:
+        raise click.BadParameter(f"unknown format {unknown[0]!r} (known: {', '.join(FORMATS)})", param_hint="--formats")
+    if movegen:
+        from .benchmoves import format_movegen_table, run_movegen_bench
+        from .formats import build
+        from .source import bundled_wordlist
+
+        words = read_list(wordlist or bundled_wordlist())
+        lexicons = {}
+        for name in names:
+            _note(f"bench: building {name}")
+            lexicons[name] = build(words, name)
+        result = run_movegen_bench(lexicons, positions, repeat=repeat, budget_s=budget, progress=_note)
+        result["wordlist"] = str(wordlist or bundled_wordlist())
+        return emit(result, as_json, format_movegen_table(result))
     from .bench import format_table, run_bench
 
-    result = run_bench(wordlist, repeat=repeat, progress=_note)
+    result = run_bench(wordlist, repeat=repeat, formats_=names, progress=_note)
     emit(result, as_json, format_table(result))
 
 

@@ -1,4 +1,4 @@
-"""GCG game records: read them (``replay.py`` replays them through the referee).
+"""GCG game records: read and write them (``replay.py`` replays them through the referee).
 
 GCG (John Chew's "Poslfit" format, written by Quackle, Macondo, Woogles/liwords and MAGPIE) has
 pragma lines ``#name value`` and one event line per action, ``>nickname: ... +SCORE TOTAL``::
@@ -186,7 +186,8 @@ def _event(n: int, player: int, body: str) -> Event:
             if not (event.tiles.isdigit() or _RACK.match(event.tiles)):
                 raise GCGError(f"line {n}: malformed exchange {last!r}")
         elif len(last) > 2 and last[0] == "(" and last[-1] == ")" and _RACK.match(last[1:-1]):
-            event.kind, event.tiles = (END_POINTS if score >= 0 else END_PENALTY), last[1:-1]
+            penalty = score < 0 or toks[i] == "-0"  # a rack of blanks only costs -0
+            event.kind, event.tiles = (END_PENALTY if penalty else END_POINTS), last[1:-1]
     if not event.kind:
         raise GCGError(f"line {n}: cannot read {body.strip()!r} (expected RACK, then 8H WORD, -TILES, -, --, "
                        f"(challenge), (time) or (RACK), then +SCORE TOTAL)")
@@ -195,3 +196,36 @@ def _event(n: int, player: int, body: str) -> Event:
     if event.rack and not _RACK.match(event.rack):
         raise GCGError(f"line {n}: malformed rack {event.rack!r}")
     return event
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+def write_gcg(game: Game) -> str:
+    """GCG text for a game, UTF-8 declared on the first line: the players, the other pragmas in
+    order, the game's notes, then one line per event (each followed by its ``#note`` lines).
+    ``parse_gcg(write_gcg(g))`` gives back ``g`` but for the events' line numbers and
+    ``encoding``; an event's ``line`` is not written."""
+    out = ["#character-encoding UTF-8"]
+    for n, (nick, full) in enumerate(game.players, 1):
+        out.append(f"#player{n} {nick} {full}".rstrip())
+    out += [f"#{name} {value}".rstrip() for name, value in game.pragmas]
+    out += _note_lines(game.notes)
+    for event in game.events:
+        out.append(event_line(event, game.players[event.player][0]))
+        out += _note_lines(event.note)
+    return "\n".join(out) + "\n"
+
+
+def event_line(event: Event, nick: str) -> str:
+    """One ``>nick: RACK MOVE +SCORE TOTAL`` line, no rack when ``event.rack`` is empty. An
+    end-rack penalty of 0 (a rack of blanks) is written ``-0`` as its form says, though the
+    reader, telling points from penalties by the sign, reads that back as end-rack points."""
+    score = "-0" if event.kind == END_PENALTY and event.score == 0 else f"{event.score:+d}"
+    fields = [f">{nick}:", event.rack, event.move(), score, str(event.total), event.extra]
+    return " ".join(f for f in fields if f)
+
+
+def _note_lines(note: str) -> list[str]:
+    """A note as ``#note`` lines, one per line of its text (the reader joins them back with
+    newlines)."""
+    return [f"#note {line}".rstrip() for line in note.split("\n")] if note else []

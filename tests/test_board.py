@@ -726,3 +726,10 @@ def test_score_matches_a_reference_scorer(data):
     # the premium layouts are symmetric on the diagonal: the transposed play scores the same
     t = Play(p.col, p.row, not p.down, p.tiles)
     assert score(board.transposed(), t) == score(board, p)
+
+
+def test_cgp_racks_are_read_as_racks_with_bracketed_tiles():
+    empty = "/".join(["15"] * 15)
+    assert parse_cgp(f"{empty} [CH]A[LL]?/ 0/0 0", SPANISH).rack == "[CH]A[LL]?"
+    with pytest.raises(PositionError, match="CHX"):
+        parse_cgp(f"{empty} [CHX]/ 0/0 0", SPANISH)  # one bracketed tile, not CH then X

@@ -1170,3 +1170,62 @@ def test_every_subpackage_is_installed():
     listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
     found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "lexc").rglob("__init__.py")}
     assert found <= listed, found - listed
+
+
+# --- selfplay and the move-generation bench ----------------------------------------------------
+
+def test_selfplay_writes_games_that_replay_and_repeats_from_the_seed(tmp_path, capsys):
+    out_a, out_b = tmp_path / "a", tmp_path / "b"
+    code, out, err = run_main(capsys, "selfplay", TINY, "--games", "2", "--seed", "3", "-o", out_a,
+                              "--positions", tmp_path / "a.jsonl", "--json")
+    assert code == 0, err
+    games = json.loads(out)
+    assert [g["seed"] for g in games] == [3, 4] and all(g["replay_ok"] for g in games)
+    for g in games:
+        assert Path(g["gcg"]).is_file()
+        code, replayed, _ = run_main(capsys, "replay", g["gcg"], "-l", TINY, "--json")
+        report = json.loads(replayed)
+        assert code == 0 and report["ok"] and report["final_computed"] == g["scores"]
+    positions = [json.loads(line) for line in (tmp_path / "a.jsonl").read_text().splitlines()]
+    assert positions and {p["game"] for p in positions} <= {3, 4} and all(p["cgp"] and p["rack"] for p in positions)
+    code, _, _ = run_main(capsys, "selfplay", TINY, "--games", "2", "--seed", "3", "-o", out_b,
+                          "--positions", tmp_path / "b.jsonl", "--strategy", "naive")
+    assert code == 0
+    for name in ("selfplay-3.gcg", "selfplay-4.gcg"):  # the same games whatever the strategy
+        a, b = ((d / name).read_text().splitlines() for d in (out_a, out_b))
+        assert [x for x in a if not x.startswith("#description")] == [x for x in b if not x.startswith("#description")]
+        assert any("strategy naive" in x for x in b)
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["-r", "nope"], "nope"),
+    (["--strategy", "gordon"], "does not apply"),
+    (["--games", "0"], "--games"),
+])
+def test_selfplay_bad_input(tiny_dawg, capsys, args, fragment):
+    code, _, err = run_main(capsys, "selfplay", tiny_dawg, *args)
+    assert code == 2
+    assert_one_error_line(err, fragment)
+
+
+def test_bench_movegen_on_a_small_set(tmp_path, capsys):
+    positions = tmp_path / "p.jsonl"
+    code, _, err = run_main(capsys, "selfplay", TINY, "--games", "1", "--seed", "1", "--positions", positions)
+    assert code == 0, err
+    code, out, err = run_main(capsys, "bench", TINY, "--movegen", "--positions", positions, "--repeat", "2",
+                              "--formats", "dawg,gaddag,anatrie", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    count = len(positions.read_text().splitlines())
+    assert data["agree"] and data["positions"]["count"] == count
+    expected = {"dawg": {"naive", "appel-jacobson"}, "gaddag": {"naive", "appel-jacobson", "gordon"},
+                "anatrie": {"naive", "shapiro-smith"}}
+    assert {f: set(s) for f, s in data["movegen"].items()} == expected
+    for strategies in data["movegen"].values():
+        for figures in strategies.values():
+            assert figures["positions"] == count and figures["positions_per_s"]["median"] > 0
+            assert figures["plays"] == data["movegen"]["dawg"]["appel-jacobson"]["plays"]
+    code, _, err = run_main(capsys, "bench", TINY, "--movegen", "--formats", "nope")
+    assert code == 2
+    assert_one_error_line(err, "unknown format")

@@ -339,3 +339,9 @@ def test_report_output(enable):
     data = json.loads(json.dumps(report.as_dict()))
     assert data["ok"] is False and data["final_recorded"] == [17, 6] and data["final_computed"] == [16, 6]
     assert data["events"][1]["player"] == "Bo"
+
+
+def test_a_zero_point_rack_penalty_is_a_penalty():
+    """A rack of blanks only costs -0: the sign is in the text, not the number."""
+    game = parse_gcg("#player1 a a\n#player2 b b\n>a: ?? (??) -0 -0\n")
+    assert game.events[0].kind == "end-rack-penalty"

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import lexc
+from lexc.benchmoves import read_positions
 from lexc.board import Board, parse_cgp
 from lexc.formats import build
 from lexc.movegen import STRATEGIES, MoveGenError, generate
@@ -145,3 +146,38 @@ def test_unknown_or_inapplicable_strategy(english, enable_by_format, tiny_lexico
         generate(Board.empty(lexc.load_ruleset("tiny")), "AB", tiny_lexicons["anatrie"], "appel-jacobson")
     with pytest.raises(MoveGenError, match="rack"):
         generate(board, "AB1", enable_by_format["dawg"])
+
+
+# -- 100 positions met in self-play on ENABLE (the built-in benchmark set) -----------------
+
+SELFPLAY = read_positions()
+
+
+def test_the_selfplay_set_has_its_mix():
+    """At least 100 positions, about a quarter with one blank on the rack, a few with two."""
+    blanks = [item["rack"].count("?") for item in SELFPLAY]
+    assert len(SELFPLAY) >= 100
+    assert 20 <= blanks.count(1) <= 30 and 2 <= blanks.count(2) <= 5
+
+
+@pytest.mark.parametrize("index", range(len(SELFPLAY)))
+def test_selfplay_positions_agree_across_formats(english, enable_by_format, index):
+    """Every format x strategy finds the same plays with the same scores, and the referee
+    accepts every one at that score. The naive method runs on every tenth position without
+    blanks (it takes seconds on a blank; the tiny tests cover it everywhere)."""
+    item = SELFPLAY[index]
+    position = parse_cgp(item["cgp"], english)
+    rack = item["rack"]
+    assert rack == position.rack
+    results = {}
+    for fmt, strategy in enable_combos(enable_by_format):
+        if strategy == "naive" and (index % 10 or "?" in rack):
+            continue
+        results[(fmt, strategy)] = pairs(generate(position.board, rack, enable_by_format[fmt], strategy))
+    first = results[("dawg", "appel-jacobson")]
+    for key, got in results.items():
+        assert got == first, (key, sorted(got ^ first)[:5])
+    dawg = enable_by_format["dawg"]
+    for notation, points in first:
+        ruling = judge(position.board, rack, notation, dawg)
+        assert ruling.legal and ruling.score == points, (notation, ruling)

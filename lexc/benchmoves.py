@@ -1,0 +1,250 @@
+"""The move-generation benchmark behind ``lexc bench --movegen``: positions per second
+generating every play, per format x strategy, on a fixed set of self-play positions.
+
+The built-in set (``lexc/positions/enable-selfplay.jsonl``) holds 100 positions met in
+greedy self-play on ENABLE (``lexc selfplay``), picked so that about a quarter of the racks
+hold one blank and a few hold two, and ordered so that any leading part of the file keeps
+that mix (a slow strategy is timed on as many leading positions as fit its time budget).
+Every (format, strategy) pair must find the same plays: the benchmark checks a digest of
+each position's (notation, score) set against the first pair's and reports a disagreement.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import random
+import signal
+import statistics
+import threading
+import time
+from importlib import resources
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
+
+from .board import parse_cgp
+from .ruleset import Ruleset, load_ruleset
+
+POSITIONS = "enable-selfplay.jsonl"
+
+
+def bundled_positions() -> Path:
+    """The path of the built-in position set."""
+    return Path(str(resources.files("lexc") / "positions" / POSITIONS))
+
+
+def read_positions(path: str | Path | None = None) -> list[dict[str, Any]]:
+    """Positions from a JSONL file (``{"cgp": ..., "rack": ...}`` per line); the built-in
+    set by default. A bad line is a ValueError naming it."""
+    source = Path(path) if path else bundled_positions()
+    out = []
+    with open(source, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                item = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{source}:{n}: not JSON ({exc.msg})") from None
+            if not isinstance(item, dict) or not isinstance(item.get("cgp"), str):
+                raise ValueError(f'{source}:{n}: expected an object with a "cgp" string')
+            out.append(item)
+    if not out:
+        raise ValueError(f"{source}: no positions")
+    return out
+
+
+def blanks_on_rack(item: dict[str, Any], ruleset: Ruleset) -> int:
+    """How many blanks the position's rack holds."""
+    rack = item.get("rack") or parse_cgp(item["cgp"], ruleset).rack
+    return rack.count("?")
+
+
+def pick_positions(met: Iterable[dict[str, Any]], ruleset: Ruleset, n: int = 100, one_blank: float = 0.25,
+                   two_blanks: int = 3, seed: int = 2026) -> list[dict[str, Any]]:
+    """A fixed benchmark set from positions met in self-play: ``two_blanks`` racks with two
+    blanks, about ``one_blank`` of them with one, the rest with none (as many as there are),
+    drawn with a seeded generator and interleaved so every leading part keeps the mix."""
+    rng = random.Random(seed)
+    by_blanks: dict[int, list[dict[str, Any]]] = {0: [], 1: [], 2: []}
+    for item in met:
+        by_blanks.setdefault(blanks_on_rack(item, ruleset), []).append(item)
+    want = {2: two_blanks, 1: round(n * one_blank)}
+    want[0] = n - want[1] - want[2]
+    chosen = {b: rng.sample(by_blanks[b], min(k, len(by_blanks[b]))) for b, k in want.items()}
+    total = sum(len(v) for v in chosen.values())
+    # interleave: each position gets a key (i + 0.5) / len(its class), then sort by key
+    keyed = [((i + 0.5) / len(items), b, item) for b, items in chosen.items() for i, item in enumerate(items)]
+    keyed.sort(key=lambda k: (k[0], k[1]))
+    assert len(keyed) == total
+    return [item for _, _, item in keyed]
+
+
+def play_digest(moves: list[Any]) -> str:
+    """A short digest of a play set: its sorted (notation, score) pairs."""
+    text = "\n".join(f"{m.notation} {m.score}" for m in sorted(moves, key=lambda m: (m.notation, m.score)))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def time_strategy(lexicon: Any, strategy: str, positions: list[tuple[Any, str, int]], repeat: int,
+                  budget_s: float) -> dict[str, Any]:
+    """Time ``generate`` on each position, ``repeat`` times: positions per second (median,
+    min, max over the runs), milliseconds per position by the number of blanks on the rack
+    (per-position medians), plays found, and the digest of each position's play set. When
+    the first run passes ``budget_s``, the leading positions done by then are used; when the
+first position alone takes longer, the pair is reported as skipped, with the reason."""
+    from .movegen import generate
+
+    per_position: list[list[float]] = []
+    digests: list[str] = []
+    plays = 0
+    spent = 0.0
+    for board, rack, _ in positions:
+        t = time.perf_counter()
+        try:
+            with _deadline(budget_s):
+                moves = generate(board, rack, lexicon, strategy)
+        except _OverBudget:
+            break
+        dt = time.perf_counter() - t
+        per_position.append([dt])
+        digests.append(play_digest(moves))
+        plays += len(moves)
+        spent += dt
+        if spent > budget_s:
+            break
+    used = positions[: len(per_position)]
+    if not used:
+        return {"skipped": f"one position took longer than the {budget_s:g} s budget", "positions": 0,
+                "of": len(positions), "digests": []}
+    for _ in range(repeat - 1):
+        for k, (board, rack, _) in enumerate(used):
+            t = time.perf_counter()
+            generate(board, rack, lexicon, strategy)
+            per_position[k].append(time.perf_counter() - t)
+    runs = [sum(times[r] for times in per_position) for r in range(repeat)]
+    medians = [statistics.median(times) for times in per_position]
+    by_blanks: dict[str, float] = {}
+    for b in sorted({blanks for _, _, blanks in used}):
+        mine = [m for m, (_, _, blanks) in zip(medians, used) if blanks == b]
+        by_blanks[str(b)] = 1e3 * sum(mine) / len(mine)
+    count = len(used)
+    return {"positions_per_s": {"median": count / statistics.median(runs), "min": count / max(runs),
+                                "max": count / min(runs)},
+            "ms_per_position": by_blanks, "positions": count, "of": len(positions), "plays": plays,
+            "digests": digests}
+
+
+class _OverBudget(Exception):
+    """A single position took longer than the whole budget."""
+
+
+@contextlib.contextmanager
+def _deadline(seconds: float) -> Iterator[None]:
+    """Raise _OverBudget in the block after ``seconds`` (where SIGALRM exists, in the main
+    thread; elsewhere the block just runs)."""
+    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    if not usable:
+        yield
+        return
+
+    def expire(_signum: int, _frame: Any) -> None:
+        raise _OverBudget()
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def run_movegen_bench(lexicons: dict[str, Any], positions_path: str | Path | None = None, repeat: int = 3,
+                      ruleset: str = "english", budget_s: float = 30.0,
+                      progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Positions per second for every (format, applicable strategy) pair of the given
+    loaded lexicons, with a check that all pairs found the same plays."""
+    from .movegen import STRATEGIES
+
+    note = progress or (lambda _m: None)
+    rules = load_ruleset(ruleset)
+    items = read_positions(positions_path)
+    positions = []
+    for n, item in enumerate(items, 1):
+        position = parse_cgp(item["cgp"], rules)
+        rack = item.get("rack") or position.rack
+        positions.append((position.board, rack, rack.count("?")))
+    mix = {str(b): sum(1 for *_, k in positions if k == b) for b in sorted({k for *_, k in positions})}
+    result: dict[str, Any] = {"positions": {"source": str(positions_path or bundled_positions()),
+                                            "count": len(positions), "blanks": mix},
+                              "repeat": repeat, "budget_s": budget_s, "movegen": {}}
+    reference: list[str] | None = None
+    disagreements = []
+    for fmt, lexicon in lexicons.items():
+        for name, module in STRATEGIES.items():
+            if not module.applicable(lexicon):
+                continue
+            note(f"bench: move generation, {fmt} x {name}")
+            figures = time_strategy(lexicon, name, positions, repeat, budget_s)
+            digests = figures.pop("digests")
+            if reference is None:
+                reference = digests
+            else:
+                differ = [i + 1 for i, (a, b) in enumerate(zip(reference, digests)) if a != b]
+                if differ:
+                    disagreements.append(f"{fmt} x {name}: positions {differ[:5]}")
+            result["movegen"].setdefault(fmt, {})[name] = figures
+    result["agree"] = not disagreements
+    result["disagreements"] = disagreements
+    return result
+
+
+def format_movegen_table(result: dict[str, Any]) -> str:
+    """The move-generation figures as an aligned table, medians only."""
+    head = ["format", "strategy", "positions/s", "ms 0?", "ms 1?", "ms 2?", "positions"]
+    rows = []
+    for fmt, strategies in result["movegen"].items():
+        for name, f in strategies.items():
+            if "skipped" in f:
+                rows.append([fmt, name, "-", "-", "-", "-", f"0/{f['of']}"])
+                continue
+            ms = f["ms_per_position"]
+            rows.append([fmt, name, f"{f['positions_per_s']['median']:.1f}"]
+                        + [f"{ms[b]:.1f}" if b in ms else "-" for b in ("0", "1", "2")]
+                        + [f"{f['positions']}/{f['of']}"])
+    widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
+    lines = ["  ".join(c.rjust(w) if i > 1 else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths)))
+             for row in [head] + rows]
+    mix = result["positions"]["blanks"]
+    lines.append(f"\n{result['positions']['count']} positions ({', '.join(f'{v} with {k} blank(s)' for k, v in mix.items())}); "
+                 f"medians of {result['repeat']} runs; a pair over its {result['budget_s']:.0f} s budget is timed on "
+                 "the leading positions; every pair found the same plays: "
+                 + ("yes" if result["agree"] else "NO: " + "; ".join(result["disagreements"])))
+    skipped = [f"{fmt} x {name}: {f['skipped']}" for fmt, st in result["movegen"].items()
+               for name, f in st.items() if "skipped" in f]
+    if skipped:
+        lines.append("not measured: " + "; ".join(skipped))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m lexc.benchmoves MET.jsonl OUT.jsonl``: pick the benchmark set from the
+    positions a self-play run met (``make positions`` does both steps)."""
+    import sys
+
+    from .formats.container import write_atomic
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 2:
+        sys.exit("usage: python -m lexc.benchmoves MET.jsonl OUT.jsonl")
+    rules = load_ruleset("english")
+    chosen = pick_positions(read_positions(args[0]), rules)
+    keep = ("game", "turn", "cgp", "rack")
+    write_atomic(args[1], "".join(json.dumps({k: p[k] for k in keep if k in p}, ensure_ascii=False) + "\n"
+                                  for p in chosen).encode("utf-8"))
+
+
+if __name__ == "__main__":
+    main()

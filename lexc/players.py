@@ -1,0 +1,105 @@
+"""Players: what a player on turn sees (``TurnView``), what it does (``Action``), and the
+program player of self-play (``GreedyPlayer``: Appel & Jacobson's and Norvig's greedy program,
+the highest-scoring play). The game manager (``game.py``) asks a ``Player`` for an action and
+referees it; an interactive front end is one more ``Player``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .board import Board, Position
+from .gcg import EXCHANGE, PASS, PLAY
+from .movegen import generate
+from .play import Play
+from .ruleset import Ruleset
+
+
+@dataclass(frozen=True)
+class Action:
+    """What a player does on a turn: ``kind`` is ``gcg.PLAY`` (``play`` a Play, or notation such
+    as ``8H WORD`` across or ``H8 WORD`` down), ``gcg.EXCHANGE`` (``tiles`` written as a rack,
+    ``AEI?``) or ``gcg.PASS``."""
+
+    kind: str
+    play: Play | str | None = None
+    tiles: str = ""
+
+    @classmethod
+    def place(cls, play: Play | str) -> "Action":
+        """A play, as a Play or in notation."""
+        return cls(PLAY, play)
+
+    @classmethod
+    def exchange(cls, tiles: str) -> "Action":
+        """An exchange of the tiles named (a rack text)."""
+        return cls(EXCHANGE, tiles=tiles)
+
+    @classmethod
+    def pass_turn(cls) -> "Action":
+        """A pass."""
+        return cls(PASS)
+
+
+@dataclass(frozen=True)
+class TurnView:
+    """What the player on turn may see: the board, their own rack, the scores (their own first),
+    the tiles in the bag and on the opponent's rack, the consecutive scoreless turns so far and
+    the turn's number (1 for the first)."""
+
+    board: Board
+    rack: str
+    scores: tuple[int, int]
+    bag: int
+    opponent_tiles: int
+    scoreless_turns: int
+    turn: int
+    lexicon_name: str | None = None
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The game's ruleset."""
+        return self.board.ruleset
+
+    @property
+    def can_exchange(self) -> bool:
+        """An exchange needs at least a rack's worth of tiles in the bag."""
+        return self.bag >= self.ruleset.rack_size
+
+    def position(self) -> Position:
+        """The position (the opponent's rack unseen), e.g. for its CGP string."""
+        ops = (("lex", self.lexicon_name),) if self.lexicon_name else ()
+        return Position(self.board, (self.rack, ""), self.scores, self.scoreless_turns, ops)
+
+
+class Player(Protocol):
+    """A player: a GCG nickname (no spaces) and full name; ``program`` players have the
+    positions they meet recorded; ``choose`` picks the action for a turn."""
+
+    nick: str
+    name: str
+    program: bool
+
+    def choose(self, view: TurnView) -> Action:
+        """The action for the turn ``view`` shows."""
+        ...
+
+
+@dataclass
+class GreedyPlayer:
+    """A program that makes the highest-scoring play (ties: the first in notation order); with
+    no play it exchanges the whole rack when the bag allows, else passes."""
+
+    lexicon: Any
+    strategy: str = "auto"
+    nick: str = "greedy"
+    name: str = "lexc greedy player"
+    program: bool = True
+
+    def choose(self, view: TurnView) -> Action:
+        """The best-scoring play, else an exchange of the rack, else a pass."""
+        moves = generate(view.board, view.rack, self.lexicon, self.strategy)
+        if moves:
+            return Action.place(moves[0].play)
+        return Action.exchange(view.rack) if view.can_exchange else Action.pass_turn()
