@@ -514,8 +514,8 @@ def replay(game, lexfile, every_event, as_json):
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 def selfplay(lexfile, ruleset, games, seed, strategy, end_rule, out_dir, positions_out, as_json):
     """Greedy programs play complete games (a real bag, exchanges and passes, the standard end of
-    game); every game is written as GCG and replayed through the referee (exit 1 if a replay
-    disagrees). The same seed gives the same games.
+    game); every game's GCG record is replayed through the referee (exit 1 if a replay
+    disagrees) and, with -o, written to DIR. The same seed gives the same games.
 
     Example: lexc selfplay enable.gaddawg --games 10 --seed 1 -o games --positions positions.jsonl
     """
@@ -553,6 +553,74 @@ def selfplay(lexfile, ruleset, games, seed, strategy, end_rule, out_dir, positio
     if failed:
         click.echo(f"lexc: error: the replay of game(s) {', '.join(map(str, failed))} disagrees with the game", err=True)
         raise Negative()
+
+
+@cli.command()
+@click.argument("lexfile", required=False)
+@click.option("-r", "--ruleset", default="english", show_default=True, help="Ruleset: board, tiles, bingo.")
+@click.option("--seed", type=int, default=None, help="Seed of the deal [default: a random one, printed].")
+@click.option("--strategy", default="auto", show_default=True,
+              help="The program's move generator: naive, appel-jacobson, gordon, shapiro-smith, or auto.")
+@click.option("--level", type=click.Choice(["greedy", "beginner"]), default="greedy", show_default=True,
+              help="greedy: the program's best-scoring play; beginner: the middle of its ranking.")
+@click.option("--name", default="you", show_default=True, help="Your nickname in the game record (no spaces).")
+@click.option("--end-rule", type=click.Choice(["doubling", "add-and-subtract"]), default="doubling",
+              show_default=True, help="End-rack points: NASPA's doubling or WESPA's add-and-subtract.")
+@click.option("--save", type=click.Path(dir_okay=False), metavar="FILE.gcg",
+              help="Where the game is saved as GCG [default: lexc-game-SEED.gcg].")
+@click.option("--watch", is_flag=True, help="Watch two programs play (the same game loop).")
+@click.option("--color/--no-color", default=None, help="Colour the board [default: on a colour terminal].")
+@click.option("--json", "as_json", is_flag=True, help="The game's summary as JSON at the end (the game on stderr).")
+def play(lexfile, ruleset, seed, strategy, level, name, end_rule, save, watch, color, as_json):
+    """Play a game against lexc in the terminal: type plays as 8H WORD (across) or H8 WORD
+    (down), or pass, exchange TILES, check, anagram, hooks, add, score, board, help, quit.
+
+    Example: lexc play enable.gaddawg --seed 7
+    """
+    import random as _random
+
+    from .formats.container import write_atomic
+    from .game import GameManager
+    from .interactive import Console, HumanPlayer, Session, play_game, save_record
+    from .players import ProgramPlayer
+
+    if not name or name.split() != [name] or ":" in name or name == "lexc":
+        raise click.BadParameter("a nickname without spaces or ':', other than 'lexc'", param_hint="--name")
+    rules = load_ruleset(ruleset)
+    lexicon = open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset, progress=_note)
+    if seed is None:
+        seed = _random.SystemRandom().randrange(1_000_000)
+    out = sys.stderr if as_json else sys.stdout
+    tty = out.isatty()
+    color = (tty and "NO_COLOR" not in os.environ) if color is None else color
+
+    def say(text: str) -> None:
+        click.echo(text, file=out, color=color)
+
+    def ask(prompt: str) -> str | None:
+        click.echo(prompt, nl=False, file=out)
+        line = sys.stdin.readline()
+        if not line:
+            click.echo(file=out)
+            return None
+        return line.rstrip("\r\n")
+
+    session = Session(Console(ask, say, color), lexicon)
+    program = ProgramPlayer(lexicon, strategy, "lexc", f"lexc {level} player", level=level)
+    other = (ProgramPlayer(lexicon, strategy, "lexc2", f"lexc {level} player 2", level=level) if watch
+             else HumanPlayer(session, name, "human player"))
+    name_tag = Path(lexfile).stem if lexfile else "ENABLE"
+    manager = GameManager(rules, [other, program], lexicon, seed, end_rule, name_tag,
+                          f"lexc play: seed {seed}, strategy {strategy}, level {level}, end rule {end_rule}")
+    say(f"lexc play: seed {seed} (the same seed deals the same game), {rules.name} rules, lexicon {name_tag}; "
+        "type help for the commands")
+    end = play_game(manager, session)
+    path = save or f"lexc-game-{seed}.gcg"
+    write_atomic(path, save_record(manager).encode("utf-8"))
+    say(f"saved to {path} (lexc replay {path})")
+    if as_json:
+        emit({"seed": seed, "players": [p.nick for p in manager.players], "scores": list(manager.scores),
+              "end": end, "turns": manager.turns, "added": session.added, "gcg": path}, True)
 
 
 @cli.command(name="formats")

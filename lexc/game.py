@@ -10,7 +10,7 @@ player loses the value of their own rack. The first mover (drawn) is ``#player1`
 record, a ``gcg.Game``; the positions program players meet are kept as ``{"turn", "cgp",
 "rack"}`` (what ``lexc moves --batch`` reads). The bag is shuffled with
 ``random.Random(seed)``: the same seed, lexicon and strategy give the same game, byte for byte.
-Players (``Action``, ``TurnView``, ``GreedyPlayer``) are in ``players.py``.
+Players (``Action``, ``TurnView``, ``ProgramPlayer``) are in ``players.py``.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from .alphabet import Alphabet
 from .board import Board, tile_text
 from .gcg import END_PENALTY, END_POINTS, EXCHANGE, PASS, PLAY, Event, write_gcg
 from .play import THROUGH, Play, PlayError, parse_play
-from .players import Action, GreedyPlayer, Player, TurnView
+from .players import Action, ProgramPlayer, Player, TurnView
 from .referee import Ruling, judge
 from .replay import Report, replay
 from .ruleset import Ruleset, load_ruleset
@@ -281,7 +281,7 @@ def selfplay(lexicon: Any, ruleset: Ruleset | str, seed: int = 0, strategy: str 
     """One game between two greedy programs (``greedy1`` and ``greedy2``, the draw deciding who
     is ``#player1``), reproducible from the seed."""
     ruleset = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
-    players = [GreedyPlayer(lexicon, strategy, f"greedy{i}", f"lexc greedy player {i}") for i in (1, 2)]
+    players = [ProgramPlayer(lexicon, strategy, f"greedy{i}", f"lexc greedy player {i}") for i in (1, 2)]
     description = f"lexc selfplay: seed {seed}, strategy {strategy}, end rule {end_rule}"
     return GameManager(ruleset, players, lexicon, seed, end_rule, lexicon_name, description).run()
 

@@ -137,7 +137,7 @@ def _split_options(lexicon: LexiconBase) -> tuple[dict[str, Any], dict[str, Any]
 
 
 def _encode_words(texts: Iterable[str], alphabet: Alphabet, refusal: str,
-                  limits: dict[str, Any] | None = None) -> dict[bytes, str]:
+                  limits: dict[str, Any] | None = None, after: str = "; nothing written") -> dict[bytes, str]:
     """Normalize words for an edit, deduplicated in the order given: code -> text. A
     WordListError starting with ``refusal`` for a word outside the alphabet or (with
     ``limits``, the recorded word-list options) outside ``min_len``..``max_len``."""
@@ -146,11 +146,11 @@ def _encode_words(texts: Iterable[str], alphabet: Alphabet, refusal: str,
         try:
             code = normalize_word(text, alphabet)
         except WordListError as exc:
-            raise WordListError(f"{refusal} {exc}; nothing written") from None
+            raise WordListError(f"{refusal} {exc}{after}") from None
         problem = _length_problem(len(code), limits) if limits is not None else None
         if problem:
             tiles = f"{len(code)} tile{'s' if len(code) != 1 else ''}"
-            raise WordListError(f"{refusal} {text.strip()!r}: {tiles}, {problem}; nothing written")
+            raise WordListError(f"{refusal} {text.strip()!r}: {tiles}, {problem}{after}")
         encoded.setdefault(code, alphabet.decode(code))
     return encoded
 
@@ -183,3 +183,18 @@ def _check_can_be_empty(lexicon: LexiconBase, path: Path) -> None:
 
 
 __all__ = ["convert_file", "edit_file"]
+
+
+def with_words(lexicon: LexiconBase, add: Iterable[str]) -> tuple[LexiconBase, list[str]]:
+    """The lexicon with words added, rebuilt in memory in its own format with its options
+    (the game manager's ``add``: the word counts for the rest of the game, for the referee
+    and the program alike); and the words that were new. A WordListError for a word outside
+    the alphabet or the recorded length limits."""
+    list_options, options = _split_options(lexicon)
+    adding = _encode_words(add, lexicon.alphabet, "cannot add", list_options, after="")
+    before = set(lexicon.iter_codes())
+    new = [code for code in adding if code not in before]
+    if not new:
+        return lexicon, []
+    words = WordList(words=sorted(before | set(new)), alphabet=lexicon.alphabet, source="(with added words)")
+    return formats.build(words, lexicon.name, lexicon.ruleset, **options), [adding[code] for code in new]

@@ -1,6 +1,6 @@
 """Players: what a player on turn sees (``TurnView``), what it does (``Action``), and the
-program player of self-play (``GreedyPlayer``: Appel & Jacobson's and Norvig's greedy program,
-the highest-scoring play). The game manager (``game.py``) asks a ``Player`` for an action and
+program player (``ProgramPlayer``: at level ``greedy``, Appel & Jacobson's and Norvig's greedy
+program, the highest-scoring play). The game manager (``game.py``) asks a ``Player`` for an action and
 referees it; an interactive front end is one more ``Player``.
 """
 
@@ -86,20 +86,30 @@ class Player(Protocol):
         ...
 
 
+LEVELS = ("greedy", "beginner")
+
+
 @dataclass
-class GreedyPlayer:
-    """A program that makes the highest-scoring play (ties: the first in notation order); with
-    no play it exchanges the whole rack when the bag allows, else passes."""
+class ProgramPlayer:
+    """A program player. ``greedy`` (Appel & Jacobson's and Norvig's program) makes the
+    highest-scoring play (ties: the first in notation order); ``beginner`` makes the play in
+    the middle of that ranking. With no play it exchanges the whole rack when the bag
+    allows, else passes."""
 
     lexicon: Any
     strategy: str = "auto"
     nick: str = "greedy"
     name: str = "lexc greedy player"
     program: bool = True
+    level: str = "greedy"
+
+    def __post_init__(self) -> None:
+        if self.level not in LEVELS:
+            raise ValueError(f"unknown level {self.level!r} (known: {', '.join(LEVELS)})")
 
     def choose(self, view: TurnView) -> Action:
-        """The best-scoring play, else an exchange of the rack, else a pass."""
+        """The level's play, else an exchange of the rack, else a pass."""
         moves = generate(view.board, view.rack, self.lexicon, self.strategy)
         if moves:
-            return Action.place(moves[0].play)
+            return Action.place(moves[0 if self.level == "greedy" else len(moves) // 2].play)
         return Action.exchange(view.rack) if view.can_exchange else Action.pass_turn()

@@ -1225,6 +1225,7 @@ def test_bench_movegen_on_a_small_set(tmp_path, capsys):
     for strategies in data["movegen"].values():
         for figures in strategies.values():
             assert figures["positions"] == count and figures["positions_per_s"]["median"] > 0
+            assert 0 < figures["search_share"] and all(v > 0 for v in figures["search_ms_per_position"].values())
             assert figures["plays"] == data["movegen"]["dawg"]["appel-jacobson"]["plays"]
     code, _, err = run_main(capsys, "bench", TINY, "--movegen", "--formats", "nope")
     assert code == 2

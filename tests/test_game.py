@@ -19,7 +19,7 @@ import pytest
 from lexc.alphabet import BLANK_FLAG
 from lexc.board import parse_cgp
 from lexc.formats import build
-from lexc.game import (ADD_AND_SUBTRACT, OUT, SCORELESS, Action, Bag, GameManager, GreedyPlayer, IllegalAction,
+from lexc.game import (ADD_AND_SUBTRACT, OUT, SCORELESS, Action, Bag, GameManager, ProgramPlayer, IllegalAction,
                        TurnView, check_replay, draw_for_first, selfplay)
 from lexc.gcg import (END_PENALTY, END_POINTS, EXCHANGE, PASS, PLAY, TURNS, Event, Game, GCGError, parse_gcg, read_gcg,
                       write_gcg)
@@ -170,7 +170,7 @@ class Watcher:
     """A player that records what it sees and lets a greedy player choose."""
 
     def __init__(self, lexicon, nick):
-        self.inner, self.nick, self.name, self.program, self.views = GreedyPlayer(lexicon), nick, nick, False, []
+        self.inner, self.nick, self.name, self.program, self.views = ProgramPlayer(lexicon), nick, nick, False, []
 
     def choose(self, view: TurnView) -> Action:
         self.views.append(view)

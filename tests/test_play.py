@@ -1,0 +1,218 @@
+"""lexc play: whole games driven through the command's input, checked against the same game
+played by the game manager directly (an oracle), and the saved GCG replayed."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from lexc.board import Board, parse_cgp
+from lexc.cli import cli
+from lexc.formats import save
+from lexc.game import GameManager
+from lexc.gcg import EXCHANGE, PASS, PLAY, parse_gcg
+from lexc.interactive import premium_mark, render_board
+from lexc.players import Action, ProgramPlayer
+from lexc.replay import replay
+from lexc.ruleset import load_ruleset
+
+from lexicons import enable_built
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = ROOT / "wordlists" / "tiny.txt"
+ENGLISH = load_ruleset("english")
+
+
+@pytest.fixture(scope="module")
+def enable_file(enable_list, tmp_path_factory):
+    """ENABLE as a DAWG file, and the lexicon itself."""
+    lexicon = enable_built(enable_list, "dawg")
+    path = tmp_path_factory.mktemp("play") / "enable.dawg"
+    save(lexicon, path, {"min_len": 2, "max_len": None, "skip_invalid": False})
+    return path, lexicon
+
+
+class Scripted:
+    """The oracle's stand-in for the person: exchange on the first turn, pass on the second,
+    then the best play (or a pass); records what a person would type for each turn."""
+
+    def __init__(self, lexicon, nick="you"):
+        self.greedy = ProgramPlayer(lexicon, nick=nick)
+        self.nick, self.name, self.program = nick, "human player", False
+        self.typed: list[str] = []
+
+    def choose(self, view):
+        turn = len(self.typed)
+        if turn == 0 and view.can_exchange:
+            action, text = Action.exchange(view.rack[:3]), f"exchange {view.rack[:3]}"
+        elif turn == 1:
+            action, text = Action.pass_turn(), "pass"
+        else:
+            action = self.greedy.choose(view)
+            text = {PLAY: lambda: action.play.notation(view.board), EXCHANGE: lambda: f"exchange {action.tiles}",
+                    PASS: lambda: "pass"}[action.kind]()
+        self.typed.append(text)
+        return action
+
+
+def oracle(lexicon, seed, description):
+    """The game ``lexc play --seed SEED`` gives when the person types what Scripted types."""
+    human = Scripted(lexicon)
+    manager = GameManager(ENGLISH, [human, ProgramPlayer(lexicon, "auto", "lexc", "lexc greedy player")], lexicon,
+                          seed, "doubling", "enable", description)
+    manager.run()
+    return manager, human.typed
+
+
+def play(*args, input=""):
+    return CliRunner().invoke(cli, ["play", *map(str, args)], input=input)
+
+
+def without_description(gcg: str) -> list[str]:
+    return [line for line in gcg.splitlines() if not line.startswith("#description")]
+
+
+def test_a_whole_game_through_the_keyboard(enable_file, tmp_path):
+    path, lexicon = enable_file
+    seed = 11
+    manager, typed = oracle(lexicon, seed, None)
+    # between the turns: every command that does not take the turn, and refused plays
+    chatter = ["help", "board", "score", "check CAT QXZ", "anagram", "anagram RETAIN?", "hooks CARE", "",
+               "frobnicate", "8A ZZZZZZZ", "Z99 CAT", "exchange", "quit", "n"]
+    script = []
+    for i, text in enumerate(typed):
+        script += chatter if i == 2 else ["8A QQQQ"] if i % 3 == 0 else []
+        script.append(text)
+    saved = tmp_path / "game.gcg"
+    result = play(path, "--seed", seed, "--save", saved, "--no-color", "--json", input="\n".join(script) + "\n")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["scores"] == list(manager.scores) and summary["end"] == manager.end and summary["seed"] == seed
+    text = saved.read_text(encoding="utf-8")
+    assert without_description(text) == without_description(manager.result().gcg)
+    report = replay(text, lexicon)
+    assert report.ok and report.final_computed == tuple(manager.scores)
+    told = result.stderr
+    assert "illegal: tile not on the rack" in told  # 8A QQQQ
+    assert "unknown command" in told or "is not a play" in told  # frobnicate
+    assert "off the board" in told or "not a play" in told  # Z99 CAT
+    assert "QXZ: not in the lexicon" in told and "CAT: valid" in told
+    assert re.search(r"^lexc: \S+ \S+ for \d+ \(leave ", told, re.M)  # the program's play, score, leave
+    assert "commands:" in told and "triple word" in told and f"final: " in told
+    events = parse_gcg(text).events
+    assert events[0].kind == EXCHANGE or parse_gcg(text).players[0][0] == "lexc"
+
+
+def test_quit_asks_first_and_saves_the_game_so_far(enable_file, tmp_path):
+    path, lexicon = enable_file
+    saved = tmp_path / "quit.gcg"
+    result = play(path, "--seed", 5, "--save", saved, "--no-color", input="quit\nno\npass\nquit\ny\n")
+    assert result.exit_code == 0, result.output
+    assert "game ended by the player" in result.output and f"saved to {saved}" in result.output
+    game = parse_gcg(saved.read_text(encoding="utf-8"))
+    mine = [e for e in game.events if game.players[e.player][0] == "you"]
+    assert [e.kind for e in mine] == [PASS]  # the first quit was answered no; the pass counted
+    assert replay(saved.read_text(encoding="utf-8"), lexicon).ok
+
+
+def test_end_of_input_ends_the_game_and_saves_it(enable_file, tmp_path):
+    path, _ = enable_file
+    saved = tmp_path / "eof.gcg"
+    result = play(path, "--seed", 5, "--save", saved, "--no-color", input="")
+    assert result.exit_code == 0 and saved.is_file()
+
+
+def test_add_a_word_then_play_it(tmp_path):
+    """The lexicon manager: a word the lexicon lacks is refused, then added after a
+    confirmation (a 'no' adds nothing) and played."""
+    from lexc.source import open_lexicon
+
+    lexicon = open_lexicon(str(TINY))
+    for seed in range(100):  # a deal where the person moves first, so the word goes on H8
+        manager = GameManager(ENGLISH, [Scripted(lexicon), ProgramPlayer(lexicon, nick="lexc")], lexicon, seed)
+        if manager.players[0].nick == "you":
+            break
+    else:
+        raise AssertionError("no deal in 100 seeds lets the person move first")
+    rack = manager.rack(0)
+    word = next(a + b for a in rack for b in rack if a != "?" and b != "?" and a + b not in lexicon
+                and (a != b or rack.count(a) > 1))
+    at = "8H"
+    script = [f"{at} {word}", f"add {word}", "n", f"add {word}", "y", f"{at} {word}", "quit", "y"]
+    saved = tmp_path / "add.gcg"
+    result = play(TINY, "--seed", seed, "--save", saved, "--no-color", input="\n".join(script) + "\n")
+    assert result.exit_code == 0, result.output
+    assert f"illegal: invalid word: {word}" in result.output
+    assert "nothing added" in result.output and f"added for this game: {word}" in result.output
+    game = parse_gcg(saved.read_text(encoding="utf-8"))
+    first = next(e for e in game.events if game.players[e.player][0] == "you")
+    assert first.kind == PLAY and first.word == word
+    report = replay(saved.read_text(encoding="utf-8"), lexicon)
+    assert report.ok and word in report.unknown_words  # the saved game is judged by the list, not the game's
+
+
+def test_two_programs_play_through_the_same_loop(enable_file, tmp_path):
+    path, lexicon = enable_file
+    saved = tmp_path / "watch.gcg"
+    result = play(path, "--watch", "--seed", 3, "--save", saved, "--no-color", "--json")
+    assert result.exit_code == 0, result.output
+    players = [ProgramPlayer(lexicon, "auto", "lexc2", "x"), ProgramPlayer(lexicon, "auto", "lexc", "y")]
+    expected = GameManager(ENGLISH, players, lexicon, 3, "doubling", "enable").run()
+    text = saved.read_text(encoding="utf-8")
+    assert [e.move() for e in parse_gcg(text).events] == [e.move() for e in expected.record.events]
+    assert json.loads(result.stdout)["scores"] == list(expected.scores)
+    assert replay(text, lexicon).ok
+
+
+def test_the_beginner_level_plays_the_middle_of_the_ranking(enable_file):
+    _, lexicon = enable_file
+    board = parse_cgp("/".join(["15"] * 15), ENGLISH).board
+    from lexc.movegen import generate
+    from lexc.players import TurnView
+
+    view = TurnView(board, "AEINRST", (0, 0), 86, 7, 0, 1)
+    moves = generate(board, "AEINRST", lexicon)
+    assert ProgramPlayer(lexicon, level="beginner").choose(view).play == moves[len(moves) // 2].play
+    assert ProgramPlayer(lexicon).choose(view).play == moves[0].play
+    with pytest.raises(ValueError, match="level"):
+        ProgramPlayer(lexicon, level="grandmaster")
+
+
+def test_board_rendering():
+    board = Board.empty(ENGLISH)
+    plain = render_board(board)
+    rows = plain.splitlines()
+    assert rows[0].split() == [chr(ord("A") + i) for i in range(15)]
+    assert rows[1].split()[1] == "=" and rows[8].split()[8] == "*" and rows[2].split()[2] == "-"
+    assert premium_mark(board, 1, 5) == ";" and premium_mark(board, 0, 3) == ":"
+    assert "\x1b[" not in plain
+    played = board.with_tiles([(7, 7, 3), (7, 8, 1 | 0x80), (7, 9, 20)])
+    row8 = render_board(played).splitlines()[8].split()
+    assert row8[8:11] == ["C", "a", "T"]
+    colored = render_board(played, color=True)
+    assert "\x1b[" in colored and click_unstyle(colored) == render_board(played)
+
+
+def click_unstyle(text: str) -> str:
+    import click
+
+    return click.unstyle(text)
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["--name", "two words"], "nickname"),
+    (["-r", "nope"], "nope"),
+    (["--level", "grandmaster"], "grandmaster"),
+])
+def test_bad_options(capsys, args, fragment):
+    from lexc.cli import main
+
+    with pytest.raises(SystemExit) as info:
+        main(["play", str(TINY), *args])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and fragment in err
