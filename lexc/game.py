@@ -56,7 +56,7 @@ class Bag:
 
     def __init__(self, ruleset: Ruleset, rng: random.Random):
         self.rng = rng
-        self.tiles = [0] * ruleset.blanks + [t.code for t in ruleset.tiles for _ in range(t.count)]
+        self.tiles = ruleset.bag_tiles()
         rng.shuffle(self.tiles)
 
     def __len__(self) -> int:

@@ -218,8 +218,8 @@ def write_gcg(game: Game) -> str:
 
 def event_line(event: Event, nick: str) -> str:
     """One ``>nick: RACK MOVE +SCORE TOTAL`` line, no rack when ``event.rack`` is empty. An
-    end-rack penalty of 0 (a rack of blanks) is written ``-0`` as its form says, though the
-    reader, telling points from penalties by the sign, reads that back as end-rack points."""
+    end-rack penalty of 0 (a rack of blanks) is written ``-0``, which the reader takes for a
+    penalty."""
     score = "-0" if event.kind == END_PENALTY and event.score == 0 else f"{event.score:+d}"
     fields = [f">{nick}:", event.rack, event.move(), score, str(event.total), event.extra]
     return " ".join(f for f in fields if f)

@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 import click
 
+from .alphabet import BLANK_FLAG
 from .board import Board, tile_text
 from .game import GameManager, IllegalAction, tiles_text
 from .gcg import EXCHANGE, PASS, PLAY, write_gcg
@@ -71,7 +72,7 @@ def render_board(board: Board, color: bool = False) -> str:
             code = board.at(r, c)
             if code:
                 text = tile_text(alphabet, code).strip("[]")[0]
-                text = text.lower() if code & 0x80 else text
+                text = text.lower() if code & BLANK_FLAG else text
                 cells.append(click.style(text, fg="black", bg="yellow", bold=True) if color else text)
             else:
                 mark = premium_mark(board, r, c)
@@ -240,8 +241,8 @@ class Session:
     def unseen(self, view: TurnView) -> Counter:
         """Tiles the player on turn has not seen: every tile less the board and their rack."""
         ruleset = view.ruleset
-        total = Counter({0: ruleset.blanks, **{t.code: t.count for t in ruleset.tiles}})
-        seen = Counter(0 if c & 0x80 else c for row in view.board.rows for c in row if c)
+        total = Counter(ruleset.bag_tiles())
+        seen = Counter(0 if c & BLANK_FLAG else c for row in view.board.rows for c in row if c)
         letters, blanks = ruleset.alphabet.parse_rack(view.rack)
         seen.update(letters + [0] * blanks)
         return total - seen

@@ -182,9 +182,6 @@ def _check_can_be_empty(lexicon: LexiconBase, path: Path) -> None:
                           "nothing written") from None
 
 
-__all__ = ["convert_file", "edit_file"]
-
-
 def with_words(lexicon: LexiconBase, add: Iterable[str]) -> tuple[LexiconBase, list[str]]:
     """The lexicon with words added, rebuilt in memory in its own format with its options
     (the game manager's ``add``: the word counts for the rest of the game, for the referee
@@ -198,3 +195,6 @@ def with_words(lexicon: LexiconBase, add: Iterable[str]) -> tuple[LexiconBase, l
         return lexicon, []
     words = WordList(words=sorted(before | set(new)), alphabet=lexicon.alphabet, source="(with added words)")
     return formats.build(words, lexicon.name, lexicon.ruleset, **options), [adding[code] for code in new]
+
+
+__all__ = ["convert_file", "edit_file", "with_words"]

@@ -73,6 +73,10 @@ class Ruleset:
         """The point value of a letter code: 0 for the blank (code 0) and blank-designated codes."""
         return 0 if code & BLANK_FLAG else self._values[code]
 
+    def bag_tiles(self) -> list[int]:
+        """Every tile of a full bag as a code (0 for each blank), in code order."""
+        return [code for code in range(len(self._counts)) for _ in range(self._counts[code])]
+
     def count(self, code: int) -> int:
         """How many tiles of a letter code are in the bag; code 0 gives the number of blanks."""
         return self._counts[code]
