@@ -35,9 +35,9 @@ demo: install   ## compile the bundled ENABLE list into every format and run a f
 test: install   ## install and run the whole test suite
 	cd tests && ../$(BIN)/python -m pytest -c ../pyproject.toml --rootdir .. $(PYTEST_ARGS)
 
-bench: install  ## measure size and speed, then move generation (lexc bench; lexc bench --movegen)
-	$(BIN)/lexc bench
-	$(BIN)/lexc bench --movegen --repeat 3
+bench: install  ## measure every format side by side (lexc bench); write docs/bench/ and the README's report
+	$(BIN)/lexc bench --movegen-repeat 3 --out docs/bench
+	$(BIN)/python -m lexc.benchreport docs/bench README.md
 
 positions: install  ## regenerate the built-in move-generation position set from 150 self-play games
 	@mkdir -p build

@@ -1,4 +1,4 @@
-"""The move-generation benchmark behind ``lexc bench --movegen``: positions per second
+"""The move-generation part of ``lexc bench``: positions per second
 generating every play, per format x strategy, on a fixed set of self-play positions.
 
 The built-in set (``lexc/positions/enable-selfplay.jsonl``) holds 100 positions met in
@@ -187,73 +187,48 @@ def _deadline(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def run_movegen_bench(lexicons: dict[str, Any], positions_path: str | Path | None = None, repeat: int = 3,
-                      ruleset: str = "english", budget_s: float = 30.0,
-                      progress: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Positions per second for every (format, applicable strategy) pair of the given
-    loaded lexicons, with a check that all pairs found the same plays."""
-    from .movegen import STRATEGIES
-
-    note = progress or (lambda _m: None)
+def load_positions(path: str | Path | None = None, ruleset: str = "english") -> tuple[list[tuple[Any, str, int]], dict[str, Any]]:
+    """The positions of a set as (board, rack, blanks on the rack), and a description of
+    the set: its source, size and mix of blanks."""
     rules = load_ruleset(ruleset)
-    items = read_positions(positions_path)
     positions = []
-    for n, item in enumerate(items, 1):
+    for item in read_positions(path):
         position = parse_cgp(item["cgp"], rules)
         rack = item.get("rack") or position.rack
         positions.append((position.board, rack, rack.count("?")))
     mix = {str(b): sum(1 for *_, k in positions if k == b) for b in sorted({k for *_, k in positions})}
-    result: dict[str, Any] = {"positions": {"source": str(positions_path or bundled_positions()),
-                                            "count": len(positions), "blanks": mix},
-                              "repeat": repeat, "budget_s": budget_s, "movegen": {}}
+    return positions, {"source": str(path or bundled_positions()), "count": len(positions), "blanks": mix}
+
+
+def time_strategies(lexicon: Any, positions: list[tuple[Any, str, int]], repeat: int, budget_s: float,
+                    progress: Callable[[str], None] | None = None) -> dict[str, dict[str, Any]]:
+    """``time_strategy`` for every strategy that applies to the lexicon (digests included)."""
+    from .movegen import STRATEGIES
+
+    out = {}
+    for name, module in STRATEGIES.items():
+        if module.applicable(lexicon):
+            if progress:
+                progress(f"move generation, {name}")
+            out[name] = time_strategy(lexicon, name, positions, repeat, budget_s)
+    return out
+
+
+def compare_digests(movegen: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
+    """Pop every pair's per-position digests and compare them with the first pair's: one
+    line per pair that found different plays somewhere."""
     reference: list[str] | None = None
-    disagreements = []
-    for fmt, lexicon in lexicons.items():
-        for name, module in STRATEGIES.items():
-            if not module.applicable(lexicon):
-                continue
-            note(f"bench: move generation, {fmt} x {name}")
-            figures = time_strategy(lexicon, name, positions, repeat, budget_s)
-            digests = figures.pop("digests")
+    problems = []
+    for fmt, strategies in movegen.items():
+        for name, figures in strategies.items():
+            digests = figures.pop("digests", [])
             if reference is None:
                 reference = digests
-            else:
-                differ = [i + 1 for i, (a, b) in enumerate(zip(reference, digests)) if a != b]
-                if differ:
-                    disagreements.append(f"{fmt} x {name}: positions {differ[:5]}")
-            result["movegen"].setdefault(fmt, {})[name] = figures
-    result["agree"] = not disagreements
-    result["disagreements"] = disagreements
-    return result
-
-
-def format_movegen_table(result: dict[str, Any]) -> str:
-    """The move-generation figures as an aligned table, medians only."""
-    head = ["format", "strategy", "positions/s", "ms 0?", "ms 1?", "ms 2?", "search %", "positions"]
-    rows = []
-    for fmt, strategies in result["movegen"].items():
-        for name, f in strategies.items():
-            if "skipped" in f:
-                rows.append([fmt, name, "-", "-", "-", "-", "-", f"0/{f['of']}"])
                 continue
-            ms = f["ms_per_position"]
-            rows.append([fmt, name, f"{f['positions_per_s']['median']:.1f}"]
-                        + [f"{ms[b]:.1f}" if b in ms else "-" for b in ("0", "1", "2")]
-                        + [f"{100 * f['search_share']:.0f}", f"{f['positions']}/{f['of']}"])
-    widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
-    lines = ["  ".join(c.rjust(w) if i > 1 else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths)))
-             for row in [head] + rows]
-    mix = result["positions"]["blanks"]
-    lines.append(f"\n{result['positions']['count']} positions ({', '.join(f'{v} with {k} blank(s)' for k, v in mix.items())}); "
-                 f"medians of {result['repeat']} runs; search % = the share of the time spent in the strategy's own "
-                 f"search (the rest: cross-checks, scoring, notation, sorting); a pair over its {result['budget_s']:.0f} s budget is timed on "
-                 "the leading positions; every pair found the same plays: "
-                 + ("yes" if result["agree"] else "NO: " + "; ".join(result["disagreements"])))
-    skipped = [f"{fmt} x {name}: {f['skipped']}" for fmt, st in result["movegen"].items()
-               for name, f in st.items() if "skipped" in f]
-    if skipped:
-        lines.append("not measured: " + "; ".join(skipped))
-    return "\n".join(lines)
+            differ = [i + 1 for i, (a, b) in enumerate(zip(reference, digests)) if a != b]
+            if differ:
+                problems.append(f"{fmt} x {name}: positions {differ[:5]}")
+    return problems
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,6 +19,7 @@ import click
 
 from ._version import __version__
 from .alphabet import AlphabetError
+from .bench import BenchError
 from .board import PositionError, read_position
 from .compiler import compile_all, compile_file, describe, verify
 from .manager import convert_file, edit_file
@@ -30,7 +32,7 @@ from .ruleset import RulesetError, available, load_ruleset
 from .source import open_lexicon, read_list
 from .wordlist import WordListError, word_lines
 
-USER_ERRORS = (FormatError, WordListError, RulesetError, PatternError, AlphabetError, PositionError, PlayError,
+USER_ERRORS = (BenchError, FormatError, WordListError, RulesetError, PatternError, AlphabetError, PositionError, PlayError,
                MoveGenError, GCGError, OSError)
 
 
@@ -647,44 +649,64 @@ def rulesets(as_json):
 
 
 @cli.command()
-@click.argument("wordlist", required=False, type=click.Path(dir_okay=False))
-@click.option("--repeat", default=5, show_default=True, type=click.IntRange(1), help="Runs per figure (median).")
-@click.option("--movegen", is_flag=True,
-              help="Measure move generation instead: positions per second per format x strategy.")
+@click.argument("wordlist", required=False, type=click.Path(dir_okay=False, exists=True))
+@click.option("--formats", "formats_", metavar="F1,F2", help="Only these formats (default: every registered one).")
 @click.option("--positions", type=click.Path(dir_okay=False, exists=True), metavar="FILE.jsonl",
-              help='With --movegen: positions to use, {"cgp": ..., "rack": ...} per line (default: the built-in set).')
-@click.option("--formats", "formats_", metavar="F1,F2", help="Only these formats (default: all).")
-@click.option("--budget", default=30.0, show_default=True, type=click.FloatRange(0.1),
-              help="With --movegen: seconds a slow strategy may spend on the first run (then it is timed on the "
-                   "positions done by then).")
+              help='Move-generation positions, {"cgp": ..., "rack": ...} per line (default: the built-in 100).')
+@click.option("--repeat", default=5, show_default=True, type=click.IntRange(1), help="Runs per figure (median, min, max).")
+@click.option("--movegen-repeat", type=click.IntRange(1), metavar="N", help="Runs per move-generation figure (default: --repeat).")
+@click.option("--budget", default=10.0, show_default=True, type=click.FloatRange(0.1),
+              help="Seconds a move generator may spend on its first run over the positions (a slower one is "
+                   "timed on the positions done by then).")
+@click.option("--movegen/--no-movegen", default=True, show_default=True, help="Measure move generation.")
+@click.option("--papers/--no-papers", default=True, show_default=True,
+              help="Measure the papers' claims again (extra builds: the anagram trie in five orders, short words).")
+@click.option("-r", "--ruleset", default="english", show_default=True, help="Ruleset of the list and positions.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), metavar="DIR",
+              help="Also write DIR/bench.md, DIR/bench.json and two SVG charts.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
-def bench(wordlist, repeat, movegen, positions, formats_, budget, as_json):
-    """Measure size, build, load, memory and query speed (default: bundled ENABLE); with
-    --movegen, the speed of every move-generation strategy on a fixed set of positions.
+def bench(wordlist, formats_, positions, repeat, movegen_repeat, budget, movegen, papers, ruleset, out_dir, as_json):
+    """Measure every format side by side: build time, file bytes, nodes and edges, load time,
+    peak memory, the time of every query kind, move generation per strategy, beside a plain
+    Python set and marisa-trie; then the papers' claims measured again. Each structure is
+    measured in its own fresh processes (default list: the bundled ENABLE).
 
-    Examples: lexc bench --repeat 7; lexc bench --movegen --repeat 3 --formats dawg,gaddawg
+    Examples: lexc bench --repeat 7 --out bench-results; lexc bench words.txt --formats dawg,gaddag --no-movegen
     """
+    from .bench import run_bench
+    from .benchreport import format_report, write_out
+
     names = [f.strip() for f in formats_.split(",") if f.strip()] if formats_ else list(FORMATS)
     unknown = [f for f in names if f not in FORMATS]
     if unknown:
         raise click.BadParameter(f"unknown format {unknown[0]!r} (known: {', '.join(FORMATS)})", param_hint="--formats")
-    if movegen:
-        from .benchmoves import format_movegen_table, run_movegen_bench
-        from .formats import build
-        from .source import bundled_wordlist
+    load_ruleset(ruleset)
+    with _status_line() as show:
+        result = run_bench(wordlist, names, positions, repeat=repeat, movegen=movegen, movegen_repeat=movegen_repeat,
+                           budget_s=budget, ruleset=ruleset, papers=papers, progress=show)
+    if out_dir:
+        for path in write_out(result, out_dir):
+            _note(f"wrote {path}")
+    emit(result, as_json, format_report(result).rstrip("\n"))
 
-        words = read_list(wordlist or bundled_wordlist())
-        lexicons = {}
-        for name in names:
-            _note(f"bench: building {name}")
-            lexicons[name] = build(words, name)
-        result = run_movegen_bench(lexicons, positions, repeat=repeat, budget_s=budget, progress=_note)
-        result["wordlist"] = str(wordlist or bundled_wordlist())
-        return emit(result, as_json, format_movegen_table(result))
-    from .bench import format_table, run_bench
 
-    result = run_bench(wordlist, repeat=repeat, formats_=names, progress=_note)
-    emit(result, as_json, format_table(result))
+@contextmanager
+def _status_line():
+    """A one-line progress display on a terminal (``[step/total] message``), cleared at the end."""
+    width = shutil.get_terminal_size((80, 20)).columns - 1
+    shown = False
+
+    def show(step: int, total: int, message: str) -> None:
+        nonlocal shown
+        if _on_terminal():
+            click.echo("\r" + f"[{step}/{total}] {message}"[:width].ljust(width), err=True, nl=False)
+            shown = True
+
+    try:
+        yield show
+    finally:
+        if shown:
+            click.echo("\r" + " " * width + "\r", err=True, nl=False)
 
 
 def main(argv: list[str] | None = None) -> None:

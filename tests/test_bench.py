@@ -1,33 +1,165 @@
-"""`lexc bench` runs end to end on a tiny list: every figure present and positive (no timing assertions)."""
+"""`lexc bench` end to end on a tiny word list and position set: the JSON's shape, every
+figure present and positive, the agreement checks, ``--out`` (Markdown, JSON, charts) and the
+README update. No timing assertions."""
 
 from __future__ import annotations
 
+import json
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from lexc.bench import format_table, run_bench
+import pytest
+
+from lexc import cli
+from lexc.benchmoves import bundled_positions
+from lexc.benchqueries import KINDS
+from lexc.benchreport import BEGIN, END, QUERY_CHART, SIZE_CHART, update_readme
+from lexc.benchworker import BASELINES, ORDERS
 from lexc.formats import FORMATS
+from lexc.movegen import STRATEGIES
 
 TINY = Path(__file__).resolve().parent.parent / "wordlists" / "tiny.txt"
+ANAGRAM_ONLY = {"alphagram-trie", "alphagram-dict"}
+ONLY_ANAGRAM_KINDS = {"member", "anagram0", "anagram1", "anagram2", "subanagram0", "subanagram1", "subanagram2"}
 
 
-def test_bench_shape():
-    result = run_bench(str(TINY), repeat=1)
-    assert result["words"] > 0 and result["repeat"] == 1
-    anagram_only = {"alphagram-trie", "alphagram-dict"}
-    assert set(result["formats"]) == set(FORMATS) | {"python-set", "marisa-trie"} | anagram_only
-    for name, figures in result["formats"].items():
-        assert figures["build_s"]["median"] > 0, name
-        queries = ["member", "anagram0", "anagram1", "anagram2"]
-        if name not in anagram_only:  # in-memory structures: no file, no spelling order
-            assert figures["file_bytes"] > 0 and figures["bytes_per_word"] > 0, name
-            assert figures["load_s"]["median"] > 0 and figures["memory"]["peak_mb"] > 0, name
-            queries += ["prefix", "hooks"]
-        for query in queries:
-            timing = figures["query_s"][query]
-            assert 0 < timing["min"] <= timing["median"] <= timing["max"], (name, query)
-    read = result["formats"]["anatrie"]["query_s"]["read"]
-    assert all(read[f"anagram{b}"]["bytes_read"] > 0 for b in (0, 1, 2))
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(list(args))
+    out, err = capsys.readouterr()
+    return exit_.value.code, out, err
+
+
+def positive_summary(figure: dict, what: str) -> None:
+    assert 0 < figure["min"] <= figure["median"] <= figure["max"], what
+
+
+@pytest.fixture(scope="module")
+def bench_run(tmp_path_factory):
+    """One `lexc bench --json --out` run on the tiny list and three positions."""
+    tmp = tmp_path_factory.mktemp("bench")
+    positions = tmp / "positions.jsonl"
+    positions.write_text("".join(bundled_positions().read_text(encoding="utf-8").splitlines(True)[:3]), encoding="utf-8")
+    out_dir = tmp / "out"
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["bench", str(TINY), "--positions", str(positions), "--repeat", "2", "--json", "--out", str(out_dir)])
+    return exit_.value.code, out_dir
+
+
+def test_json_shape_and_every_figure_positive(bench_run, capsys):
+    code, out_dir = bench_run
+    assert code == 0
+    result = json.loads((out_dir / "bench.json").read_text(encoding="utf-8"))
+    assert {"lexc_version", "machine", "wordlist", "words", "repeat", "positions", "formats", "papers"} <= set(result)
+    assert result["machine"]["python"] and result["machine"]["cpus"] > 0
+    assert result["words"] == 44 and result["repeat"] == 2 and result["positions"]["count"] == 3
+    assert set(result["formats"]) == set(FORMATS) | set(BASELINES)
+    for name, f in result["formats"].items():
+        for timing in ("build_s", "read_s", "load_s"):
+            positive_summary(f[timing], (name, timing))
+        assert f["file_bytes"] > 0 and f["bytes_per_word"] > 0, name
+        assert f["memory"]["peak_mb"] > 0 and f["build_memory"]["peak_mb"] > 0, name
+        kinds = ONLY_ANAGRAM_KINDS if name in ANAGRAM_ONLY else set(KINDS)
+        assert set(f["query_s"]) - {"read"} == kinds, name
+        for kind in kinds:
+            positive_summary(f["query_s"][kind], (name, kind))
+            assert 0 < f["query_s"][kind]["queries"] <= f["query_s"][kind]["of"]
+        assert f["baseline"] == (name in BASELINES)
     for name in FORMATS:
-        assert result["formats"][name]["nodes"] > 0 and result["formats"][name]["edges"] > 0
-    table = format_table(result)
-    assert all(name in table for name in result["formats"])
+        f = result["formats"][name]
+        assert f["nodes"] > 0 and f["edges"] > 0, name
+        expected = {s for s, module in STRATEGIES.items() if module.applicable(_built(name))}
+        assert set(f["movegen"]) == expected, name
+        for strategy, m in f["movegen"].items():
+            positive_summary(m["positions_per_s"], (name, strategy))
+            assert m["positions"] == m["of"] == 3 and m["plays"] > 0
+            assert all(v > 0 for v in m["ms_per_position"].values())
+        assert f["movegen_memory"]["peak_mb"] >= f["memory"]["peak_mb"]
+    assert result["formats"]["dawg"]["trie_nodes"] > result["formats"]["dawg"]["nodes"]
+    read = result["formats"]["anatrie"]["query_s"]["read"]
+    assert all(read[f"subanagram{b}"]["bytes_read"] > 0 for b in (0, 1, 2))
+
+
+def _built(name: str):
+    from lexc.formats import build
+    from lexc.source import read_list
+
+    return build(read_list(TINY), name)
+
+
+def test_every_structure_and_move_generator_agrees(bench_run):
+    _, out_dir = bench_run
+    result = json.loads((out_dir / "bench.json").read_text(encoding="utf-8"))
+    assert result["agree"] == {"queries": True, "moves": True}, result["disagreements"]
+    assert result["disagreements"] == []
+
+
+def test_papers_section(bench_run):
+    _, out_dir = bench_run
+    result = json.loads((out_dir / "bench.json").read_text(encoding="utf-8"))
+    papers = result["papers"]
+    assert [p["paper"].split()[0] for p in papers] == ["Shapiro", "Appel", "Gordon", "Gordon", "Norvig"]
+    for entry in papers:
+        assert entry["published"] and entry["ours"] and entry["why"], entry
+        assert "not measured" not in entry["ours"], entry
+    orders = papers[0]["orders"]
+    assert set(orders) == set(ORDERS)
+    for order in orders.values():
+        assert order["nodes"] > 0 and order["file_bytes"] > 0
+        assert all(order[f"subanagram{b}"]["nodes_read"] > 0 for b in (0, 1, 2))
+    from lexc.source import read_list
+
+    words = read_list(TINY).texts()
+    assert papers[4]["figures"]["prefixes"] == len({w[:i] for w in words for i in range(len(w))})
+    assert papers[1]["figures"]["trie_nodes"] == result["formats"]["dawg"]["trie_nodes"]
+
+
+def test_out_dir_markdown_and_charts(bench_run):
+    _, out_dir = bench_run
+    markdown = (out_dir / "bench.md").read_text(encoding="utf-8")
+    result = json.loads((out_dir / "bench.json").read_text(encoding="utf-8"))
+    for name in result["formats"]:
+        assert f"| {name}" in markdown
+    assert f"]({SIZE_CHART})" in markdown and f"]({QUERY_CHART})" in markdown
+    assert "The papers, measured again" in markdown
+    for chart in (SIZE_CHART, QUERY_CHART):
+        root = ET.fromstring((out_dir / chart).read_text(encoding="utf-8"))
+        assert root.tag.endswith("svg") and float(root.get("width")) > 0
+        texts = " ".join(t.text or "" for t in root.iter() if t.tag.endswith("text"))
+        for name in FORMATS:
+            assert name in texts, (chart, name)
+
+
+def test_text_report(tmp_path, capsys):
+    code, out, err = run(capsys, "bench", str(TINY), "--formats", "dawg,prefixset", "--repeat", "1",
+                         "--no-movegen", "--no-papers")
+    assert code == 0, err
+    for name in ("dawg", "prefixset", "python-set", "marisa-trie"):
+        assert name in out
+    assert "gaddag" not in out and "Move generation" not in out
+    assert "every structure gave the same answers to every query: yes" in out
+
+
+def test_readme_update(bench_run, tmp_path):
+    _, out_dir = bench_run
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# x\n\nbefore\n{BEGIN}\nold table\n{END}\nafter\n", encoding="utf-8")
+    update_readme(readme, out_dir)
+    text = readme.read_text(encoding="utf-8")
+    assert "old table" not in text and text.startswith("# x\n\nbefore\n") and text.endswith(f"{END}\nafter\n")
+    assert "| dawg" in text
+    prefix = Path(__import__("os").path.relpath(out_dir, tmp_path)).as_posix()
+    assert f"]({prefix}/{SIZE_CHART})" in text
+    readme.write_text("# no markers\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="bench-report"):
+        update_readme(readme, out_dir)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--formats", "dawg,nosuch"], "unknown format 'nosuch'"),
+    (["--repeat", "0"], "--repeat"),
+    (["/no/such/list.txt"], "does not exist"),
+])
+def test_bad_options(capsys, args, message):
+    code, out, err = run(capsys, "bench", *args)
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err

@@ -1213,20 +1213,22 @@ def test_bench_movegen_on_a_small_set(tmp_path, capsys):
     positions = tmp_path / "p.jsonl"
     code, _, err = run_main(capsys, "selfplay", TINY, "--games", "1", "--seed", "1", "--positions", positions)
     assert code == 0, err
-    code, out, err = run_main(capsys, "bench", TINY, "--movegen", "--positions", positions, "--repeat", "2",
-                              "--formats", "dawg,gaddag,anatrie", "--json")
+    code, out, err = run_main(capsys, "bench", TINY, "--positions", positions, "--repeat", "2",
+                              "--formats", "dawg,gaddag,anatrie", "--no-papers", "--json")
     assert code == 0, err
     data = json.loads(out)
     count = len(positions.read_text().splitlines())
-    assert data["agree"] and data["positions"]["count"] == count
+    assert data["agree"] == {"queries": True, "moves": True} and data["positions"]["count"] == count
+    assert "papers" not in data
     expected = {"dawg": {"naive", "appel-jacobson"}, "gaddag": {"naive", "appel-jacobson", "gordon"},
                 "anatrie": {"naive", "shapiro-smith"}}
-    assert {f: set(s) for f, s in data["movegen"].items()} == expected
-    for strategies in data["movegen"].values():
+    movegen = {f: figures["movegen"] for f, figures in data["formats"].items() if "movegen" in figures}
+    assert {f: set(s) for f, s in movegen.items()} == expected
+    for strategies in movegen.values():
         for figures in strategies.values():
             assert figures["positions"] == count and figures["positions_per_s"]["median"] > 0
             assert 0 < figures["search_share"] and all(v > 0 for v in figures["search_ms_per_position"].values())
-            assert figures["plays"] == data["movegen"]["dawg"]["appel-jacobson"]["plays"]
+            assert figures["plays"] == movegen["dawg"]["appel-jacobson"]["plays"]
     code, _, err = run_main(capsys, "bench", TINY, "--movegen", "--formats", "nope")
     assert code == 2
     assert_one_error_line(err, "unknown format")

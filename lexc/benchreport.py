@@ -1,0 +1,255 @@
+"""The report of ``lexc bench``: tables for the terminal and Markdown, the papers section,
+the charts, ``--out DIR`` (bench.md, bench.json, two SVG charts) and the README's copy.
+
+``python -m lexc.benchreport DIR README.md`` replaces the README's report (between
+``<!-- bench-report -->`` and ``<!-- /bench-report -->``) with ``DIR/bench.md``, its chart
+links made relative to the README; ``make bench`` runs it after ``lexc bench --out DIR``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import sys
+from pathlib import Path
+from typing import Any
+
+from .benchqueries import KINDS, LABELS
+from .charts import format_bytes, format_seconds, panels_svg, scatter_svg
+from .formats.container import write_atomic
+
+SIZE_CHART, QUERY_CHART = "size-vs-movegen.svg", "query-times.svg"
+BEGIN, END = "<!-- bench-report -->", "<!-- /bench-report -->"
+
+
+def _table(head: list[str], rows: list[list[str]], markdown: bool, left: int = 1) -> list[str]:
+    """Rows as a Markdown table or an aligned text table (the first ``left`` columns left-aligned)."""
+    if markdown:
+        return (["| " + " | ".join(head) + " |", "|" + "|".join("---" if i < left else "---:" for i in range(len(head))) + "|"]
+                + ["| " + " | ".join(r) + " |" for r in rows])
+    widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
+    return ["  ".join(c.ljust(w) if i < left else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths)))
+            for row in [head] + rows]
+
+
+def _get(figures: dict[str, Any], *path: str) -> Any:
+    """A nested figure, or None where the structure has none."""
+    for key in path:
+        if not isinstance(figures, dict) or key not in figures:
+            return None
+        figures = figures[key]
+    return figures
+
+
+def _fmt(value: Any, form: str) -> str:
+    """One cell: "-" for a missing figure."""
+    if value is None:
+        return "-"
+    if form == "s":
+        return format_seconds(value)
+    if form == "int":
+        return f"{value:,}"
+    return format(value, form)
+
+
+def size_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """Build, file and memory figures per structure."""
+    head = ["structure", "build", "file bytes", "B/word", "nodes", "edges", "load", "build MB", "peak MB"]
+    rows = []
+    for name, f in result["formats"].items():
+        rows.append([name + (" *" if f.get("baseline") else ""), _fmt(_get(f, "build_s", "median"), "s"),
+                     _fmt(f.get("file_bytes"), "int"), _fmt(f.get("bytes_per_word"), ".2f"),
+                     _fmt(f.get("nodes"), "int"), _fmt(f.get("edges"), "int"),
+                     _fmt(_get(f, "load_s", "median"), "s"), _fmt(_get(f, "build_memory", "peak_mb"), ".0f"),
+                     _fmt(_get(f, "memory", "peak_mb"), ".1f")])
+    return head, rows
+
+
+def query_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """Median time per query of every kind, per structure."""
+    head = ["structure"] + [LABELS[k] for k in KINDS]
+    rows = [[name] + [_fmt(_get(f, "query_s", k, "median"), "s") for k in KINDS]
+            for name, f in result["formats"].items()]
+    return head, rows
+
+
+def movegen_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """Positions per second (median, min-max) and ms per position by blanks, per pair."""
+    head = ["format", "strategy", "positions/s", "min-max", "ms 0?", "ms 1?", "ms 2?", "search %", "positions"]
+    rows = []
+    for fmt, f in result["formats"].items():
+        for name, m in (f.get("movegen") or {}).items():
+            if "skipped" in m:
+                rows.append([fmt, name, "-", "-", "-", "-", "-", "-", f"0/{m['of']}"])
+                continue
+            pos, ms = m["positions_per_s"], m["ms_per_position"]
+            rows.append([fmt, name, f"{pos['median']:.1f}", f"{pos['min']:.1f}-{pos['max']:.1f}"]
+                        + [f"{ms[b]:.1f}" if b in ms else "-" for b in ("0", "1", "2")]
+                        + [f"{100 * m['search_share']:.0f}", f"{m['positions']}/{m['of']}"])
+    return head, rows
+
+
+def papers_lines(result: dict[str, Any], markdown: bool) -> list[str]:
+    """The papers' claims: published, ours, why they differ; then the orders table."""
+    entries = result.get("papers") or []
+    if not entries:
+        return []
+    lines = []
+    if markdown:
+        lines += _table(["paper", "claim", "published", "ours", "why they differ"],
+                        [[e["paper"], e["claim"], e["published"], e["ours"], e["why"]] for e in entries], True, left=5)
+    else:
+        for e in entries:
+            lines += [f"{e['paper']}: {e['claim']}", f"  published: {e['published']}", f"  ours:      {e['ours']}"]
+            if e["why"]:
+                lines.append(f"  why:       {e['why']}")
+    orders = next((e["orders"] for e in entries if e.get("orders")), None)
+    if orders:
+        head = ["order", "letters", "nodes", "file bytes"] + [f"{b}? nodes read, bytes, ms" for b in (0, 1, 2)]
+        rows = [[name, o["order"], f"{o['nodes']:,}", f"{o['file_bytes']:,}"]
+                + [f"{o[f'subanagram{b}']['nodes_read']:,.0f}, {o[f'subanagram{b}']['bytes_read']:,.0f}, "
+                   f"{o[f'subanagram{b}']['ms']:.2f}" for b in (0, 1, 2)] for name, o in orders.items()]
+        lines += ["", "Shapiro & Smith's anagram trie in each canonical order (sub-anagram searches, medians "
+                  "over the query racks):", ""] + _table(head, rows, markdown, left=2)
+    return lines
+
+
+def footnotes(result: dict[str, Any]) -> list[str]:
+    """Samples, reads, agreement, spread and where it was measured."""
+    lines = []
+    for name, f in result["formats"].items():
+        read = _get(f, "query_s", "read")
+        if read:
+            lines.append(f"{name} reads per sub-anagram query (median bytes of its {f['file_bytes']:,}-byte file): "
+                         + ", ".join(f"{k[-1]}? {v['bytes_read']:,.0f}" for k, v in read.items()))
+        sampled = [f"{LABELS[k]} on {v['queries']} of {v['of']}" for k, v in (f.get("query_s") or {}).items()
+                   if k != "read" and v["queries"] < v["of"]]
+        if sampled:
+            lines.append(f"{name}: slow queries timed on the leading queries that fit 2 s: " + ", ".join(sampled))
+        skipped = [f"{s}: {m['skipped']}" for s, m in (f.get("movegen") or {}).items() if "skipped" in m]
+        if skipped:
+            lines.append(f"{name}: not measured: " + "; ".join(skipped))
+    agree = result["agree"]
+    lines.append("every structure gave the same answers to every query: "
+                 + ("yes" if agree["queries"] else "NO") + (
+                     "; every move generator found the same plays with the same scores: "
+                     + ("yes" if agree["moves"] else "NO") if agree["moves"] is not None else ""))
+    lines += [f"disagreement: {d}" for d in result["disagreements"]]
+    spread = _spread(result)
+    m = result["machine"]
+    positions = result.get("positions")
+    lines.append(f"{result['words']:,} words from {Path(result['wordlist']).name}; medians of {result['repeat']} runs"
+                 + (f" ({result['movegen_repeat']} for move generation, on {positions['count']} positions: "
+                    + ", ".join(f"{v} with {k} blank(s)" for k, v in positions['blanks'].items())
+                    + f"; a pair over its {result['budget_s']:g} s budget is timed on the leading positions)"
+                    if positions else "")
+                 + f"; * = baseline (its file is the plain list it is built from); lexc {result['lexc_version']}, "
+                 f"Python {m['python']}, {m['cpus']} CPUs, load average {m['load_average']}"
+                 + (f"; max/min spread of the repeated timings: median {spread[0]:.2f}, widest {spread[1]:.2f} "
+                    f"({spread[2]})" if spread else ""))
+    return lines
+
+
+def _spread(result: dict[str, Any]) -> tuple[float, float, str] | None:
+    """How noisy the run was: the median and the largest max/min ratio of the repeated timings."""
+    ratios = []
+    for name, f in result["formats"].items():
+        timings = {"build": f.get("build_s"), "load": f.get("load_s"),
+                   **{LABELS.get(k, k): v for k, v in (f.get("query_s") or {}).items() if k != "read"},
+                   **{f"move generation {s}": m.get("positions_per_s") for s, m in (f.get("movegen") or {}).items()}}
+        ratios += [(t["max"] / t["min"], f"{name} {label}") for label, t in timings.items() if t and t.get("min")]
+    if not ratios:
+        return None
+    widest = max(ratios)
+    return statistics.median(r for r, _ in ratios), widest[0], widest[1]
+
+
+def format_report(result: dict[str, Any], markdown: bool = False, charts: str | None = None) -> str:
+    """The whole report: size, queries, move generation, papers, footnotes. ``charts``: a
+    directory (relative to the Markdown file) whose SVG charts the Markdown shows."""
+    def section(title: str) -> list[str]:
+        return ["", f"### {title}", ""] if markdown else ["", title, ""]
+
+    lines = [] if markdown else [f"lexc bench: {Path(result['wordlist']).name}"]
+    lines += section("Size, build and load") + _table(*size_rows(result), markdown)
+    lines += section("Time per query (medians)") + _table(*query_rows(result), markdown)
+    if any(f.get("movegen") for f in result["formats"].values()):
+        lines += section("Move generation") + _table(*movegen_rows(result), markdown, left=2)
+    if charts is not None:
+        lines += ["", f"![file size against move-generation speed]({charts}{SIZE_CHART})", "",
+                  f"![time per query by structure]({charts}{QUERY_CHART})"]
+    papers = papers_lines(result, markdown)
+    if papers:
+        lines += section("The papers, measured again") + papers
+    lines += [""] + [("- " if markdown else "") + note for note in footnotes(result)]
+    return "\n".join(lines).lstrip("\n") + "\n"
+
+
+def size_chart(result: dict[str, Any]) -> str:
+    """SVG: each format's file size against its fastest move generator's positions per second."""
+    points = []
+    for name, f in result["formats"].items():
+        pairs = [(m["positions_per_s"]["median"], s) for s, m in (f.get("movegen") or {}).items() if "skipped" not in m]
+        if pairs:
+            speed, strategy = max(pairs)
+            points.append({"label": f"{name} ({strategy})", "x": f["file_bytes"], "y": speed, "group": strategy})
+    if not points:
+        raise ValueError("no move-generation figures to chart")
+    return scatter_svg(points, title="File size against move-generation speed", x_label="file size",
+                       y_label="positions per second", x_format=format_bytes,
+                       note=f"{result['words']:,} words; each format with its fastest strategy; medians")
+
+
+def query_chart(result: dict[str, Any]) -> str:
+    """SVG: time per query of every kind, one panel per kind, one bar per structure."""
+    series = list(result["formats"])
+    panels = [{"title": LABELS[k], "values": {n: _get(f, "query_s", k, "median") for n, f in result["formats"].items()}}
+              for k in KINDS]
+    return panels_svg(panels, series, title="Time per query (median, log scale)",
+                      note=f"{result['words']:,} words; missing bar = the structure has no such query")
+
+
+def write_out(result: dict[str, Any], out_dir: str | os.PathLike) -> list[Path]:
+    """Write bench.md, bench.json and the charts into ``out_dir``; the paths written."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    has_moves = any(f.get("movegen") for f in result["formats"].values())
+    charts = {QUERY_CHART: query_chart(result)}
+    if has_moves:
+        charts[SIZE_CHART] = size_chart(result)
+    for name, svg in charts.items():
+        write_atomic(out / name, svg.encode("utf-8"))
+        written.append(out / name)
+    markdown = format_report(result, markdown=True, charts="" if has_moves else None)
+    write_atomic(out / "bench.md", markdown.encode("utf-8"))
+    write_atomic(out / "bench.json", (json.dumps(result, indent=1) + "\n").encode("utf-8"))
+    return [out / "bench.md", out / "bench.json"] + written
+
+
+def update_readme(readme: str | os.PathLike, out_dir: str | os.PathLike) -> None:
+    """Replace the README's report with ``out_dir/bench.md``, chart links made relative."""
+    readme, out = Path(readme), Path(out_dir)
+    text = readme.read_text(encoding="utf-8")
+    if BEGIN not in text or END not in text:
+        raise ValueError(f"{readme}: no {BEGIN} ... {END} block")
+    prefix = Path(os.path.relpath(out, readme.parent)).as_posix() + "/"
+    report = (out / "bench.md").read_text(encoding="utf-8")
+    for chart in (SIZE_CHART, QUERY_CHART):
+        report = report.replace(f"]({chart})", f"]({prefix}{chart})")
+    head, rest = text.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    write_atomic(readme, (head + BEGIN + "\n" + report + END + tail).encode("utf-8"))
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m lexc.benchreport DIR README.md``: copy DIR's report into the README."""
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 2:
+        sys.exit("usage: python -m lexc.benchreport DIR README.md")
+    update_readme(args[1], args[0])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,247 @@
+"""One measurement job of ``lexc bench``, run in a fresh interpreter so that its memory
+figures belong to it alone: ``python -m lexc.benchworker JOB.json RESULT.json``.
+
+Jobs (the JSON object's ``job``):
+
+- ``build``: read the word list and build one structure ``repeat`` times, save it; build
+  and read times, file bytes, node and edge counts, the process's peak memory.
+- ``use``: load the saved structure ``repeat`` times, answer the query set, then generate
+  moves on the position set with every strategy that applies; load and query times, answer
+  digests, move-generation figures, the peak memory after the queries and after the moves.
+- ``orders``: Shapiro & Smith's anagram trie built in several canonical orders; nodes and
+  what a sub-anagram search reads in each.
+- ``short``: DAWG and GADDAG of the words of at most 8 letters (Gordon's lexicon was
+  such a list), for the size ratio.
+
+Progress goes to stderr as lines ``progress: ...``; the parent shows them.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+BASELINES = ("python-set", "marisa-trie", "alphagram-trie", "alphagram-dict")
+ORDERS = ("1979", "1979-s-before-l", "1977", "alpha", "values", "frequency")
+S_BEFORE_L = "QZXJKHFYWVCMPBGDSLUTNRIOAE"  # Shapiro 1979's order with S put back where its value puts it
+
+
+def peak_mb() -> float:
+    """This process's peak resident size in MB (VmHWM; ru_maxrss where /proc is missing)."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    import resource
+
+    scale = 1 if sys.platform == "darwin" else 1024  # bytes on macOS, KB elsewhere
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale / 2**20
+
+
+def summarize(samples: list[float]) -> dict[str, float]:
+    """Median, min and max of repeated measurements."""
+    return {"median": statistics.median(samples), "min": min(samples), "max": max(samples)}
+
+
+def progress(message: str) -> None:
+    """Tell the parent what is being measured."""
+    print(f"progress: {message}", file=sys.stderr, flush=True)
+
+
+def _texts(path: str) -> list[str]:
+    """A saved plain list (one normalized word per line)."""
+    with open(path, encoding="utf-8") as f:
+        return f.read().split()
+
+
+def build_job(job: dict[str, Any]) -> dict[str, Any]:
+    """Build one structure ``repeat`` times from the word list and save it at ``out``."""
+    from . import formats
+    from .source import read_list
+
+    name, repeat, out = job["name"], job["repeat"], Path(job["out"])
+    start = peak_mb()
+    read_s, build_s = [], []
+    lex = words = None
+    for run in range(repeat):
+        progress(f"build {run + 1}/{repeat}")
+        lex = words = None
+        t = time.perf_counter()
+        words = read_list(job["wordlist"], job["ruleset"])
+        read_s.append(time.perf_counter() - t)
+        texts = words.texts()
+        t = time.perf_counter()
+        if name == "marisa-trie":
+            import marisa_trie
+
+            lex = marisa_trie.Trie(texts)
+        elif name == "python-set":
+            from .baselines import SetBaseline
+
+            lex = SetBaseline(texts)
+        elif name in BASELINES:
+            from . import baselines
+
+            lex = {"alphagram-trie": baselines.AlphagramTrie, "alphagram-dict": baselines.AlphagramDict}[name](texts)
+        else:
+            lex = formats.build(words, name, job["ruleset"])
+        build_s.append(time.perf_counter() - t)
+    result: dict[str, Any] = {"read_s": summarize(read_s), "build_s": summarize(build_s)}
+    if name == "marisa-trie":
+        lex.save(str(out))
+    elif name in BASELINES:  # the "file" of an in-memory structure is the plain list it is made from
+        out.write_text("\n".join(texts) + "\n", encoding="utf-8")
+    else:
+        formats.save(lex, out, {"min_len": 2, "max_len": None, "skip_invalid": False})  # as `lexc build`
+        stats = lex.stats()
+        result.update(nodes=stats.get("nodes"), edges=stats.get("edges"))
+        trie_nodes = getattr(lex, "trie_nodes", None)
+        if trie_nodes:
+            result["trie_nodes"] = trie_nodes
+    size = out.stat().st_size
+    result.update(file_bytes=size, bytes_per_word=size / len(words.words),
+                  build_memory={"peak_mb": peak_mb(), "start_mb": start})
+    return result
+
+
+def _load(name: str, path: str) -> Any:
+    """Load a saved structure: a lexc file, a marisa file, or a baseline's plain list."""
+    if name == "marisa-trie":
+        import marisa_trie
+
+        trie = marisa_trie.Trie()
+        trie.load(path)
+        return trie
+    if name in BASELINES:
+        from . import baselines
+
+        cls = {"python-set": baselines.SetBaseline, "alphagram-trie": baselines.AlphagramTrie,
+               "alphagram-dict": baselines.AlphagramDict}[name]
+        return cls(_texts(path))
+    from . import formats
+
+    return formats.load(path)
+
+
+def use_job(job: dict[str, Any]) -> dict[str, Any]:
+    """Load a saved structure, answer the query set, generate moves; figures and digests."""
+    from . import benchqueries as bq
+
+    name, repeat = job["name"], job["repeat"]
+    start = peak_mb()
+    load_s = []
+    lex = None
+    for run in range(repeat):
+        progress(f"load {run + 1}/{repeat}")
+        lex = None
+        t = time.perf_counter()
+        lex = _load(name, job["file"])
+        load_s.append(time.perf_counter() - t)
+    queries = json.loads(Path(job["queries"]).read_text(encoding="utf-8"))
+    if name == "marisa-trie":
+        from .baselines import MarisaBaseline
+
+        ask, stats_of = bq.marisa_askers(MarisaBaseline(lex)), None
+    elif name == "python-set":
+        ask, stats_of = bq.set_askers(lex), None
+    elif name in BASELINES:
+        ask, stats_of = bq.alphagram_askers(lex), None
+    else:
+        ask, stats_of = bq.lexc_askers(lex), lex
+    progress("queries")
+    query_s, answers = bq.time_queries(ask, queries, repeat, job["budget_query_s"], stats_of)
+    result: dict[str, Any] = {"load_s": summarize(load_s), "query_s": query_s, "answers": answers,
+                              "memory": {"peak_mb": peak_mb(), "start_mb": start}}
+    if job.get("positions") is not None and name not in BASELINES:
+        from .benchmoves import load_positions, time_strategies
+
+        positions, _ = load_positions(job["positions"] or None, job["ruleset"])
+        result["movegen"] = time_strategies(lex, positions, job["movegen_repeat"], job["budget_s"], progress)
+        result["movegen_memory"] = {"peak_mb": peak_mb()}
+    return result
+
+
+def orders_job(job: dict[str, Any]) -> dict[str, Any]:
+    """Shapiro & Smith's trie in each canonical order: nodes, file bytes, and the median
+    nodes and bytes a sub-anagram search reads, with its time."""
+    from . import formats
+    from .source import read_list
+
+    words = read_list(job["wordlist"], job["ruleset"])
+    queries = json.loads(Path(job["queries"]).read_text(encoding="utf-8"))
+    out = {}
+    for order in ORDERS:
+        progress(f"order {order}")
+        spelled = {"frequency": frequency_order(words), "1979-s-before-l": S_BEFORE_L}.get(order, order)
+        try:
+            lex = formats.build(words, "anatrie", job["ruleset"], order=spelled)
+        except formats.FormatError:  # a named order of another alphabet
+            continue
+        path = Path(job["dir"]) / f"order-{order}.anatrie"
+        size = formats.save(lex, path)
+        lex = formats.load(path)
+        figures: dict[str, Any] = {"order": "".join(words.alphabet.label(c) for c in lex.order),
+                                   "nodes": lex.stats().get("nodes"), "file_bytes": size}
+        for b in (0, 1, 2):
+            racks = queries[f"subanagram{b}"]
+            nodes, read, ms = [], [], []
+            for rack in racks:
+                times = []
+                for _ in range(job["repeat"]):
+                    t = time.perf_counter()
+                    lex.anagrams(rack, sub=True)
+                    times.append(time.perf_counter() - t)
+                ms.append(1e3 * statistics.median(times))
+                nodes.append(lex.last_stats["nodes_read"])
+                read.append(lex.last_stats["bytes_read"])
+            figures[f"subanagram{b}"] = {"nodes_read": statistics.median(nodes), "bytes_read": statistics.median(read),
+                                         "ms": statistics.median(ms)}
+        out[order] = figures
+    return out
+
+
+def frequency_order(words: Any) -> str:
+    """The alphabet's letters, most frequent in the word list first (ties in code order)."""
+    counts = dict.fromkeys(words.alphabet.codes, 0)
+    for word in words.words:
+        for code in word:
+            counts[code] += 1
+    return "".join(words.alphabet.label(c) for c in sorted(counts, key=lambda c: (-counts[c], c)))
+
+
+def short_job(job: dict[str, Any]) -> dict[str, Any]:
+    """DAWG and GADDAG file bytes and edges on the words of at most ``max_len`` letters."""
+    from . import formats
+    from .source import read_list
+
+    words = read_list(job["wordlist"], job["ruleset"], max_len=job["max_len"])
+    out: dict[str, Any] = {"max_len": job["max_len"], "words": len(words.words)}
+    for name in ("dawg", "gaddag"):
+        progress(f"{name} of words up to {job['max_len']} letters")
+        lex = formats.build(words, name, job["ruleset"])
+        out[name] = {"file_bytes": len(formats.dumps(lex)), "edges": lex.stats().get("edges")}
+    return out
+
+
+JOBS = {"build": build_job, "use": use_job, "orders": orders_job, "short": short_job}
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the job in ``argv[0]`` (JSON) and write its figures to ``argv[1]`` (JSON)."""
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 2:
+        sys.exit("usage: python -m lexc.benchworker JOB.json RESULT.json")
+    job = json.loads(Path(args[0]).read_text(encoding="utf-8"))
+    result = JOBS[job["job"]](job)
+    Path(args[1]).write_text(json.dumps(result), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
