@@ -25,6 +25,8 @@ from .compiler import compile_all, compile_file, describe, verify
 from .manager import convert_file, edit_file
 from .formats import FORMATS, FormatError
 from .gcg import GCGError
+from .lexdiff import LexiconDiffError
+from .lexstats import LexiconStatsError
 from .movegen import MoveGenError
 from .pattern import PatternError
 from .play import PlayError
@@ -32,7 +34,7 @@ from .ruleset import RulesetError, available, load_ruleset
 from .source import open_lexicon, read_list
 from .wordlist import WordListError, word_lines
 
-USER_ERRORS = (BenchError, FormatError, WordListError, RulesetError, PatternError, AlphabetError, PositionError, PlayError,
+USER_ERRORS = (BenchError, LexiconDiffError, LexiconStatsError, FormatError, WordListError, RulesetError, PatternError, AlphabetError, PositionError, PlayError,
                MoveGenError, GCGError, OSError)
 
 
@@ -646,6 +648,65 @@ def rulesets(as_json):
         f"{d['name']:<10} {d['description']}\n{'':<11}{len(d['letters'])} letters, {d['tile_total']} tiles, "
         f"rack {d['rack_size']}, bingo {d['bingo_bonus']}, {d['board_size']}x{d['board_size']} board, "
         f"start {d['start']}" for d in data))
+
+
+def _words_of(path: str, ruleset: str) -> Any:
+    """A compiled lexicon file, loaded; a plain word list, read (not compiled)."""
+    from .formats import container, load
+
+    if container.looks_like_container(path):
+        return load(path)
+    return read_list(path, ruleset)
+
+
+@cli.command()
+@click.argument("a", type=click.Path(dir_okay=False, exists=True))
+@click.argument("b", type=click.Path(dir_okay=False, exists=True))
+@click.option("-r", "--ruleset", default="english", show_default=True,
+              help="Alphabet for a side that is a plain word list.")
+@click.option("--limit", type=click.IntRange(0), metavar="N", help="List at most N words of each side (counts stay exact).")
+@click.option("--counts", "counts_only", is_flag=True, help="Counts only, no word lists.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
+def diff(a, b, ruleset, limit, counts_only, as_json):
+    """Words only in A, only in B, and the counts. A and B may be compiled lexicons of any
+    format or plain word lists; they are compared in the alphabet's order, by streaming
+    merge. Exit status 0 when they hold the same words, 1 when they differ.
+
+    Example: lexc diff old.dawg new-list.txt --limit 50
+    """
+    from .lexdiff import diff_lexicons
+
+    result = diff_lexicons(_words_of(a, ruleset), _words_of(b, ruleset), limit=0 if counts_only else limit)
+    data = {"a": a, "b": b, **result.as_dict()}
+    lines = [f"{a}: {result.count_a:,} words; {b}: {result.count_b:,} words; {result.common:,} in both",
+             f"only in {a}: {result.only_a_count:,}", f"only in {b}: {result.only_b_count:,}"]
+    if not counts_only:
+        for side, words, count in ((a, result.only_a, result.only_a_count), (b, result.only_b, result.only_b_count)):
+            if words:
+                more = f" (first {len(words):,} of {count:,})" if len(words) < count else ""
+                lines.append(f"\nonly in {side}{more}:\n" + "\n".join(f"  {w}" for w in words))
+    emit(data, as_json, "\n".join(lines))
+    if not result.identical:
+        raise Negative()
+
+
+@cli.command()
+@click.argument("file", required=False, type=click.Path(dir_okay=False, exists=True))
+@click.option("-r", "--ruleset", help="Ruleset to measure against (default: the lexicon's own, else english).")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
+def stats(file, ruleset, as_json):
+    """Length histogram, letter frequencies and how many words fit the board, a rack, a bingo
+    and the bag, for a compiled lexicon or a plain word list (default: the bundled ENABLE).
+
+    Example: lexc stats enable.dawg; lexc stats palabras.txt -r spanish --json
+    """
+    from .lexstats import format_stats, lexicon_stats
+    from .source import bundled_wordlist
+
+    words = _words_of(file, ruleset or "english") if file else read_list(bundled_wordlist(), ruleset or "english")
+    own = getattr(words, "ruleset", None) if file else None
+    result = lexicon_stats(words, ruleset or own or "english")
+    emit(result, as_json, format_stats(result).rstrip("\n"))
 
 
 @cli.command()
