@@ -112,9 +112,11 @@ def cli() -> None:
 @click.option("--disk", type=click.Choice(["pascal", "simula"]), default="pascal", show_default=True,
               help="anatrie: disk layout (pascal: fail subtries reachable directly; simula: forward only; "
                    "ignored by other formats).")
+@click.option("--from", "source", type=click.Choice(["list", "kwg"]), default="list", show_default=True,
+              help="What WORDLIST is: a plain word list, or a KWG file (wolges, Macondo, MAGPIE) whose words to read.")
 @click.option("-v", "--verbose", is_flag=True, help="List rejected words.")
 @click.option("--json", "as_json", is_flag=True, help="Print the build report as JSON (-f all: a list of them).")
-def build(wordlist, format_, ruleset, out, min_len, max_len, skip_invalid, layout, order, disk, verbose, as_json):
+def build(wordlist, format_, ruleset, out, min_len, max_len, skip_invalid, layout, order, disk, source, verbose, as_json):
     """Compile WORDLIST into a lexicon file, or with -f all into one file per format.
 
     Example: lexc build wordlists/enable1.txt -f dawg -o enable.dawg
@@ -125,7 +127,8 @@ def build(wordlist, format_, ruleset, out, min_len, max_len, skip_invalid, layou
     chosen = {"layout": layout, "order": order, "disk": disk}
     if format_ == "all":
         with _stages(1 + 2 * len(FORMATS)) as progress:
-            reports = compile_all(wordlist, ruleset, out, **list_options, options=chosen, progress=progress)
+            reports = compile_all(wordlist, ruleset, out, **list_options, options=chosen, progress=progress,
+                                  source=source)
         if as_json:
             return emit(reports, True)
         lines = [f"{r['output']}: {r['format']}, {r['words']:,} words  nodes {r['nodes']:,}  edges {r['edges']:,}  "
@@ -138,7 +141,8 @@ def build(wordlist, format_, ruleset, out, min_len, max_len, skip_invalid, layou
                                  ctx=click.get_current_context(), param_hint="'-o'")
     options = {k: v for k, v in chosen.items() if k in FORMATS[format_].options}
     with _stages(3) as progress:
-        report = compile_file(wordlist, format_, ruleset, out, **list_options, options=options, progress=progress)
+        report = compile_file(wordlist, format_, ruleset, out, **list_options, options=options, progress=progress,
+                              source=source)
     if as_json:
         return emit(report, True)
     lines = [
@@ -657,6 +661,29 @@ def _words_of(path: str, ruleset: str) -> Any:
     if container.looks_like_container(path):
         return load(path)
     return read_list(path, ruleset)
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False, exists=True))
+@click.option("--to", "target", type=click.Choice(["kwg"]), required=True, help="The file layout to write.")
+@click.option("-o", "--out", required=True, type=click.Path(dir_okay=False), metavar="OUT.kwg", help="Output file.")
+@click.option("-r", "--ruleset", default="english", show_default=True, help="Alphabet when FILE is a plain word list.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
+def export(file, target, out, ruleset, as_json):
+    """Write a lexicon (any format, or a plain word list) in another engine's layout: a KWG
+    file (wolges, Macondo, MAGPIE: DAWG and GADDAG in one array of 32-bit edges), written
+    atomically. `lexc build --from kwg` reads one back.
+
+    Example: lexc export enable.dawg --to kwg -o enable.kwg
+    """
+    from .formats.container import write_atomic
+    from .kwg import export_kwg
+
+    lexicon = open_lexicon(file, "dawg", ruleset, progress=_note)
+    data = export_kwg(lexicon)
+    write_atomic(out, data)
+    report = {"output": out, "to": target, "words": len(lexicon), "edges": len(data) // 4, "file_bytes": len(data)}
+    emit(report, as_json, f"{out}: kwg, {report['words']:,} words  edges {report['edges']:,}  bytes {len(data):,}")
 
 
 @cli.command()

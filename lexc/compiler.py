@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterable
 
 from . import formats
 from .formats import FORMATS, FormatError, LexiconBase, container
+from .ruleset import load_ruleset
 from .source import read_list
 from .wordlist import WordList, digest
 
@@ -34,15 +35,17 @@ def compile_file(
     skip_invalid: bool = False,
     options: dict[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
+    source: str = "list",
 ) -> dict[str, Any]:
-    """Read, build and atomically write one lexicon; return the build report.
+    """Read, build and atomically write one lexicon; return the build report. ``source``:
+    ``list`` (a plain word list) or ``kwg`` (the words of a KWG file).
 
     ``progress`` (if given) is called at the start of each of 3 stages: ``reading``,
     ``building FORMAT``, ``writing FORMAT``.
     """
     started = time.perf_counter()
     list_options = {"min_len": min_len, "max_len": max_len, "skip_invalid": skip_invalid}
-    words, read_s = _read(wordlist, ruleset, list_options, progress)
+    words, read_s = _read(wordlist, ruleset, list_options, progress, source)
     out = Path(out) if out is not None else default_output(wordlist, format)
     report = build_and_save(words, format, ruleset, out, list_options, options or {}, progress)
     report["read_seconds"] = round(read_s, 4)
@@ -61,6 +64,7 @@ def compile_all(
     skip_invalid: bool = False,
     options: dict[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
+    source: str = "list",
 ) -> list[dict[str, Any]]:
     """Read a word list once and build and atomically write it in several formats.
 
@@ -82,7 +86,7 @@ def compile_all(
     if directory.exists() and not directory.is_dir():
         raise FormatError(f"{directory}: not a directory (the output of several formats goes into a directory)")
     list_options = {"min_len": min_len, "max_len": max_len, "skip_invalid": skip_invalid}
-    words, read_s = _read(wordlist, ruleset, list_options, progress)
+    words, read_s = _read(wordlist, ruleset, list_options, progress, source)
     for name in names:  # bad options fail before anything is written
         FORMATS[name].check_options({k: v for k, v in (options or {}).items() if k in FORMATS[name].options},
                                     words.alphabet, ruleset)
@@ -104,12 +108,19 @@ def compile_all(
 
 
 def _read(wordlist: str | os.PathLike, ruleset: str, list_options: dict[str, Any],
-          progress: Callable[[str], None] | None) -> tuple[WordList, float]:
-    """Read and normalize a word list; (the list, seconds taken)."""
+          progress: Callable[[str], None] | None, source: str = "list") -> tuple[WordList, float]:
+    """Read and normalize a word list (``source="kwg"``: the words of a KWG file); (the
+    list, seconds taken)."""
     started = time.perf_counter()
     if progress:
         progress("reading")
-    words = read_list(wordlist, ruleset, **list_options)
+    if source == "kwg":
+        from .kwg import read_kwg_file
+
+        rules = load_ruleset(ruleset)
+        words = read_kwg_file(wordlist, rules.alphabet, board_size=rules.board_size, **list_options)
+    else:
+        words = read_list(wordlist, ruleset, **list_options)
     return words, time.perf_counter() - started
 
 

@@ -1,0 +1,120 @@
+"""KWG export and import (formats/kwg.md): the layout decoded independently, round trips from
+every format, determinism, hostile files refused, and the command line."""
+
+from __future__ import annotations
+
+import json
+import struct
+
+import pytest
+
+from lexc import cli
+from lexc.formats import FORMATS, FormatError, build
+from lexc.kwg import MAX_WORDS, export_kwg, read_kwg
+from lexc.ruleset import load_ruleset
+from lexc.wordlist import from_words
+
+ENGLISH = load_ruleset("english").alphabet
+WORDS = ["AT", "BAT", "CAT", "CATS", "ZA", "QI", "QUIZ", "AA", "ABA", "ABBA", "TACT", "ACTS", "SCAT", "TA"]
+
+
+def edges_of(data: bytes) -> list[tuple[int, bool, bool, int]]:
+    """(tile, accepts, end, child) per edge, decoded from the published bit layout."""
+    return [(e >> 24, bool(e >> 23 & 1), bool(e >> 22 & 1), e & 0x3FFFFF)
+            for e in struct.unpack(f"<{len(data) // 4}I", data)]
+
+
+def spell(edges, start: int, prefix: str = "") -> set[str]:
+    """Every accepted string from a node, with '@' for tile 0."""
+    out: set[str] = set()
+    p = start
+    while True:
+        tile, accepts, end, child = edges[p]
+        text = prefix + ("@" if tile == 0 else ENGLISH.label(tile))
+        if accepts:
+            out.add(text)
+        if child:
+            out |= spell(edges, child, text)
+        if end:
+            return out
+        p += 1
+
+
+def test_layout_holds_the_dawg_and_the_gaddag():
+    lexicon = build(from_words(WORDS, ENGLISH), "dawg")
+    edges = edges_of(export_kwg(lexicon))
+    for pointer in edges[:2]:
+        assert pointer[0] == 0 and pointer[2] and not pointer[1]  # tile 0, end bit, no accept
+    assert spell(edges, edges[0][3]) == set(WORDS)
+    gaddag = {w[:i][::-1] + ("@" + w[i:] if i < len(w) else "") for w in WORDS for i in range(1, len(w) + 1)}
+    assert spell(edges, edges[1][3]) == gaddag
+
+
+@pytest.mark.parametrize("fmt", list(FORMATS))
+def test_round_trip_from_every_format_and_same_bytes(fmt):
+    lexicon = build(from_words(WORDS, ENGLISH), fmt)
+    data = export_kwg(lexicon)
+    assert data == export_kwg(build(from_words(WORDS, ENGLISH), "dawg"))  # the words decide the bytes
+    assert [ENGLISH.decode(c) for c in read_kwg(data, ENGLISH)] == sorted(WORDS)
+
+
+def test_enable_round_trip(enable_list):
+    from lexicons import enable_built
+
+    data = export_kwg(enable_built(enable_list, "gaddawg"))
+    assert len(data) == 4 * 806_562  # formats/kwg.md
+    assert read_kwg(data, ENGLISH) == sorted(enable_list.words)
+
+
+def _pack(*edges: tuple[int, bool, bool, int]) -> bytes:
+    return b"".join(struct.pack("<I", t << 24 | a << 23 | e << 22 | c) for t, a, e, c in edges)
+
+
+@pytest.mark.parametrize("data, message", [
+    (b"", "not a KWG"),
+    (b"\x00" * 7, "not a KWG"),
+    (b"\x89PNG\r\n\x1a\n", "outside"),                                    # a foreign file
+    (_pack((0, 0, 1, 9), (0, 0, 1, 0)), "outside"),                       # root pointer past the end
+    (_pack((0, 0, 1, 2), (0, 0, 1, 0), (1, 1, 0, 0)), "runs past the end"),  # no end bit
+    (_pack((0, 0, 1, 2), (0, 0, 1, 0), (40, 1, 1, 0)), "outside the alphabet"),
+    (_pack((0, 0, 1, 2), (0, 0, 1, 0), (1, 1, 1, 2)), "cycle"),
+])
+def test_hostile_files_are_refused(data, message):
+    with pytest.raises(FormatError, match=message):
+        read_kwg(data, ENGLISH)
+
+
+def test_a_small_file_cannot_expand_into_billions_of_words():
+    # 8 levels of 26 letters, each level's edges all pointing at the next level: 26**8 words
+    levels, edges = 8, [(0, 0, 1, 2), (0, 0, 1, 0)]
+    for level in range(levels):
+        child = 2 + 26 * (level + 1) if level + 1 < levels else 0
+        edges += [(t, 1, t == 26, child) for t in range(1, 27)]
+    data = _pack(*edges)
+    assert 26 ** levels > MAX_WORDS and len(data) < 1000
+    with pytest.raises(FormatError, match="more than"):
+        read_kwg(data, ENGLISH)
+
+
+def run(capsys, *args):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return exit_.value.code, out, err
+
+
+def test_cli_export_and_build_from_kwg(tmp_path, capsys):
+    words = tmp_path / "words.txt"
+    words.write_text("\n".join(WORDS) + "\n", encoding="utf-8")
+    code, out, err = run(capsys, "export", words, "--to", "kwg", "-o", tmp_path / "w.kwg", "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["words"] == len(WORDS) and report["file_bytes"] == (tmp_path / "w.kwg").stat().st_size
+    code, _, err = run(capsys, "build", "--from", "kwg", tmp_path / "w.kwg", "-f", "anatrie", "-o", tmp_path / "w.anatrie")
+    assert code == 0, err
+    code, _, err = run(capsys, "diff", words, tmp_path / "w.anatrie")
+    assert code == 0, err
+    code, _, err = run(capsys, "build", "--from", "kwg", words, "-o", tmp_path / "x.dawg")  # a text list is no KWG
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "x.dawg").exists()
+
