@@ -884,10 +884,10 @@ def test_formats_lists_dawg():
 
 def test_rulesets_lists_the_bundled_ones():
     text = ok("rulesets").stdout
-    for name in ("english", "wwf", "spanish", "tiny"):
+    for name in ("english", "wwf", "spanish", "tiny", "catalan", "polish"):
         assert re.search(rf"^{name}\b", text, re.M), name
     data = json.loads(ok("rulesets", "--json").stdout)
-    assert {d["name"] for d in data} == {"english", "wwf", "spanish", "tiny"}
+    assert {d["name"] for d in data} == {"english", "wwf", "spanish", "tiny", "catalan", "polish"}
     sizes = {d["name"]: d["board_size"] for d in data}
     assert sizes["tiny"] == 7 and sizes["english"] == 15
 

@@ -23,7 +23,7 @@ def square(ruleset: Ruleset, name: str) -> tuple[int, int]:
 # --- the bundled rulesets ------------------------------------------------------------------
 
 def test_available_lists_the_bundled_files():
-    assert available() == ["english", "spanish", "tiny", "wwf"]
+    assert available() == ["catalan", "english", "polish", "spanish", "tiny", "wwf"]
 
 
 @pytest.mark.parametrize(
