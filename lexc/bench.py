@@ -52,17 +52,17 @@ def run_job(job: dict[str, Any], tmp: Path, on_progress: Callable[[str], None]) 
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     proc = subprocess.Popen([sys.executable, "-m", "lexc.benchworker", str(job_path), str(result_path)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
-    tail: list[str] = []
+    last = ""  # the last line the job wrote besides progress: its error, if it fails
     assert proc.stderr is not None
     for line in proc.stderr:
         line = line.rstrip("\n")
         if line.startswith("progress: "):
             on_progress(line[len("progress: "):])
         elif line.strip():
-            tail = (tail + [line])[-1:]
+            last = line
     if proc.wait() != 0:
         raise BenchError(f"bench: the {job['job']} job of {job.get('name', job['job'])} failed: "
-                         f"{tail[0] if tail else f'exit status {proc.returncode}'}")
+                         f"{last or f'exit status {proc.returncode}'}")
     return json.loads(result_path.read_text(encoding="utf-8"))
 
 

@@ -23,7 +23,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from .board import parse_cgp
+from .board import PositionError, parse_cgp
 from .ruleset import Ruleset, load_ruleset
 
 POSITIONS = "enable-selfplay.jsonl"
@@ -36,7 +36,7 @@ def bundled_positions() -> Path:
 
 def read_positions(path: str | Path | None = None) -> list[dict[str, Any]]:
     """Positions from a JSONL file (``{"cgp": ..., "rack": ...}`` per line); the built-in
-    set by default. A bad line is a ValueError naming it."""
+    set by default. A bad line is a PositionError naming it."""
     source = Path(path) if path else bundled_positions()
     out = []
     with open(source, encoding="utf-8") as f:
@@ -46,12 +46,12 @@ def read_positions(path: str | Path | None = None) -> list[dict[str, Any]]:
             try:
                 item = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise ValueError(f"{source}:{n}: not JSON ({exc.msg})") from None
+                raise PositionError(f"{source}:{n}: not JSON ({exc.msg})") from None
             if not isinstance(item, dict) or not isinstance(item.get("cgp"), str):
-                raise ValueError(f'{source}:{n}: expected an object with a "cgp" string')
+                raise PositionError(f'{source}:{n}: expected an object with a "cgp" string')
             out.append(item)
     if not out:
-        raise ValueError(f"{source}: no positions")
+        raise PositionError(f"{source}: no positions")
     return out
 
 

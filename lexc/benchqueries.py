@@ -73,7 +73,7 @@ def set_askers(base: Any) -> dict[str, Callable[[str], Any]]:
     words = sorted(base.words)
     ask = _prefix_search_askers(base)
     ask["completions"] = lambda p: [w for w in words if w.startswith(p)]
-    ask["pattern"] = lambda p: [w for w in words if _regex(p).fullmatch(w)]
+    ask["pattern"] = lambda p: list(filter(_regex(p).fullmatch, words))  # compiled once per pattern
     return ask
 
 

@@ -82,14 +82,8 @@ def build_job(job: dict[str, Any]) -> dict[str, Any]:
             import marisa_trie
 
             lex = marisa_trie.Trie(texts)
-        elif name == "python-set":
-            from .baselines import SetBaseline
-
-            lex = SetBaseline(texts)
         elif name in BASELINES:
-            from . import baselines
-
-            lex = {"alphagram-trie": baselines.AlphagramTrie, "alphagram-dict": baselines.AlphagramDict}[name](texts)
+            lex = _baseline(name)(texts)
         else:
             lex = formats.build(words, name, job["ruleset"])
         build_s.append(time.perf_counter() - t)
@@ -111,6 +105,14 @@ def build_job(job: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
+def _baseline(name: str) -> Any:
+    """The class of an in-memory baseline built from a list of words."""
+    from . import baselines
+
+    return {"python-set": baselines.SetBaseline, "alphagram-trie": baselines.AlphagramTrie,
+            "alphagram-dict": baselines.AlphagramDict}[name]
+
+
 def _load(name: str, path: str) -> Any:
     """Load a saved structure: a lexc file, a marisa file, or a baseline's plain list."""
     if name == "marisa-trie":
@@ -120,11 +122,7 @@ def _load(name: str, path: str) -> Any:
         trie.load(path)
         return trie
     if name in BASELINES:
-        from . import baselines
-
-        cls = {"python-set": baselines.SetBaseline, "alphagram-trie": baselines.AlphagramTrie,
-               "alphagram-dict": baselines.AlphagramDict}[name]
-        return cls(_texts(path))
+        return _baseline(name)(_texts(path))
     from . import formats
 
     return formats.load(path)

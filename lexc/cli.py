@@ -31,7 +31,7 @@ from .movegen import MoveGenError
 from .pattern import PatternError
 from .play import PlayError
 from .ruleset import RulesetError, available, load_ruleset
-from .source import open_lexicon, read_list
+from .source import open_lexicon, read_list, read_words
 from .wordlist import WordListError, word_lines
 
 USER_ERRORS = (BenchError, LexiconDiffError, LexiconStatsError, FormatError, WordListError, RulesetError, PatternError, AlphabetError, PositionError, PlayError,
@@ -654,15 +654,6 @@ def rulesets(as_json):
         f"start {d['start']}" for d in data))
 
 
-def _words_of(path: str, ruleset: str) -> Any:
-    """A compiled lexicon file, loaded; a plain word list, read (not compiled)."""
-    from .formats import container, load
-
-    if container.looks_like_container(path):
-        return load(path)
-    return read_list(path, ruleset)
-
-
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False, exists=True))
 @click.option("--to", "target", type=click.Choice(["kwg"]), required=True, help="The file layout to write.")
@@ -679,7 +670,7 @@ def export(file, target, out, ruleset, as_json):
     from .formats.container import write_atomic
     from .kwg import export_kwg
 
-    lexicon = open_lexicon(file, "dawg", ruleset, progress=_note)
+    lexicon = open_lexicon(file, "gaddawg", ruleset, progress=_note)  # a plain list compiles straight to KWG's graph
     data = export_kwg(lexicon)
     write_atomic(out, data)
     report = {"output": out, "to": target, "words": len(lexicon), "edges": len(data) // 4, "file_bytes": len(data)}
@@ -703,7 +694,7 @@ def diff(a, b, ruleset, limit, counts_only, as_json):
     """
     from .lexdiff import diff_lexicons
 
-    result = diff_lexicons(_words_of(a, ruleset), _words_of(b, ruleset), limit=0 if counts_only else limit)
+    result = diff_lexicons(read_words(a, ruleset), read_words(b, ruleset), limit=0 if counts_only else limit)
     data = {"a": a, "b": b, **result.as_dict()}
     lines = [f"{a}: {result.count_a:,} words; {b}: {result.count_b:,} words; {result.common:,} in both",
              f"only in {a}: {result.only_a_count:,}", f"only in {b}: {result.only_b_count:,}"]
@@ -730,7 +721,7 @@ def stats(file, ruleset, as_json):
     from .lexstats import format_stats, lexicon_stats
     from .source import bundled_wordlist
 
-    words = _words_of(file, ruleset or "english") if file else read_list(bundled_wordlist(), ruleset or "english")
+    words = read_words(file, ruleset or "english") if file else read_list(bundled_wordlist(), ruleset or "english")
     own = getattr(words, "ruleset", None) if file else None
     result = lexicon_stats(words, ruleset or own or "english")
     emit(result, as_json, format_stats(result).rstrip("\n"))

@@ -74,34 +74,31 @@ def read_kwg(data: bytes, alphabet: Alphabet, name: str = "<kwg>") -> list[bytes
                 return out
             p += 1
 
-    def measure(p: int) -> tuple[int, int]:
-        if p in counts:
-            return counts[p]
-        if p in active:
-            raise FormatError(f"{name}: the DAWG has a cycle through edge {p}")
-        active.add(p)
-        words, height = 0, 0
-        for q in siblings(p):
-            edge = edges[q]
-            child = edge & mask
-            below, deep = measure(child) if child else (0, 0)
-            words += below + bool(edge & tbit)
-            height = max(height, deep + 1)
-            if height > MAX_WORD:
-                raise FormatError(f"{name}: a word longer than {MAX_WORD} tiles (or a cycle)")
-            if words > MAX_WORDS:
-                raise FormatError(f"{name}: spells more than {MAX_WORDS:,} words")
-        active.discard(p)
-        counts[p] = (words, height)
+    def measure(p: int, depth: int) -> tuple[int, int]:
+        """(words below, longest path below) of node p, reached at ``depth`` tiles."""
+        if p not in counts:
+            if p in active:
+                raise FormatError(f"{name}: the DAWG has a cycle through edge {p}")
+            if depth > MAX_WORD:
+                raise FormatError(f"{name}: a word longer than {MAX_WORD} tiles")
+            active.add(p)
+            words, height = 0, 0
+            for q in siblings(p):
+                edge = edges[q]
+                child = edge & mask
+                below, deep = measure(child, depth + 1) if child else (0, 0)
+                words += below + bool(edge & tbit)
+                height = max(height, deep + 1)
+                if words > MAX_WORDS:
+                    raise FormatError(f"{name}: spells more than {MAX_WORDS:,} words")
+            active.discard(p)
+            counts[p] = (words, height)
+        if depth + counts[p][1] > MAX_WORD:
+            raise FormatError(f"{name}: a word longer than {MAX_WORD} tiles")
         return counts[p]
 
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 4 * MAX_WORD + 100))
-    try:
-        if root:
-            measure(root)
-    finally:
-        sys.setrecursionlimit(limit)
+    if root:
+        measure(root, 0)
     out: list[bytes] = []
 
     def spell(p: int, prefix: bytes) -> None:

@@ -50,6 +50,14 @@ def read_list(path: str | os.PathLike, ruleset: str = "english", **options: Any)
     return read_wordlist(path, rules.alphabet, board_size=rules.board_size, **options)
 
 
+def read_words(path: str | os.PathLike, ruleset: str = "english") -> LexiconBase | WordList:
+    """The words of a file without compiling anything: a compiled lexicon is loaded, a plain
+    word list is read (for word-by-word work such as ``lexc diff`` and ``lexc stats``)."""
+    if container.looks_like_container(path):
+        return formats.load(path)
+    return read_list(path, ruleset)
+
+
 def compile_list(path: str | os.PathLike, format: str = "dawg", ruleset: str = "english",
                  **options: Any) -> tuple[WordList, LexiconBase]:
     """Read and compile a word list in memory."""

@@ -163,3 +163,10 @@ def test_readme_update(bench_run, tmp_path):
 def test_bad_options(capsys, args, message):
     code, out, err = run(capsys, "bench", *args)
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_bad_positions_file_is_one_line(tmp_path, capsys):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not json\n", encoding="utf-8")
+    code, out, err = run(capsys, "bench", str(TINY), "--positions", str(bad), "--repeat", "1")
+    assert code == 2 and "bad.jsonl:1: not JSON" in err and len(err.strip().splitlines()) == 1, err

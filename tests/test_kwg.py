@@ -84,6 +84,13 @@ def test_hostile_files_are_refused(data, message):
         read_kwg(data, ENGLISH)
 
 
+def test_a_long_chain_is_refused_without_deep_recursion():
+    chain = 5000  # far past both the 64-tile limit and Python's recursion limit
+    edges = [(0, 0, 1, 2), (0, 0, 1, 0)] + [(1, i == chain - 1, 1, 0 if i == chain - 1 else 3 + i) for i in range(chain)]
+    with pytest.raises(FormatError, match="longer than"):
+        read_kwg(_pack(*edges), ENGLISH)
+
+
 def test_a_small_file_cannot_expand_into_billions_of_words():
     # 8 levels of 26 letters, each level's edges all pointing at the next level: 26**8 words
     levels, edges = 8, [(0, 0, 1, 2), (0, 0, 1, 0)]
