@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DEMO   := build/demo
 
-.PHONY: help install demo test bench positions lint clean
+.PHONY: help install demo test bench fuzz positions lint clean
 
 help:           ## list the targets
 	@grep -E '^[a-z]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -34,6 +34,9 @@ demo: install   ## compile the bundled ENABLE list into every format and run a f
 
 test: install   ## install and run the whole test suite
 	cd tests && ../$(BIN)/python -m pytest -c ../pyproject.toml --rootdir .. $(PYTEST_ARGS)
+
+fuzz: install   ## load 100,000 mutated lexicon files of every format (CASES=, SEED= to change); exit 1 on any crash, hang or stray exception
+	$(BIN)/python -m lexc.fuzz --cases $(or $(CASES),100000) --seed $(or $(SEED),0)
 
 bench: install  ## measure every format side by side (lexc bench); write docs/bench/ and the README's report
 	$(BIN)/lexc bench --movegen-repeat 3 --out docs/bench

@@ -22,10 +22,9 @@ from .alphabet import Alphabet
 from .formats import build
 from .formats.edges import LAYOUTS
 from .formats.errors import FormatError
-from .wordlist import WordList, from_words
+from .wordlist import MAX_WORD_TILES, WordList, from_words
 
 LAYOUT = LAYOUTS["u32"]
-MAX_WORD = 64  # tiles; longer paths mean a cycle or a foreign file
 MAX_WORDS = 50_000_000  # words a KWG may spell before we refuse to list them
 
 
@@ -79,8 +78,8 @@ def read_kwg(data: bytes, alphabet: Alphabet, name: str = "<kwg>") -> list[bytes
         if p not in counts:
             if p in active:
                 raise FormatError(f"{name}: the DAWG has a cycle through edge {p}")
-            if depth > MAX_WORD:
-                raise FormatError(f"{name}: a word longer than {MAX_WORD} tiles")
+            if depth > MAX_WORD_TILES:
+                raise FormatError(f"{name}: a word longer than {MAX_WORD_TILES} tiles")
             active.add(p)
             words, height = 0, 0
             for q in siblings(p):
@@ -93,8 +92,8 @@ def read_kwg(data: bytes, alphabet: Alphabet, name: str = "<kwg>") -> list[bytes
                     raise FormatError(f"{name}: spells more than {MAX_WORDS:,} words")
             active.discard(p)
             counts[p] = (words, height)
-        if depth + counts[p][1] > MAX_WORD:
-            raise FormatError(f"{name}: a word longer than {MAX_WORD} tiles")
+        if depth + counts[p][1] > MAX_WORD_TILES:
+            raise FormatError(f"{name}: a word longer than {MAX_WORD_TILES} tiles")
         return counts[p]
 
     if root:

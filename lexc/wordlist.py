@@ -24,7 +24,7 @@ class WordListError(ValueError):
 
 @dataclass(frozen=True)
 class Rejected:
-    """A word left out because it has a character outside the alphabet."""
+    """A word left out (with --skip-invalid): a character outside the alphabet, or too long."""
 
     line: int
     text: str
@@ -106,6 +106,9 @@ def decode_bytes(data: bytes, source: str) -> str:
         ) from None
 
 
+MAX_WORD_TILES = 64  # the longest word any lexicon holds; a longer path in a file means corruption
+
+
 def parse_text(
     text: str,
     alphabet: Alphabet,
@@ -128,7 +131,7 @@ def parse_text(
     encode = alphabet.encode_folded  # the whole text is folded already
     for n, word in numbered:
         try:
-            encoded.append(encode(word))
+            codes = encode(word)
         except AlphabetError as exc:
             if not skip_invalid:
                 raise WordListError(
@@ -136,6 +139,14 @@ def parse_text(
                     "(use --skip-invalid to leave such words out)"
                 ) from None
             rejected.append(Rejected(n, word, f"{exc.char!r} not in the alphabet"))
+            continue
+        if len(codes) > MAX_WORD_TILES:
+            if not skip_invalid:
+                raise WordListError(f"{source}:{n}: a word of {len(codes)} tiles; lexc words have at most "
+                                    f"{MAX_WORD_TILES} (use --skip-invalid to leave such words out)")
+            rejected.append(Rejected(n, word, f"longer than {MAX_WORD_TILES} tiles"))
+            continue
+        encoded.append(codes)
     lengths_ok = [w for w in encoded if len(w) >= min_len and (max_len is None or len(w) <= max_len)]
     too_short = sum(1 for w in encoded if len(w) < min_len)
     too_long = len(encoded) - too_short - len(lengths_ok)

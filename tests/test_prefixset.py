@@ -11,11 +11,13 @@ import pytest
 from ahocorasick import MATCH_AT_LEAST_PREFIX, MATCH_EXACT_LENGTH
 from hypothesis import given, settings, strategies as st
 
+from lexc import formats
 from lexc.formats import build, container, dumps, loads
 from lexc.formats.base import Capability
 from lexc.formats.errors import FormatError
 from lexc.formats.prefixset import PrefixSet, prefix_closure
-from lexc.formats.prefixset_aho import WILDCARD, AhoPrefixSet, encode_stream, wildcard_head
+from lexc.formats.keystream import encode_stream
+from lexc.formats.prefixset_aho import WILDCARD, AhoPrefixSet, wildcard_head
 from lexc.pattern import parse_pattern
 from lexc.wordlist import from_words
 
@@ -170,10 +172,11 @@ def aho_file(english):
     return header, bytes(payload)
 
 
-def load_stream(header, stream):
+def load_stream(header, stream, fmt="prefixset-aho"):
     """Load a crafted stream with correct checksums (and meta.keys fitted to its length)."""
     meta = {**header["meta"], "keys": len(stream) // 2}
-    return loads(container.pack({**header, "meta": meta}, stream), "crafted.prefixset-aho")
+    header = {**header, "format": fmt, "format_version": formats.get_format(fmt).version, "meta": meta}
+    return loads(container.pack(header, stream), f"crafted.{fmt}")
 
 
 # CAT CATS COT: keys C, CA, CAT*, CATS*, CO, COT* -> pairs 0003 0101 0294 0393 010f 0294
@@ -187,15 +190,16 @@ def load_stream(header, stream):
     ("0003 0101 0214 010f 0294", "pair 3 (offset 6): the previous key (length 3) is neither a word nor a prefix"),
     ("0003 0101 0294 0393 01", "odd length"),
 ])
-def test_corrupt_stream_raises_format_error(english, stream, message):
+@pytest.mark.parametrize("fmt", VARIANTS)
+def test_corrupt_stream_raises_format_error(english, stream, message, fmt):
     header, _ = aho_file(english)
     bad = bytes.fromhex(stream)
     with pytest.raises(FormatError, match=re.escape(message)) as info:
         if len(bad) % 2:
-            AhoPrefixSet(bad, english.alphabet, 3)
+            formats.get_format(fmt)(bad, english.alphabet, 3)
         else:
-            load_stream(header, bad)
-    assert "\n" not in str(info.value) and "aho stream" in str(info.value)
+            load_stream(header, bad, fmt)
+    assert "\n" not in str(info.value) and "key stream" in str(info.value)
 
 
 def test_stream_ending_with_a_non_word_is_rejected(english):
@@ -216,47 +220,39 @@ def test_word_count_must_match_header(english):
         loads(container.pack({**header, "words": 4}, stream))
 
 
-def test_word_longer_than_the_stream_allows(english):
-    long_word = "AB" * 150
+def test_key_longer_than_the_stream_allows():
+    key = bytes([1, 2] * 150)  # word lists stop at 64 tiles long before this
     with pytest.raises(FormatError, match="300 letters"):
-        small([long_word], "prefixset-aho", english)
-    assert long_word in small([long_word], "prefixset", english)
+        encode_stream([key[:i] for i in range(1, 301)], {key})
 
 
-# -- the marisa variant: payload validation, check() ----------------------------------------
+# -- the marisa variant: the same file, check() over a hand-made store ------------------------
 
-def marisa_file(english):
-    """The checked header and the payload of a saved marisa lexicon of CAT, CATS, COT."""
-    data = dumps(small(["CAT", "CATS", "COT"], "prefixset", english))
-    header, payload = container.unpack(data)
-    return header, bytes(payload)
+def test_both_stores_write_the_same_payload(english):
+    words = ["CAT", "CATS", "COT"]
+    assert small(words, "prefixset", english).payload() == small(words, "prefixset-aho", english).payload()
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda h, p: (h, p[:-1]), "word bitmap of 0 bytes"),
-    (lambda h, p: (h, p[:-1] + bytes((p[-1] | 0x80,))), "bits set past key id"),
-    (lambda h, p: (h, p[:-1] + bytes((p[-1] & 0xF0,))), "header says 3"),
-    (lambda h, p: ({**h, "meta": {**h["meta"], "marisa_bytes": 5000}}, p), "bad meta"),
-    (lambda h, p: (h, b"\x00" * 16 + p[16:]), "unreadable marisa image"),
-])
-def test_corrupt_marisa_payload_raises_format_error(english, change, message):
-    header, payload = change(*marisa_file(english))
-    with pytest.raises(FormatError, match=message) as info:
-        loads(container.pack(header, payload))
-    assert "\n" not in str(info.value)
+def hand_store(english, keys, words, word_count):
+    """A PrefixSet whose marisa store holds ``keys`` (flagging ``words``) as given: a state no
+    file can produce (the stream is validated), for check()'s own checks."""
+    lex = small(["CAT"], "prefixset", english)
+    trie = marisa_trie.BinaryTrie(keys, order=marisa_trie.LABEL_ORDER)
+    bitmap = bytearray((len(trie) + 7) // 8)
+    for w in words:
+        bitmap[trie.key_id(w) >> 3] |= 1 << (trie.key_id(w) & 7)
+    lex.trie, lex.bitmap, lex._get, lex._has = trie, bytes(bitmap), trie.get, trie.__contains__
+    lex.key_count, lex.word_count = len(trie), word_count
+    return lex
 
 
 def test_check_reports_a_missing_prefix(english):
-    # a hand-made store whose key CA lacks its prefix C: loading counts only, check() walks
-    trie = marisa_trie.BinaryTrie([b"\x03\x01"], order=marisa_trie.LABEL_ORDER)
-    lex = PrefixSet(trie, b"\x01", english.alphabet, 1)
+    lex = hand_store(english, [b"\x03\x01"], [b"\x03\x01"], 1)  # CA without C
     assert any("lacks its prefix 'C'" in p for p in lex.check())
 
 
 def test_check_reports_a_dead_end_and_a_bad_count(english):
-    trie = marisa_trie.BinaryTrie([b"\x03", b"\x03\x01", b"\x04"], order=marisa_trie.LABEL_ORDER)
-    bit = 1 << trie.key_id(b"\x03\x01")
-    lex = PrefixSet(trie, bytes((bit,)), english.alphabet, 2)
+    lex = hand_store(english, [b"\x03", b"\x03\x01", b"\x04"], [b"\x03\x01"], 2)
     problems = lex.check()
     assert any("'D' is neither a word nor a prefix" in p for p in problems)
     assert any("1 keys are flagged words, the header says 2" in p for p in problems)
@@ -279,13 +275,14 @@ def test_norvig_example(english, fmt):
 
 def test_norvig_example_bytes(english):
     marisa = small(NORVIG, "prefixset", english)
-    assert marisa.bitmap.hex() == "b0"  # key ids 4 (HELP), 5 (HELLO), 7 (HELPER)
-    assert {row["key"]: row["index"] for row in marisa.dump_rows()} == {
-        "H": 0, "HE": 1, "HEL": 2, "HELL": 3, "HELP": 4, "HELLO": 5, "HELPE": 6, "HELPER": 7}
+    assert marisa.bitmap.hex() == "b0"  # marisa key ids 4 (HELP), 5 (HELLO), 7 (HELPER)
+    assert [marisa.trie.key_id(english.alphabet.encode(w)) for w in NORVIG] == [5, 4, 7]
+    assert {row["key"]: row["index"] for row in marisa.dump_rows()} == {  # rows: stream order
+        "H": 0, "HE": 1, "HEL": 2, "HELL": 3, "HELLO": 4, "HELP": 5, "HELPE": 6, "HELPER": 7}
     aho = small(NORVIG, "prefixset-aho", english)
     assert aho.payload().hex(" ", 2) == "0008 0105 020c 030c 048f 0390 0405 0592"
     codes = [english.alphabet.encode(w) for w in NORVIG]
-    assert aho.payload() == encode_stream(prefix_closure(codes), set(codes))
+    assert aho.payload() == marisa.payload() == encode_stream(prefix_closure(codes), set(codes))
     assert sorted(marisa.trie.keys()) == prefix_closure(codes)
 
 

@@ -393,3 +393,16 @@ def test_decode_fast_path_agrees(words):
     assert latin.decode(bytes((2, 3 | 0x80, 9))) == "Ñü\ufffd"
     assert ENGLISH._decode_bytes is not None and latin._decode_bytes is not None
     assert SPANISH._decode_bytes is None  # CH, LL, RR: the general path
+
+
+def test_words_longer_than_the_longest_a_lexicon_holds_are_refused():
+    from lexc.wordlist import MAX_WORD_TILES, WordListError, from_words
+    from lexc.ruleset import load_ruleset
+
+    alphabet = load_ruleset("english").alphabet
+    longest = "A" * MAX_WORD_TILES
+    assert from_words([longest, "CAT"], alphabet).words == sorted([alphabet.encode(longest), alphabet.encode("CAT")])
+    with pytest.raises(WordListError, match=f"<words>:2: a word of {MAX_WORD_TILES + 1} tiles"):
+        from_words(["CAT", longest + "B"], alphabet)
+    skipped = from_words(["CAT", longest + "B"], alphabet, skip_invalid=True)
+    assert len(skipped) == 1 and skipped.rejected[0].line == 2

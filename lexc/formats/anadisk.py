@@ -19,6 +19,7 @@ node at a time and counts the bytes it reads (``stats``), the cost the papers ca
 from __future__ import annotations
 
 import struct
+from contextlib import contextmanager
 from typing import Any, ClassVar, Iterator, Sequence
 
 from .errors import FormatError
@@ -28,6 +29,18 @@ _U32 = struct.Struct("<I").unpack_from
 HAS_SUCC, HAS_FAIL, HAS_WORD = 1, 2, 4  # pascal record flags
 END = 0xFF  # pascal end-of-segment mark
 DUMMY = 0  # pascal: the letter of a record holding one more word of the node before
+
+
+@contextmanager
+def reading(what: str) -> Iterator[None]:
+    """Reads of the letter table are lazy (the file is searched in place, nothing is parsed
+    on load), so a truncated or crafted table is found by the query that reaches the damage:
+    a read past the end of the buffer becomes a one-line FormatError, not IndexError."""
+    try:
+        yield
+    except (IndexError, struct.error):
+        raise FormatError(f"{what}: a record runs past the end of the letter table "
+                          "(truncated or corrupt file; lexc check FILE)") from None
 
 
 def preorder_nodes(keyed: Sequence[tuple[bytes, bytes]], codes: Sequence[int]) -> list[list[Any]]:
@@ -111,9 +124,10 @@ class NodeFile:
 
     def rows(self) -> Iterator[tuple[int, int, int, list[bytes], int | None, int | None]]:
         """(offset, depth, letter, words, success, fail) of every node, for dumps."""
-        for offset, depth, letter, words in self.preorder(with_words=True):
-            _, succ, fail, _, _ = self.node(offset, depth)
-            yield offset, depth, letter, words, succ, (self.skip(succ, depth + 1)[0] if fail == -1 else fail)
+        with reading("dump"):
+            for offset, depth, letter, words in self.preorder(with_words=True):
+                _, succ, fail, _, _ = self.node(offset, depth)
+                yield offset, depth, letter, words, succ, (self.skip(succ, depth + 1)[0] if fail == -1 else fail)
 
 
 class PascalFile(NodeFile):
@@ -196,9 +210,9 @@ class PascalFile(NodeFile):
         while p < n:
             start, letter, flags = p, data[p], data[p + 1]
             if not 1 <= letter < 128 or flags & ~(HAS_SUCC | HAS_FAIL | HAS_WORD):
-                raise ValueError(f"offset {p}: not a node record (letter {letter:#x}, flags {flags:#x})")
+                raise FormatError(f"offset {p}: not a node record (letter {letter:#x}, flags {flags:#x})")
             if not flags & (HAS_SUCC | HAS_WORD):
-                raise ValueError(f"offset {p}: a node with neither words nor a success subtrie")
+                raise FormatError(f"offset {p}: a node with neither words nor a success subtrie")
             p += 2
             if flags & HAS_FAIL:
                 pending.append((depth, _U32(data, p)[0]))
@@ -209,22 +223,22 @@ class PascalFile(NodeFile):
                 p += depth
                 while data[p] == DUMMY:
                     if data[p + 1] != HAS_WORD:
-                        raise ValueError(f"offset {p}: a dummy record without a word")
+                        raise FormatError(f"offset {p}: a dummy record without a word")
                     p += 2 + depth
             yield start, depth, letter, words
             if flags & HAS_SUCC:
                 depth += 1
                 continue
             if data[p] != END:
-                raise ValueError(f"offset {p}: end-of-segment mark missing")
+                raise FormatError(f"offset {p}: end-of-segment mark missing")
             p += 1
             if not pending:
                 break
             depth, recorded = pending.pop()
             if recorded != p:
-                raise ValueError(f"a fail offset says {recorded}, but the fail subtrie starts at {p}")
+                raise FormatError(f"a fail offset says {recorded}, but the fail subtrie starts at {p}")
         if p != n or pending:
-            raise ValueError(f"the node records end at {p} of {n} bytes")
+            raise FormatError(f"the node records end at {p} of {n} bytes")
 
 
 class SimulaFile(NodeFile):
@@ -284,9 +298,9 @@ class SimulaFile(NodeFile):
             words = self.words(p + 2, depth) if with_words and count else []
             code = data[p + 2 + count * depth]
             if not 1 <= letter < 128 or code > 3:
-                raise ValueError(f"offset {p}: not a node record")
+                raise FormatError(f"offset {p}: not a node record")
             if not count and not code & 1:
-                raise ValueError(f"offset {p}: a node with neither words nor a success subtrie")
+                raise FormatError(f"offset {p}: a node with neither words nor a success subtrie")
             yield p, depth, letter, words
             p += 3 + count * depth
             if code & 2:
@@ -294,7 +308,7 @@ class SimulaFile(NodeFile):
             if code & 1:
                 stack.append(depth + 1)
         if p != n or stack:
-            raise ValueError(f"the node records end at {p} of {n} bytes")
+            raise FormatError(f"the node records end at {p} of {n} bytes")
 
 
 LAYOUTS: dict[str, type[NodeFile]] = {cls.name: cls for cls in (PascalFile, SimulaFile)}
@@ -302,5 +316,6 @@ LAYOUTS: dict[str, type[NodeFile]] = {cls.name: cls for cls in (PascalFile, Simu
 
 def scan_words(f: NodeFile) -> Iterator[bytes]:
     """Every word of the file, in file order: one forward pass."""
-    for _, _, _, words in f.preorder(with_words=True):
-        yield from words
+    with reading("reading the words"):
+        for _, _, _, words in f.preorder(with_words=True):
+            yield from words

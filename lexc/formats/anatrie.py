@@ -20,8 +20,8 @@ from __future__ import annotations
 from typing import Any, Iterator, Sequence
 
 from ..alphabet import BLANK_FLAG, Alphabet
-from .anadisk import LAYOUTS, NodeFile, scan_words
-from .base import Capability, LexiconBase, require
+from .anadisk import LAYOUTS, NodeFile, reading, scan_words
+from .base import Capability, LexiconBase, is_count, require
 from .errors import FormatError
 
 ORDERS = {
@@ -118,7 +118,8 @@ class AnagramTrie(LexiconBase):
         """A lexicon over a checked payload (kept as a view of the file: nothing is parsed)."""
         meta = header.get("meta", {})
         order, disk = meta.get("order"), meta.get("disk")
-        require(disk in LAYOUTS, f"unknown disk layout {disk!r}")
+        require(isinstance(disk, str) and disk in LAYOUTS, f"unknown disk layout {disk!r}")
+        require(meta.get("nodes") is None or is_count(meta.get("nodes")), f"bad meta nodes={meta.get('nodes')!r}")
         require(isinstance(order, list) and sorted(order) == list(alphabet.codes),
                 "meta.order is not a permutation of the alphabet's codes")
         require(header["words"] == 0 or len(payload) > 0, "empty payload for a non-empty lexicon")
@@ -126,7 +127,10 @@ class AnagramTrie(LexiconBase):
 
     def stats(self) -> dict[str, int]:
         """Nodes (letter-table nodes), edges (success + fail links), payload bytes."""
-        nodes = self.nodes if self.nodes is not None else sum(1 for _ in self.file.preorder())
+        nodes = self.nodes
+        if nodes is None:
+            with reading("counting nodes"):
+                nodes = sum(1 for _ in self.file.preorder())
         return {"nodes": nodes, "edges": max(nodes - 1, 0), "bytes": len(self.file.data)}
 
     def check(self) -> list[str]:
@@ -165,13 +169,14 @@ class AnagramTrie(LexiconBase):
         that cannot be read ends the walk with a problem."""
         rank, siblings = self.rank, []  # siblings[d - 1]: rank of the last node seen at depth d
         try:
-            for offset, depth, letter, words in self.file.preorder(with_words=True):
-                del siblings[depth:]
-                if len(siblings) == depth and siblings[-1] >= rank[letter]:
-                    problems.append(f"node at {offset}: siblings not in canonical order")
-                siblings[depth - 1 :] = [rank[letter]]
-                yield offset, depth, letter, words
-        except (IndexError, ValueError) as exc:
+            with reading("check"):
+                for offset, depth, letter, words in self.file.preorder(with_words=True):
+                    del siblings[depth:]
+                    if len(siblings) == depth and siblings[-1] >= rank[letter]:
+                        problems.append(f"node at {offset}: siblings not in canonical order")
+                    siblings[depth - 1 :] = [rank[letter]]
+                    yield offset, depth, letter, words
+        except FormatError as exc:
             problems.append(f"the file cannot be read through: {exc}")
 
     def dump_rows(self) -> Iterator[dict[str, Any]]:
@@ -227,6 +232,11 @@ class AnagramTrie(LexiconBase):
             yield [decode(w) for w in (_mark_blanks(words, blanked) if blanked else words)]
 
     def _search(self, letters: tuple[int, ...], blanks: int) -> Iterator[tuple[list[bytes], bytes]]:
+        """``_findwords2``, a damaged record reported as FormatError (see ``reading``)."""
+        with reading("anagram search"):
+            yield from self._findwords2(letters, blanks)
+
+    def _findwords2(self, letters: tuple[int, ...], blanks: int) -> Iterator[tuple[list[bytes], bytes]]:
         """findwords2 (Shapiro & Smith 1977, section 4) from the root: the (words, blank-made
         letter codes) of each group, in the paper's order. Without required letters it is
         findwords. The list of letters is kept as the number of blanks (always at the front
@@ -263,6 +273,8 @@ class AnagramTrie(LexiconBase):
                 nodes += 1
                 nbytes += size
                 r = rank[letter]
+                if r == 255:
+                    raise FormatError(f"node at {tree}: letter code {letter} is not in the alphabet")
                 head = letters[i] >> 1
                 while head < r and letters[i] & 1:  # past the next real letter: drop it (an
                     i += 1  # optional one; a required one stops the search below)
@@ -325,9 +337,14 @@ class AnagramTrie(LexiconBase):
         the word in that node's list."""
         if not codes or not self.word_count:
             return False
-        rank = self.rank
-        if any(rank[c] == 255 for c in codes):
+        if any(self.rank[c] == 255 for c in codes):
             return False
+        with reading("lookup"):
+            return self._lookup(codes)
+
+    def _lookup(self, codes: bytes) -> bool:
+        """``contains_codes`` on the file."""
+        rank = self.rank
         f = self.file
         key = sorted(rank[c] for c in codes)
         tree: int | None = f.root

@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Hashable, Iterator, Protocol, Sequence, runtim
 
 from ..alphabet import BLANK_FLAG, Alphabet
 from ..pattern import Matcher, parse_pattern
+from ..wordlist import MAX_WORD_TILES
 from .errors import FormatError
 
 Node = Hashable  # an opaque handle: whatever the format uses to name a position in its graph
@@ -178,7 +179,10 @@ class LexiconBase:
                 word = path + bytes((letter,))
                 if self.is_word(sub):
                     yield word
-                stack.append((iter(list(self.children(sub))), word))
+                below = list(self.children(sub))
+                if below and len(word) >= MAX_WORD_TILES:
+                    too_deep(word)
+                stack.append((iter(below), word))
                 break
             else:
                 stack.pop()
@@ -230,7 +234,10 @@ class LexiconBase:
                     word = path + bytes((letter,))
                     if accepts(nxt) and self.is_word(sub):
                         yield word
-                    yield from search(sub, nxt, word)
+                    if len(word) < MAX_WORD_TILES:
+                        yield from search(sub, nxt, word)
+                    elif any(True for _ in self.children(sub)):
+                        too_deep(word)
 
         yield from search(self.root(), matcher.start, b"")
 
@@ -323,6 +330,18 @@ def in_anagram_order(found: list[bytes]) -> bytes:
 
 _UNBLANK = bytes(b & 0x7F for b in range(256))
 _LENGTH_KEY = [chr(255 - n) for n in range(255)]
+
+
+def is_count(value: Any) -> bool:
+    """A non-negative int (not a bool), as meta counts must be."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def too_deep(path: bytes) -> None:
+    """A traversal reached a path longer than any word (``MAX_WORD_TILES``) and the path
+    goes on: the file's graph has a cycle (or is not what its header says). Raises FormatError."""
+    raise FormatError(f"a path of more than {MAX_WORD_TILES} letters: the word graph has a cycle "
+                      "or is corrupt (lexc check FILE)")
 
 
 def require(condition: bool, message: str) -> None:

@@ -36,6 +36,7 @@ MAGIC = b"\x89LXC\r\n\x1a\n"
 CONTAINER_VERSION = 1
 PRELUDE = struct.Struct("<8sHHIII")
 ALIGN = 8
+MAX_WORDS = 2**40  # a header word count above this is corruption, not a lexicon
 
 # key -> accepted type(s); every key is required
 HEADER_KEYS: dict[str, type | tuple[type, ...]] = {
@@ -114,6 +115,8 @@ def _decode_header(raw: memoryview, name: str) -> dict[str, Any]:
             raise FormatError(f"{name}: header field {key!r} is missing or of the wrong type")
     if header["payload_bytes"] < 0 or header["words"] < 0:
         raise FormatError(f"{name}: negative size in header")
+    if header["words"] > MAX_WORDS:
+        raise FormatError(f"{name}: header says {header['words']} words, more than any lexicon lexc holds ({MAX_WORDS:,})")
     if not all(isinstance(label, str) and label for label in header["alphabet"]):
         raise FormatError(f"{name}: header alphabet is not a list of labels")
     return header
@@ -150,7 +153,8 @@ def write_atomic(path: str | os.PathLike, data: bytes) -> None:
     directory = path.parent if str(path.parent) else Path(".")
     if not directory.is_dir():
         raise FileNotFoundError(errno.ENOENT, "no such directory", str(directory))
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=directory)
+    _sweep_stale_parts(directory, path.name)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".part", dir=directory)
     try:
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the file the usual mode
         with os.fdopen(fd, "wb") as f:
@@ -164,6 +168,35 @@ def write_atomic(path: str | os.PathLike, data: bytes) -> None:
         except OSError:
             pass
         raise
+
+
+def _sweep_stale_parts(directory: Path, name: str) -> None:
+    """Remove the temporary files earlier writers of ``name`` left behind when they were
+    killed (SIGKILL runs no cleanup): ``.NAME.PID.XXXXXXXX.part`` whose writer process no
+    longer exists. A live writer's file, or one whose PID cannot be read, is left alone."""
+    prefix = f".{name}."
+    try:
+        entries = [e for e in os.scandir(directory) if e.name.startswith(prefix) and e.name.endswith(".part")]
+    except OSError:
+        return
+    for entry in entries:
+        pid = entry.name[len(prefix) :].split(".", 1)[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            try:
+                os.unlink(entry.path)
+            except OSError:
+                pass
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process with this PID exists (on this machine)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
 
 
 def _umask() -> int:

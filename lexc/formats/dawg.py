@@ -16,7 +16,8 @@ from typing import Any, ClassVar, Iterator, Sequence
 
 from ..alphabet import BLANK_FLAG, Alphabet
 from . import edges as edgemod
-from .base import Capability, LexiconBase, require
+from .base import Capability, LexiconBase, is_count, require
+from .errors import FormatError
 from .minimize import Minimizer
 
 
@@ -47,6 +48,7 @@ class Dawg(LexiconBase):
         self._lbit = 1 << layout.last_bit
         self._cmask = layout.child_mask
         self._root = 0  # the pointer edge forward traversal starts from
+        self._check_structure()
 
     # -- build, bytes ---------------------------------------------------------------------
     @classmethod
@@ -69,27 +71,41 @@ class Dawg(LexiconBase):
 
     @classmethod
     def from_payload(cls, payload: bytes, header: dict[str, Any], alphabet: Alphabet) -> "Dawg":
-        """Load an edge array checked by the container; validate its shape."""
-        meta = header.get("meta", {})
-        layout = edgemod.LAYOUTS.get(meta.get("layout"))
-        require(layout is not None, f"unknown edge layout {meta.get('layout')!r}")
+        """Load an edge array checked by the container; its structure is checked on
+        construction (``_check_structure``)."""
+        meta = header["meta"]
+        name = meta.get("layout")
+        layout = edgemod.LAYOUTS.get(name) if isinstance(name, str) else None
+        require(layout is not None, f"unknown edge layout {name!r}")
         edges = edgemod.from_bytes(payload, layout)
-        require(len(edges) == meta.get("edges"), f"header says {meta.get('edges')} edges, payload has {len(edges)}")
-        dawg = cls(edges, layout, alphabet, header["words"], header.get("options"),
-                   nodes=meta.get("nodes"), trie_nodes=meta.get("trie_nodes"))
-        dawg._check_bounds()
-        return dawg
+        require(len(edges) == meta.get("edges"), f"header says {meta.get('edges')!r} edges, payload has {len(edges)}")
+        counts = {k: meta.get(k) for k in ("nodes", "trie_nodes")}
+        require(all(v is None or is_count(v) for v in counts.values()), f"bad meta counts {counts}")
+        return cls(edges, layout, alphabet, header["words"], header.get("options"), **counts)
 
-    def _check_bounds(self) -> None:
-        """Cheap structural checks so that no query can index outside the array or run off
-        its end: the root pointers are valid and the last edge closes its node. (Child
-        indices and letters are covered by the payload checksum; ``check()`` verifies them.)"""
-        n, slots = len(self._list), len(self.pointers)
+    def _check_structure(self) -> None:
+        """What every query relies on, checked at C speed (whole-array passes, no per-edge
+        Python work) so that loading stays fast: the array holds its root pointers and its
+        last edge closes a node (every scan of a node's edges ends inside the array); every
+        child index points inside the array and not at a root pointer, and the reserved
+        bits are zero; every letter is in the alphabet (letter 0 only where a separator is
+        allowed). A file that breaks these raises FormatError here, not IndexError in a
+        query. Cycles are caught by the traversals' depth limit, ``check()`` verifies the rest."""
+        edges, n, slots = self.edges, len(self.edges), len(self.pointers)
         require(n >= slots, f"edge array shorter than its {slots} root pointer(s)")
-        for i in range(slots):
-            root = self._list[i] & self._cmask
-            require(root < n, f"{self.pointers[i]} pointer {root} is outside the {n}-edge array")
-        require(n == slots or self._list[-1] & self._lbit, "the last edge does not close its node")
+        require(n == slots or edges[-1] & self._lbit, "the last edge does not close its node")
+        for i, name in enumerate(self.pointers):
+            require(edges[i] & self._cmask < n, f"{name} pointer {edges[i] & self._cmask} is outside the {n}-edge array")
+        fields = edgemod.child_fields(edges, self.layout)
+        top = max(edgemod.from_bytes(fields, self.layout), default=0)
+        require(top < n, f"a child index ({top}) is outside the {n}-edge array, or reserved bits are set")
+        for i in range(1, slots):
+            require(not edgemod.holds(fields, self.layout, i), f"an edge points at the {self.pointers[i]} pointer, not at a node")
+        allowed = bytes(range(0 if self.separator else 1, len(self.alphabet) + 1))
+        stray = edgemod.letters(edges[slots:], self.layout).translate(None, allowed)
+        if stray:
+            raise FormatError(f"letter code {stray[0]} is outside the {len(self.alphabet)}-letter alphabet"
+                              + (" (0 only labels a GADDAG separator)" if stray[0] == 0 else ""))
 
     # -- sizes and invariants -------------------------------------------------------------
     @property
@@ -168,11 +184,16 @@ class Dawg(LexiconBase):
         counts = self._count_strings(nodes)
         if counts is None:
             return ["the graph has a cycle"]
-        for slot, expected in self.expected_counts().items():
-            counted = counts[self._list[slot] & self._cmask]
+        for root, counted, expected in self._spelled(counts):
             if counted != expected:
-                problems.append(f"the {self.pointers[slot]} spells {counted} strings, the header implies {expected}")
+                problems.append(f"the {root} spells {counted} strings, the header implies {expected}")
         return problems
+
+    def _spelled(self, counts: dict[int, int]) -> Iterator[tuple[str, int, int]]:
+        """(root, strings it spells, strings the header implies) of each root pointer slot,
+        given the strings spelled from every stored node."""
+        for slot, expected in self.expected_counts().items():
+            yield self.pointers[slot], counts[self._list[slot] & self._cmask], expected
 
     def _check_letters(self, start: int, edges: tuple[int, ...]) -> list[str]:
         """Letters of one node: in range and increasing; a separator only last, not terminal,

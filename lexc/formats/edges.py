@@ -96,6 +96,38 @@ def to_bytes(edges: array) -> bytes:
     return edges.tobytes()
 
 
+def child_fields(edges: array, layout: EdgeLayout) -> bytes:
+    """The edges as little-endian bytes with their letter, terminal and last bits cleared,
+    in C-level passes (no per-edge Python work): each item is the child index plus the
+    layout's reserved bits, which must be zero."""
+    size, top = layout.itemsize, layout.last_bit // 8  # the byte holding the last bit
+    data = bytearray(to_bytes(edges))
+    for b in range(top + 1, size):
+        data[b::size] = bytes(len(edges))
+    data[top::size] = data[top::size].translate(_LOW_BITS[layout.last_bit % 8])
+    return bytes(data)
+
+
+def letters(edges: array, layout: EdgeLayout) -> bytes:
+    """The letter byte of every edge, in one C-level slice."""
+    return to_bytes(edges)[layout.letter_shift // 8 :: layout.itemsize]
+
+
+def holds(fields: bytes, layout: EdgeLayout, value: int) -> bool:
+    """Whether some item of ``child_fields`` equals ``value`` (C-level searches for its
+    bytes, keeping only matches on an item boundary)."""
+    pattern = value.to_bytes(layout.itemsize, "little")
+    at = fields.find(pattern)
+    while at >= 0:
+        if at % layout.itemsize == 0:
+            return True
+        at = fields.find(pattern, at + 1)
+    return False
+
+
+_LOW_BITS = [bytes(i & ((1 << k) - 1) for i in range(256)) for k in range(8)]  # k -> keep bits below k
+
+
 def from_bytes(data: bytes | memoryview, layout: EdgeLayout) -> array:
     """An edge array from little-endian bytes (one C-level copy, no per-edge Python work)."""
     if len(data) % layout.itemsize:

@@ -21,13 +21,12 @@ way; ``gaddawg`` spends 26 edges to keep it on disk, as wolges's KWG files do.
 from __future__ import annotations
 
 from array import array
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from ..alphabet import Alphabet
 from . import edges as edgemod
 from .base import Capability
 from .dawg import Dawg
-from .errors import FormatError
 from .minimize import Minimizer
 
 SEP = 0  # the separator's letter code
@@ -83,11 +82,7 @@ class Gaddag(Dawg):
         super().__init__(edges, layout, alphabet, word_count, build_options, nodes, trie_nodes)
         self.strings = strings if strings is not None else 0
         if not self.stores_dawg_root:
-            self._check_bounds()
-            try:
-                self._root = self._rebuild_dawg_root()
-            except IndexError:
-                raise FormatError("the GADDAG root's edges point outside the array") from None
+            self._root = self._rebuild_dawg_root()
 
     # -- build, bytes ---------------------------------------------------------------------
     @classmethod
@@ -156,6 +151,16 @@ class Gaddag(Dawg):
         if self.stores_dawg_root:
             counts[DAWG_SLOT] = self.word_count
         return counts
+
+    def _spelled(self, counts: dict[int, int]) -> Iterator[tuple[str, int, int]]:
+        """The stored roots, and the DAWG root rebuilt in memory when the file has none:
+        its edges lead to stored nodes, so it spells the terminal ones plus their counts."""
+        yield from super()._spelled(counts)
+        if not self.stores_dawg_root:
+            lst, cmask, tbit = self._list, self._cmask, self._tbit
+            rebuilt = [e for _, e in self.children(self._root)]
+            yield "rebuilt DAWG root", sum((lst[e] >> tbit & 1) + counts.get(lst[e] & cmask, 0) for e in rebuilt), \
+                self.word_count
 
     # -- GADDAG primitives ----------------------------------------------------------------
     def gaddag_root(self) -> int:

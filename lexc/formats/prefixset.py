@@ -6,11 +6,15 @@ beside ``PREFIXES``, the set of every proper prefix of every word; a move genera
 non-empty prefix of every word, the words included (the prefix closure), each key flagged
 word or not. Two stores hold it:
 
-- ``PrefixSet`` (``prefixset``): a marisa-trie ``BinaryTrie`` image plus a bitmap of word
-  flags indexed by marisa key id.
+- ``PrefixSet`` (``prefixset``): a marisa-trie ``BinaryTrie`` plus a bitmap of word flags
+  indexed by marisa key id.
 - ``AhoPrefixSet`` (``prefixset-aho``, in ``prefixset_aho.py``): a pyahocorasick
-  ``Automaton`` rebuilt on load from a compact pre-order stream of (depth, letter) pairs; it
-  answers patterns with its wildcard key search.
+  ``Automaton``; it answers patterns with its wildcard key search.
+
+Both files hold the same payload, the key stream (``keystream.py``: pre-order (depth,
+letter) byte pairs), validated as it is decoded and turned into the store's index on load.
+Neither library's own serialization is stored: they do not validate what they load, and a
+crafted marisa image crashed the process (a segfault) or made it allocate gigabytes.
 
 Both emulate the trie primitives Norvig's way: a node is its prefix, and its children are
 found by trying every letter of the alphabet.
@@ -23,8 +27,8 @@ from typing import Any, Callable, ClassVar, Iterator, Sequence
 import marisa_trie
 
 from ..alphabet import Alphabet
-from .base import Capability, LexiconBase, require
-from .errors import FormatError
+from .base import Capability, LexiconBase, is_count, require
+from .keystream import decode_stream, encode_stream
 
 MAX_PROBLEMS = 20  # check() stops listing after this many
 
@@ -57,16 +61,46 @@ class PrefixClosed(LexiconBase):
     _root: ClassVar[bytes | str]
     _letters: ClassVar[tuple]  # letter code -> the one-letter key piece
 
-    def __init__(self, alphabet: Alphabet, word_count: int, key_count: int,
+    def __init__(self, stream: bytes, alphabet: Alphabet, word_count: int,
                  build_options: dict[str, Any] | None = None):
         self.alphabet = alphabet
         self.word_count = word_count
-        self.key_count = key_count
+        self.key_count = len(stream) // 2
         self.build_options = dict(build_options or {})
         self._pieces = tuple((c, self._letters[c]) for c in alphabet.codes)  # (letter, key piece)
+        self.stream = bytes(stream)
+        words = self._index(self.stream)
+        require(words == word_count, f"the key stream flags {words} words, the header says {word_count}")
+
+    # -- the file: the key stream, the store's index rebuilt from it ----------------------
+    @classmethod
+    def build(cls, words: Sequence[bytes], alphabet: Alphabet, **_: Any) -> "PrefixClosed":
+        """Encode the prefix closure as a key stream, then load it like a file."""
+        return cls(encode_stream(prefix_closure(words), set(words)), alphabet, len(words))
+
+    def payload(self) -> bytes:
+        """The key stream."""
+        return self.stream
+
+    def meta(self) -> dict[str, Any]:
+        """Header fields: the key count (= stream pairs)."""
+        return {"keys": self.key_count}
+
+    @classmethod
+    def from_payload(cls, payload: bytes, header: dict[str, Any], alphabet: Alphabet) -> "PrefixClosed":
+        """Check the pair count against ``meta.keys``, then rebuild (validating) the index."""
+        keys = header["meta"].get("keys")
+        require(is_count(keys) and 2 * keys == len(payload),
+                f"meta keys={keys!r} does not match a {len(payload)}-byte key stream (2 bytes a key)")
+        return cls(payload, alphabet, header["words"], header.get("options"))
 
     # -- what a store provides ------------------------------------------------------------
     _has: Callable[[Any], bool]  # key presence, a C-level bound method (trie lookups dominate)
+
+    def _index(self, stream: bytes) -> int:
+        """Build the store's index from a key stream (validated by ``decode_stream`` as it
+        is read); return the number of keys flagged words."""
+        raise NotImplementedError
 
     def _flag(self, key: Any) -> int | None:
         """1 for a word, 0 for a key that is only a prefix, None for no key."""
@@ -188,8 +222,10 @@ class PrefixClosed(LexiconBase):
                    "note": self.alphabet.decode(codes), "key": self.alphabet.decode(codes), "depth": len(codes)}
 
     def _dump_items(self) -> Iterator[tuple[int, str, Any, int]]:
-        """(row index, raw hex, key, flag) of every key, in increasing code order."""
-        raise NotImplementedError
+        """(row index, raw hex, key, flag) of every key, in increasing code order: rows
+        indexed by position in the stream, raw is the pair's two bytes."""
+        for n, (key, flag) in enumerate(self._items(self._root)):
+            yield n, self.stream[2 * n : 2 * n + 2].hex(), key, flag
 
     def _is_last_child(self, key: Any, letter: int) -> bool:
         """No sibling key ends with a later letter."""
@@ -201,63 +237,32 @@ class PrefixClosed(LexiconBase):
 
 class PrefixSet(PrefixClosed):
     """The key set in a marisa-trie ``BinaryTrie`` (keys: letter-code bytes, label order),
-    followed by a word bitmap: bit ``i`` (byte ``i // 8``, bit ``i % 8``) flags key id ``i``."""
+    built on load from the key stream, plus a bitmap of word flags indexed by marisa key id
+    (bit ``i``: byte ``i // 8``, bit ``i % 8``)."""
 
     name = "prefixset"
-    version = 1
-    description = "Norvig's words + prefixes: marisa-trie BinaryTrie of the prefix closure + word bitmap"
+    version = 2
+    description = "Norvig's words + prefixes: marisa-trie BinaryTrie built on load from a (depth, letter) key stream"
     _root = b""
     _letters = tuple(bytes((c,)) for c in range(256))
 
-    def __init__(self, trie: marisa_trie.BinaryTrie, bitmap: bytes, alphabet: Alphabet, word_count: int,
-                 build_options: dict[str, Any] | None = None):
-        super().__init__(alphabet, word_count, len(trie), build_options)
-        self.trie = trie
-        self.bitmap = bytes(bitmap)
+    def _index(self, stream: bytes) -> int:
+        """marisa-trie over the decoded keys, then the bitmap of the words' key ids."""
+        keys: list[bytes] = []
+        words: list[bytes] = []
+        add_key, add_word = keys.append, words.append
+        for key, word in decode_stream(stream, len(self.alphabet), self._letters):
+            add_key(key)
+            if word:
+                add_word(key)
+        trie = marisa_trie.BinaryTrie(keys, order=marisa_trie.LABEL_ORDER)
+        bitmap = bytearray((len(trie) + 7) // 8)
+        for i in map(trie.key_id, words):
+            bitmap[i >> 3] |= 1 << (i & 7)
+        self.trie, self.bitmap = trie, bytes(bitmap)
         self._get = trie.get
         self._has = trie.__contains__
-        self._image: bytes | None = None
-
-    @classmethod
-    def build(cls, words: Sequence[bytes], alphabet: Alphabet, **_: Any) -> "PrefixSet":
-        """marisa-trie over the prefix closure, then the bitmap of the words' key ids."""
-        trie = marisa_trie.BinaryTrie(prefix_closure(words), order=marisa_trie.LABEL_ORDER)
-        bitmap = bytearray((len(trie) + 7) // 8)
-        for word in words:
-            i = trie.key_id(word)
-            bitmap[i >> 3] |= 1 << (i & 7)
-        return cls(trie, bitmap, alphabet, len(words))
-
-    @property
-    def image(self) -> bytes:
-        """The marisa image (``BinaryTrie.tobytes``), made once."""
-        if self._image is None:
-            self._image = self.trie.tobytes()
-        return self._image
-
-    def payload(self) -> bytes:
-        """The marisa image, then the bitmap."""
-        return self.image + self.bitmap
-
-    def meta(self) -> dict[str, Any]:
-        """Header fields: the key count and the length of the marisa image."""
-        return {"keys": self.key_count, "marisa_bytes": len(self.image)}
-
-    @classmethod
-    def from_payload(cls, payload: bytes, header: dict[str, Any], alphabet: Alphabet) -> "PrefixSet":
-        """Split the payload by ``meta``; check the image, the bitmap's length, padding and count."""
-        meta = header.get("meta", {})
-        keys, size = meta.get("keys"), meta.get("marisa_bytes")
-        require(is_count(keys) and is_count(size) and size <= len(payload),
-                f"bad meta keys={keys!r} marisa_bytes={size!r} for a {len(payload)}-byte payload")
-        bitmap = payload[size:]
-        require(len(bitmap) == (keys + 7) // 8, f"word bitmap of {len(bitmap)} bytes, {keys} keys need {(keys + 7) // 8}")
-        bits = int.from_bytes(bitmap, "little")
-        require(bits >> keys == 0, f"word bitmap has bits set past key id {keys - 1}")
-        require(bits.bit_count() == header["words"], f"word bitmap flags {bits.bit_count()} words, the header says {header['words']}")
-        trie = _marisa_from_bytes(payload[:size])
-        require(len(trie) == keys, f"marisa image holds {len(trie)} keys, the header says {keys}")
-        return cls(trie, bitmap, alphabet, header["words"], header.get("options"))
+        return len(words)
 
     def _flag(self, key: bytes) -> int | None:
         """Key id lookup, then its bit."""
@@ -278,25 +283,3 @@ class PrefixSet(PrefixClosed):
     def _codes(self, key: bytes) -> bytes:
         """Keys are the code bytes themselves."""
         return key
-
-    def _dump_items(self) -> Iterator[tuple[int, str, bytes, int]]:
-        """Rows indexed by marisa key id; raw is the key's bytes."""
-        bitmap = self.bitmap
-        for key, i in self.trie.iteritems():
-            yield i, key.hex(), key, bitmap[i >> 3] >> (i & 7) & 1
-
-
-def is_count(value: Any) -> bool:
-    """A non-negative int (not a bool), as meta counts must be."""
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-def _marisa_from_bytes(image: bytes) -> marisa_trie.BinaryTrie:
-    """A BinaryTrie from its image; libmarisa's errors become FormatError."""
-    trie = marisa_trie.BinaryTrie()
-    try:
-        trie.frombytes(bytes(image))
-    except Exception as exc:  # libmarisa reports a bad image as RuntimeError (or MemoryError)
-        detail = (str(exc).splitlines() or [""])[0]
-        raise FormatError(f"unreadable marisa image ({type(exc).__name__}: {detail})") from None
-    return trie
