@@ -59,7 +59,7 @@ HAND_WORDS = [
     "god", "gods", "scat", "tact", "tacts", "quiz", "zax", "jinx", "oxo", "eat", "tea", "ate", "eta",
     "seat", "east", "teas",
 ]
-ENABLE_SLICE = (0, 400)  # every 400th line of wordlists/enable1.txt, up to this many words
+ENABLE_SLICE = (0, 400)  # a spread of the bundled ENABLE list, up to this many words
 OUTCOMES = ("ok", "checked", "silent", "error", "BUG")
 
 # (label, format, build options)
@@ -83,10 +83,11 @@ class Hang(BaseException):
 
 def enable_words(limit: int = ENABLE_SLICE[1]) -> list[str]:
     """A spread of ENABLE words (every n-th line), or an empty list if the file is absent."""
-    path = Path(__file__).resolve().parent.parent / "wordlists" / "enable1.txt"
+    from .source import bundled_wordlist
+
     try:
-        lines = path.read_text().split()
-    except OSError:
+        lines = bundled_wordlist().read_text().split()
+    except OSError:  # FileNotFoundError included: an installation without the list
         return []
     step = max(1, len(lines) // limit)
     return lines[::step][:limit]
