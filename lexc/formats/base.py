@@ -15,7 +15,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from operator import add
-from typing import Any, ClassVar, Hashable, Iterator, Protocol, Sequence, runtime_checkable
+from typing import Any, ClassVar, Hashable, Iterator, NoReturn, Protocol, Sequence, runtime_checkable
 
 from ..alphabet import BLANK_FLAG, Alphabet
 from ..pattern import Matcher, parse_pattern
@@ -337,7 +337,7 @@ def is_count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def too_deep(path: bytes) -> None:
+def too_deep(path: bytes) -> NoReturn:
     """A traversal reached a path longer than any word (``MAX_WORD_TILES``) and the path
     goes on: the file's graph has a cycle (or is not what its header says). Raises FormatError."""
     raise FormatError(f"a path of more than {MAX_WORD_TILES} letters: the word graph has a cycle "

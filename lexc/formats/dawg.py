@@ -94,15 +94,17 @@ class Dawg(LexiconBase):
         edges, n, slots = self.edges, len(self.edges), len(self.pointers)
         require(n >= slots, f"edge array shorter than its {slots} root pointer(s)")
         require(n == slots or edges[-1] & self._lbit, "the last edge does not close its node")
-        for i, name in enumerate(self.pointers):
-            require(edges[i] & self._cmask < n, f"{name} pointer {edges[i] & self._cmask} is outside the {n}-edge array")
-        fields = edgemod.child_fields(edges, self.layout)
-        top = max(edgemod.from_bytes(fields, self.layout), default=0)
-        require(top < n, f"a child index ({top}) is outside the {n}-edge array, or reserved bits are set")
+        raw = edgemod.child_fields(edges, self.layout)
+        fields = edgemod.from_bytes(raw, self.layout)
+        if max(fields, default=0) >= n:  # name the first offender (only a broken file gets here)
+            i = next(i for i, child in enumerate(fields) if child >= n)
+            where = f"{self.pointers[i]} pointer" if i < slots else f"edge {i}"
+            raise FormatError(f"{where}: child index {fields[i]} is outside the {n}-edge array, "
+                              "or reserved bits are set")
         for i in range(1, slots):
-            require(not edgemod.holds(fields, self.layout, i), f"an edge points at the {self.pointers[i]} pointer, not at a node")
+            require(not edgemod.holds(raw, self.layout, i), f"an edge points at the {self.pointers[i]} pointer, not at a node")
         allowed = bytes(range(0 if self.separator else 1, len(self.alphabet) + 1))
-        stray = edgemod.letters(edges[slots:], self.layout).translate(None, allowed)
+        stray = edgemod.letters(edges, self.layout)[slots:].translate(None, allowed)
         if stray:
             raise FormatError(f"letter code {stray[0]} is outside the {len(self.alphabet)}-letter alphabet"
                               + (" (0 only labels a GADDAG separator)" if stray[0] == 0 else ""))
