@@ -12,6 +12,8 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass, field
+from itertools import groupby, islice
+from operator import eq
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -124,12 +126,17 @@ def parse_text(
         text = fold(text)
     else:
         text = text.upper()
-    numbered = [(n, s) for n, s in enumerate((line.strip() for line in text.split("\n")), 1)
-                if s and not s.startswith("#")]
-    encoded: list[bytes] = []
+    # one pass, keeping only the encoded words: a list of millions of words must not cost
+    # several Python objects per line at once (lexc builds 3-million-word lists)
+    lines = too_short = too_long = 0
+    kept: list[bytes] = []
     rejected: list[Rejected] = []
     encode = alphabet.encode_folded  # the whole text is folded already
-    for n, word in numbered:
+    for n, word in enumerate(text.split("\n"), 1):
+        word = word.strip()
+        if not word or word.startswith("#"):
+            continue
+        lines += 1
         try:
             codes = encode(word)
         except AlphabetError as exc:
@@ -146,20 +153,23 @@ def parse_text(
                                     f"{MAX_WORD_TILES} (use --skip-invalid to leave such words out)")
             rejected.append(Rejected(n, word, f"longer than {MAX_WORD_TILES} tiles"))
             continue
-        encoded.append(codes)
-    lengths_ok = [w for w in encoded if len(w) >= min_len and (max_len is None or len(w) <= max_len)]
-    too_short = sum(1 for w in encoded if len(w) < min_len)
-    too_long = len(encoded) - too_short - len(lengths_ok)
-    unique = sorted(set(lengths_ok))
+        if len(codes) < min_len:
+            too_short += 1
+        elif max_len is not None and len(codes) > max_len:
+            too_long += 1
+        else:
+            kept.append(codes)
+    kept.sort()  # in place; then drop duplicates without a set
+    unique = [w for w, _ in groupby(kept)] if any(map(eq, kept, islice(kept, 1, None))) else kept
     if not unique:
-        raise WordListError(f"{source}: no words left ({len(numbered)} word lines read, "
+        raise WordListError(f"{source}: no words left ({lines} word lines read, "
                             f"{len(rejected)} rejected, {too_short} shorter than {min_len}, {too_long} too long)")
     return WordList(
         words=unique,
         alphabet=alphabet,
         source=source,
-        lines=len(numbered),
-        duplicates=len(lengths_ok) - len(unique),
+        lines=lines,
+        duplicates=len(kept) - len(unique),
         too_short=too_short,
         too_long=too_long,
         longer_than_board=0 if board_size is None else sum(1 for w in unique if len(w) > board_size),

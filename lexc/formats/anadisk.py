@@ -19,6 +19,7 @@ node at a time and counts the bytes it reads (``stats``), the cost the papers ca
 from __future__ import annotations
 
 import struct
+from array import array
 from contextlib import contextmanager
 from typing import Any, ClassVar, Iterator, Sequence
 
@@ -43,32 +44,59 @@ def reading(what: str) -> Iterator[None]:
                           "(truncated or corrupt file; lexc check FILE)") from None
 
 
-def preorder_nodes(keyed: Sequence[tuple[bytes, bytes]], codes: Sequence[int]) -> list[list[Any]]:
-    """The letter table's nodes in pre-order from (canonical key, word) pairs sorted by key:
-    [depth, letter code, words, has success, index of the fail node or None]."""
-    nodes: list[list[Any]] = []
-    open_at: list[int] = []  # open_at[d - 1]: the last node seen at depth d on the current path
-    previous = b""
-    for key, word in keyed:
-        if key == previous and nodes:
-            nodes[-1][2].append(word)
-            continue
-        common = 0
-        while common < min(len(key), len(previous)) and key[common] == previous[common]:
-            common += 1
-        for depth in range(common + 1, len(key) + 1):
-            del open_at[depth:]
-            if len(open_at) == depth:  # a sibling before us at this depth: we are its fail node
-                nodes[open_at[depth - 1]][4] = len(nodes)
-                open_at[depth - 1] = len(nodes)
-            else:
-                open_at.append(len(nodes))
-            if nodes and nodes[-1][0] == depth - 1:
-                nodes[-1][3] = True
-            nodes.append([depth, codes[key[depth - 1]], [], False, None])
-        nodes[-1][2].append(word)
-        previous = key
-    return nodes
+class Preorder:
+    """The letter table's nodes in pre-order, built from (canonical key, word) pairs sorted
+    by key, in parallel arrays (a few bytes a node: the table of a list of millions of
+    words has millions of nodes): each node's letter code, whether it has a success
+    subtrie, the index of its fail node (-1: none) and its words, a run of the pairs."""
+
+    def __init__(self, keyed: Sequence[tuple[bytes, bytes]], codes: Sequence[int]):
+        self.keyed = keyed
+        self.letter = bytearray()
+        self.succ = bytearray()
+        self.fail = array("q")
+        self.first = array("Q")  # index in keyed of the node's first word
+        self.count = array("L")  # how many words the node holds
+        open_at: list[int] = []  # open_at[d - 1]: the last node seen at depth d on the current path
+        previous = b""
+        depth_of_last = -1
+        for at, (key, _) in enumerate(keyed):
+            if key == previous and self.letter:
+                self.count[-1] += 1
+                continue
+            common = 0
+            while common < min(len(key), len(previous)) and key[common] == previous[common]:
+                common += 1
+            for depth in range(common + 1, len(key) + 1):
+                del open_at[depth:]
+                n = len(self.letter)
+                if len(open_at) == depth:  # a sibling before us at this depth: we are its fail node
+                    self.fail[open_at[depth - 1]] = n
+                    open_at[depth - 1] = n
+                else:
+                    open_at.append(n)
+                if n and depth_of_last == depth - 1:
+                    self.succ[-1] = 1
+                self.letter.append(codes[key[depth - 1]])
+                self.succ.append(0)
+                self.fail.append(-1)
+                self.first.append(at)
+                self.count.append(0)
+                depth_of_last = depth
+            self.count[-1] = 1
+            self.first[-1] = at
+            previous = key
+
+    def __len__(self) -> int:
+        return len(self.letter)
+
+    def __iter__(self) -> Iterator[tuple[int, list[bytes], bool, int | None]]:
+        """(letter code, words, has success, index of the fail node or None) per node."""
+        keyed = self.keyed
+        for n, letter in enumerate(self.letter):
+            first, fail = self.first[n], self.fail[n]
+            words = [keyed[i][1] for i in range(first, first + self.count[n])]
+            yield letter, words, bool(self.succ[n]), (None if fail < 0 else fail)
 
 
 class NodeFile:
@@ -137,15 +165,16 @@ class PascalFile(NodeFile):
 
     @classmethod
     def write(cls, keyed: Sequence[tuple[bytes, bytes]], codes: Sequence[int]) -> tuple[bytes, int]:
-        nodes = preorder_nodes(keyed, codes)
+        nodes = Preorder(keyed, codes)
         out = bytearray()
-        offsets, patches = [], []
-        for depth, letter, words, succ, fail in nodes:
+        offsets, patch_at, patch_to = array("Q"), array("Q"), array("Q")
+        for letter, words, succ, fail in nodes:
             offsets.append(len(out))
             out += bytes((letter, (HAS_SUCC if succ else 0) | (HAS_FAIL if fail is not None else 0)
                           | (HAS_WORD if words else 0)))
             if fail is not None:
-                patches.append((len(out), fail))
+                patch_at.append(len(out))
+                patch_to.append(fail)
                 out += bytes(4)
             for i, word in enumerate(words):
                 out += word if i == 0 else bytes((DUMMY, HAS_WORD)) + word
@@ -153,7 +182,7 @@ class PascalFile(NodeFile):
                 out.append(END)
         if len(out) >= 1 << 32:
             raise FormatError("the letter table exceeds 4 GiB (pascal offsets are 32-bit)")
-        for at, fail in patches:
+        for at, fail in zip(patch_at, patch_to):
             out[at : at + 4] = offsets[fail].to_bytes(4, "little")
         return bytes(out), len(nodes)
 
@@ -248,9 +277,9 @@ class SimulaFile(NodeFile):
 
     @classmethod
     def write(cls, keyed: Sequence[tuple[bytes, bytes]], codes: Sequence[int]) -> tuple[bytes, int]:
-        nodes = preorder_nodes(keyed, codes)
+        nodes = Preorder(keyed, codes)
         out = bytearray()
-        for depth, letter, words, succ, fail in nodes:
+        for letter, words, succ, fail in nodes:
             if len(words) > 255:
                 raise FormatError(f"{len(words)} words are permutations of one set of letters (simula holds 255)")
             out += bytes((letter, len(words)))

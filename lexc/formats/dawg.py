@@ -57,8 +57,10 @@ class Dawg(LexiconBase):
         m = Minimizer()
         root = m.add_language(words)
         packed, chosen, nodes = m.pack([root], layout)
+        trie_nodes = m.trie_nodes
+        del m  # the register is the build's biggest object: free it before the lexicon's copies
         return cls(packed, chosen, alphabet, len(words), {"layout": layout},
-                   nodes=nodes + 1, trie_nodes=m.trie_nodes)
+                   nodes=nodes + 1, trie_nodes=trie_nodes)
 
     def payload(self) -> bytes:
         """The edge array, little-endian."""

@@ -9,6 +9,8 @@ The graph is built by the DAWG's minimizer (``minimize.Minimizer``), one registe
 languages: first the words (the DAWG), then the GADDAG strings. After rev(p) + SEP the
 continuations are those of the prefix p, i.e. the DAWG node of p, so the strings that end in
 the separator are fed to the minimizer as *links* to that node instead of being spelled out.
+The strings are freed as the minimizer reads them, so a build's peak memory is about the
+larger of the two, not their sum.
 The array is laid out with tail sharing and the separator edge last in its list.
 
 Both formats put the same two root pointers first: edge 0 points at the DAWG root (0 in
@@ -27,19 +29,18 @@ from ..alphabet import Alphabet
 from . import edges as edgemod
 from .base import Capability
 from .dawg import Dawg
-from .minimize import Minimizer
+from .minimize import Minimizer, link
 
 SEP = 0  # the separator's letter code
 DAWG_SLOT, GADDAG_SLOT = 0, 1
 
 
-def gaddag_input(words: Sequence[bytes], m: Minimizer, dawg_root: int) -> tuple[list[bytes], dict[bytes, int], int]:
+def gaddag_input(words: Sequence[bytes], m: Minimizer, dawg_root: int) -> tuple[list[bytes], int]:
     """The GADDAG's input for a minimizer already holding the DAWG of ``words``: the sorted
-    strings rev(w) (one per word) and rev(p) + SEP (one per distinct proper prefix p, each a
-    link to the DAWG node of p), the links, and how many trie nodes the links stand for (so
-    the full GADDAG trie's size can be reported)."""
+    strings rev(w) (one per word) and the links rev(p) + SEP (one per distinct proper
+    prefix p, pointing at the DAWG node of p; ``minimize.link``), and how many trie nodes
+    the links stand for (so the full GADDAG trie's size can be reported)."""
     strings: list[bytes] = []
-    links: dict[bytes, int] = {}
     path = [dawg_root]  # path[i]: DAWG node of the current word's first i letters
     previous = b""
     hidden = 0
@@ -56,12 +57,20 @@ def gaddag_input(words: Sequence[bytes], m: Minimizer, dawg_root: int) -> tuple[
         strings.append(reverse)
         for i in range(len(path), n):  # the proper prefixes word[:i] not yet linked
             path.append(child(path[i - 1], word[i - 1]))
-            key = reverse[n - i :] + b"\x00"
-            strings.append(key)
-            links[key] = path[i]
+            strings.append(link(reverse[n - i :], path[i]))
         previous = word
     strings.sort()
-    return strings, links, hidden
+    return strings, hidden
+
+
+def consume(items: list[Any]) -> Iterator[Any]:
+    """The items of a list, each dropped from the list as it is handed out: the list's
+    memory is freed while the consumer's grows (a GADDAG's input and its register are the
+    two biggest objects of a build; they need not be held at once)."""
+    for i in range(len(items)):
+        item, items[i] = items[i], None
+        yield item
+    items.clear()
 
 
 class Gaddag(Dawg):
@@ -90,13 +99,15 @@ class Gaddag(Dawg):
         """Build the minimal GADDAG (and DAWG) of strictly increasing encoded words."""
         m = Minimizer()
         dawg_root = m.add_language(words)
-        strings, links, hidden = gaddag_input(words, m, dawg_root)
+        strings, hidden = gaddag_input(words, m, dawg_root)
         before = m.trie_nodes
-        gaddag_root = m.add_language(strings, links=links)
+        gaddag_root = m.add_language(consume(strings), linked=True)
         roots = [dawg_root if cls.stores_dawg_root else 0, gaddag_root]
         packed, chosen, nodes = m.pack(roots, layout, share_tails=True, separator_last=True)
+        trie_nodes = m.trie_nodes - before + hidden
+        del m
         return cls(packed, chosen, alphabet, len(words), {"layout": layout}, nodes=nodes + 1,
-                   trie_nodes=m.trie_nodes - before + hidden, strings=sum(map(len, words)))
+                   trie_nodes=trie_nodes, strings=sum(map(len, words)))
 
     def meta(self) -> dict[str, Any]:
         """Header fields: the edge layout and counts, and how many GADDAG strings there are."""

@@ -15,6 +15,8 @@ they share one register, so a node of the second language whose edge list equals
 first is the same node. A word of the second language may also end in a *link*: its last
 edge points at an existing node instead of spelling the rest out (the GADDAG's separator
 edge pointing into the DAWG), which gives the same graph as spelling it out, far faster.
+The link's target travels inside the string (``link``), so the input is one list of bytes,
+which the caller may hand over as an iterator that frees each string once read.
 
 ``pack`` lays the finished graph out as an edge array: root pointers first, then the node
 lists reachable from the roots, in build order (children before parents); optionally a
@@ -25,29 +27,35 @@ node whose edge list is a proper suffix of another node's list is stored inside 
 from __future__ import annotations
 
 from array import array
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Sequence
 
 from .edges import EdgeLayout, choose_layout
 
-# Build-time edge encoding, independent of the final layout (Python ints do not overflow):
-# child << 10 | letter << 2 | terminal << 1 | last
+# Build-time edge encoding, independent of the final layout, in 64 bits (child indices up to
+# 2**54, beyond any layout): child << 10 | letter << 2 | terminal << 1 | last
 _LAST = 1
 _TERMINAL = 2
 
 
 class Minimizer:
-    """Builds minimal word graphs for one or more sorted languages into one shared edge list."""
+    """Builds minimal word graphs for one or more sorted languages into one shared edge list.
+
+    Memory is what limits the size of a list it can build (a GADDAG of millions of words has
+    tens of millions of edges), so the edges live in one ``array`` of 64-bit build-time
+    edges, each node's list contiguous (a node is the index of its first edge), and the
+    register keys a node by one object (``_key``: the edge itself for a node of one edge,
+    the edges' bytes for more) rather than by a tuple of boxed ints."""
 
     def __init__(self):
-        self._edges: list[int] = [_LAST]  # index 0 is never a node: child 0 means "no edges"
-        self._register: dict[tuple[int, ...], int] = {}
+        self._edges = array("Q", [_LAST])  # index 0 is never a node: child 0 means "no edges"
+        self._register: dict[int | bytes, int] = {}
         self.trie_nodes = 0  # nodes of the equivalent trie (the paper's "before" count)
 
     def _node(self, edges: list[int]) -> int:
         """The index of the registered node with this edge list, registering it if new."""
         if not edges:
             return 0
-        key = tuple(edges)
+        key = _key(edges)
         index = self._register.get(key)
         if index is None:
             index = len(self._edges)
@@ -56,18 +64,18 @@ class Minimizer:
             self._edges.extend(edges)
         return index
 
-    def add_language(self, words: Iterable[bytes], links: Mapping[bytes, int] | None = None) -> int:
+    def add_language(self, words: Iterable[bytes], linked: bool = False) -> int:
         """Add the words (strictly increasing byte strings of letter codes, none empty) and
         return the index of their root node's first edge (0 if there are no words).
 
-        A word found in ``links`` is a link: its last edge is not terminal but points at the
-        already registered node ``links[word]``, and no other word may extend it."""
+        With ``linked``, a word made by ``link`` is a link: its letters up to the separator
+        (letter 0) are spelled, and its separator edge is not terminal but points at an
+        already registered node; no other word may extend it. Without, 0 is a letter."""
         node = self._node
         pending: list[list[int]] = [[]]  # finished edges of each node on the current path
         letters: list[int] = []  # the current path's letters
         finals: list[int] = []  # terminal flag of each edge on the path
         targets: list[int] = []  # for a link's last edge, the node it points at; else 0
-        links = links or {}
         previous = b""
         n_words = 0
         for word in words:
@@ -75,6 +83,14 @@ class Minimizer:
                 raise ValueError(f"words must be strictly increasing: {bytes(word)!r} after {bytes(previous)!r}")
             if not word:
                 raise ValueError("empty word")
+            target = 0
+            if linked:
+                sep = word.find(0)
+                if sep >= 0:
+                    target = int.from_bytes(word[sep + 1 :], "big")
+                    word = word[: sep + 1]
+                    if not target:
+                        raise ValueError(f"link {bytes(word)!r} points at no node")
             n_words += 1
             common = 0
             limit = min(len(word), len(previous))
@@ -92,13 +108,10 @@ class Minimizer:
                 finals.append(0)
                 targets.append(0)
                 pending.append([])
-            target = links.get(word) if links else None
-            if target is None:
-                finals[-1] = _TERMINAL
-            elif not target:
-                raise ValueError(f"link {bytes(word)!r} points at no node")
-            else:
+            if target:
                 targets[-1] = target
+            else:
+                finals[-1] = _TERMINAL
             self.trie_nodes += len(word) - common
             previous = word
         for depth in range(len(previous), 0, -1):
@@ -125,54 +138,104 @@ class Minimizer:
         """Distinct edge lists registered."""
         return len(self._register)
 
-    def _lists(self, roots: Sequence[int], separator_last: bool) -> dict[int, tuple[int, ...]]:
-        """The edge list (last bits cleared) of every node reachable from ``roots``, by node."""
-        lists = {index: key for key, index in self._register.items()}
-        reachable = {r for r in roots if r}
-        for n in sorted(lists, reverse=True):  # parents before children: children are built first
-            if n in reachable:
-                reachable.update([e >> 10 for e in lists[n]])
-        reachable.discard(0)
-        out = {}
-        for n in reachable:
-            t = lists[n]
-            if separator_last and not t[0] >> 2 & 0xFF:
-                t = t[1:] + t[:1]
-            out[n] = t
-        return out
+    def _starts(self) -> array:
+        """The first edge of every registered node, in build order (children before parents)."""
+        edges = self._edges
+        return array("Q", (i + 1 for i in range(len(edges) - 1) if edges[i] & _LAST))  # no list of millions
+
+    def _reachable(self, roots: Sequence[int], starts: array) -> bytearray:
+        """One byte per edge index: 1 at the first edge of every node reachable from ``roots``."""
+        edges = self._edges
+        reach = bytearray(len(edges))
+        for r in roots:
+            reach[r] = 1
+        for n in reversed(starts):  # parents before children
+            if reach[n]:
+                i = n
+                while True:
+                    e = edges[i]
+                    reach[e >> 10] = 1
+                    if e & _LAST:
+                        break
+                    i += 1
+        reach[0] = 0
+        return reach
+
+    def _list(self, node: int, separator_last: bool) -> list[int]:
+        """The edges of ``node``, last bit cleared (a separator edge moved last if asked)."""
+        edges, end = self._edges, node
+        while not edges[end] & _LAST:
+            end += 1
+        t = edges[node : end + 1].tolist()
+        t[-1] &= ~_LAST
+        if separator_last and len(t) > 1 and not t[0] >> 2 & 0xFF:
+            t.append(t.pop(0))
+        return t
+
+    def _suffix_node(self, t: list[int], j: int, separator_last: bool) -> int | None:
+        """The registered node whose list (as ``_list`` gives it) is ``t[j:]``, or None."""
+        suffix = t[j:]
+        if separator_last and not suffix[-1] >> 2 & 0xFF:  # stored with the separator first
+            suffix.insert(0, suffix.pop())
+        return self._register.get(_key(suffix))
 
     def pack(self, roots: Sequence[int], layout: str = "auto", *, share_tails: bool = False,
              separator_last: bool = False) -> tuple[array, EdgeLayout, int]:
         """The edge array of the graph reachable from ``roots``: one root pointer per root
         (letter 0, last, child = the root's first edge; 0 for no root), then the node lists
         in build order, in the narrowest layout that fits (or the requested one). Returns the
-        array, its layout and the number of distinct node lists laid out."""
-        lists = self._lists(roots, separator_last)
-        order = sorted(lists)
-        hosts = order
+        array, its layout and the number of distinct node lists laid out.
+
+        With ``share_tails`` a node whose list is a proper suffix of another reachable
+        node's list is not laid out itself: it points inside the first such list (the
+        *host*) in build order. Packing works on arrays indexed by edge (a few bytes an
+        edge, no Python object per node) and is the minimizer's last step: it drops the
+        register before laying out the array (no language can be added after)."""
+        starts = self._starts()
+        reach = self._reachable(roots, starts)
+        tail = bytearray(len(self._edges))
         if share_tails:
-            suffixes = {t[j:] for t in lists.values() for j in range(1, len(t))}
-            hosts = [n for n in order if lists[n] not in suffixes]
-        position = {0: 0}
-        inside: dict[tuple[int, ...], int] = {}
+            for n in starts:
+                if reach[n]:
+                    t = self._list(n, separator_last)
+                    for j in range(1, len(t)):
+                        s = self._suffix_node(t, j, separator_last)
+                        if s is not None and reach[s]:
+                            tail[s] = 1
+        wide = "I" if len(self._edges) < 1 << 32 else "Q"
+        position = array(wide, bytes(array(wide).itemsize * len(self._edges)))  # node -> its first edge's index
         pos = len(roots)
-        for n in hosts:
-            t = lists[n]
-            position[n] = pos
-            if share_tails:
-                for j in range(1, len(t)):
-                    inside.setdefault(t[j:], pos + j)
-            pos += len(t)
-        if share_tails:
-            for n in order:
-                if n not in position:
-                    position[n] = inside[lists[n]]
+        for n in starts:
+            if reach[n] and not tail[n]:
+                t = self._list(n, separator_last)
+                position[n] = pos
+                if share_tails:
+                    for j in range(1, len(t)):
+                        s = self._suffix_node(t, j, separator_last)
+                        if s is not None and reach[s] and not position[s]:  # the first host holds it
+                            position[s] = pos + j
+                pos += len(t)
+        self._register.clear()  # packing finishes the minimizer: free its biggest object first
         chosen = choose_layout(pos, layout)
         shift, tbit, lbit = chosen.letter_shift, chosen.terminal_bit, chosen.last_bit
-        out = [1 << lbit | position[r] for r in roots]
-        for n in hosts:
-            t = lists[n]
-            for e in t:
-                out.append((e >> 2 & 0xFF) << shift | (e >> 1 & 1) << tbit | position[e >> 10])
-            out[-1] |= 1 << lbit
-        return array(chosen.typecode, out), chosen, len(order)
+        out = array(chosen.typecode, [1 << lbit | position[r] for r in roots])
+        for n in starts:
+            if reach[n] and not tail[n]:
+                for e in self._list(n, separator_last):
+                    out.append((e >> 2 & 0xFF) << shift | (e >> 1 & 1) << tbit | position[e >> 10])
+                out[-1] |= 1 << lbit
+        return out, chosen, reach.count(1)
+
+
+def link(letters: bytes, node: int) -> bytes:
+    """A link for ``add_language(linked=True)``: the letters, the separator, and the index
+    of the node the separator edge points at (big-endian, as few bytes as it takes). Links
+    sort among the words as ``letters + separator`` would, since nothing follows the
+    separator in any other word with the same letters."""
+    return letters + b"\x00" + node.to_bytes((node.bit_length() + 7) // 8, "big")
+
+
+def _key(edges: list[int]) -> int | bytes:
+    """The register's key of an edge list (last bits clear): a lone edge is its own key,
+    longer lists their 64-bit edges as bytes."""
+    return edges[0] if len(edges) == 1 else array("Q", edges).tobytes()
