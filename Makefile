@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DEMO   := build/demo
 
-.PHONY: help install demo test bench fuzz positions lint clean
+.PHONY: help install demo test bench biglist fuzz positions lint clean
 
 help:           ## list the targets
 	@grep -E '^[a-z]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -34,6 +34,14 @@ demo: install   ## compile the bundled ENABLE list into every format and run a f
 
 test: install   ## install and run the whole test suite
 	cd tests && ../$(BIN)/python -m pytest -c ../pyproject.toml --rootdir .. $(PYTEST_ARGS)
+
+BIGWORDS ?= 3000000
+BIGLIST  := build/biglist/synth-$(BIGWORDS).txt
+
+biglist: install  ## a synthetic 3,000,000-word list (lexc synth) in every format: peak memory, layouts, agreement (docs/bench/biglist/)
+	@mkdir -p build/biglist
+	test -f $(BIGLIST) || $(BIN)/lexc synth -n $(BIGWORDS) -o $(BIGLIST)
+	$(BIN)/lexc bench $(BIGLIST) --repeat $(or $(REPEAT),1) --no-movegen --no-papers --out docs/bench/biglist
 
 fuzz: install   ## load 100,000 mutated lexicon files of every format (CASES=, SEED= to change); exit 1 on any crash, hang or stray exception
 	$(BIN)/python -m lexc.fuzz --cases $(or $(CASES),100000) --seed $(or $(SEED),0)

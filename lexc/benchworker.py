@@ -76,7 +76,7 @@ def build_job(job: dict[str, Any]) -> dict[str, Any]:
         t = time.perf_counter()
         words = read_list(job["wordlist"], job["ruleset"])
         read_s.append(time.perf_counter() - t)
-        texts = words.texts()
+        texts = words.texts() if name in BASELINES else []  # only the baselines need str
         t = time.perf_counter()
         if name == "marisa-trie":
             import marisa_trie
@@ -96,6 +96,8 @@ def build_job(job: dict[str, Any]) -> dict[str, Any]:
         formats.save(lex, out, {"min_len": 2, "max_len": None, "skip_invalid": False})  # as `lexc build`
         stats = lex.stats()
         result.update(nodes=stats.get("nodes"), edges=stats.get("edges"))
+        if isinstance(lex.meta().get("layout"), str):
+            result["layout"] = lex.meta()["layout"]  # u32, or u64 past 2**22 edges
         trie_nodes = getattr(lex, "trie_nodes", None)
         if trie_nodes:
             result["trie_nodes"] = trie_nodes

@@ -32,8 +32,12 @@ def export_kwg(lexicon: Any) -> bytes:
     """The KWG bytes of a lexicon of any format: its words as a ``gaddawg`` in the u32 layout.
     A FormatError when the graph needs more than the 2**22 edges a KWG can address."""
     layout = getattr(lexicon, "layout", None)
-    if lexicon.name == "gaddawg" and layout is not None and layout.name == "u32":
-        return lexicon.payload()  # already the KWG layout
+    if lexicon.name == "gaddawg" and layout is not None:
+        if layout.name == "u32":
+            return lexicon.payload()  # already the KWG layout
+        if len(lexicon.edges) > LAYOUT.max_edges:  # the same graph in any layout: no need to rebuild it
+            raise FormatError(f"too big for KWG: {len(lexicon.edges):,} edges do not fit the u32 layout "
+                              f"(max {LAYOUT.max_edges:,})")
     words = WordList(sorted(lexicon.iter_codes()), lexicon.alphabet, "<export>")
     try:
         graph = build(words, "gaddawg", getattr(lexicon, "ruleset", "english") or "english", layout="u32")

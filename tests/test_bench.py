@@ -140,6 +140,19 @@ def test_text_report(tmp_path, capsys):
     assert "every structure gave the same answers to every query: yes" in out
 
 
+def test_a_disagreement_fails_the_run_after_the_report(capsys, monkeypatch):
+    """A structure whose answers differ is a bug: the report lists it, and the exit status is 2
+    (so make bench and make biglist fail)."""
+    import lexc.bench
+
+    monkeypatch.setattr(lexc.bench, "compare_answers", lambda answers: ["dawg: member answers differ"])
+    code, out, err = run(capsys, "bench", str(TINY), "--formats", "dawg", "--repeat", "1", "--no-movegen",
+                         "--no-papers")
+    assert code == 2
+    assert "disagreement: dawg: member answers differ" in out
+    assert err.strip() == "lexc: error: 1 disagreement(s) between the structures (listed above)"
+
+
 def test_readme_update(bench_run, tmp_path):
     _, out_dir = bench_run
     readme = tmp_path / "README.md"

@@ -80,12 +80,12 @@ def choose_layout(n_edges: int, requested: str = "auto") -> EdgeLayout:
         if layout is None:
             raise FormatError(f"unknown edge layout {requested!r} (known: auto, {', '.join(LAYOUTS)})")
         if n_edges > layout.max_edges:
-            raise FormatError(f"{n_edges} edges do not fit the {layout.name} layout (max {layout.max_edges})")
+            raise FormatError(f"{n_edges:,} edges do not fit the {layout.name} layout (max {layout.max_edges:,})")
         return layout
     for layout in (U32, U64):
         if n_edges <= layout.max_edges:
             return layout
-    raise FormatError(f"{n_edges} edges exceed every edge layout")
+    raise FormatError(f"{n_edges:,} edges exceed every edge layout")
 
 
 def to_bytes(edges: array) -> bytes:
