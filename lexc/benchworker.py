@@ -96,8 +96,9 @@ def build_job(job: dict[str, Any]) -> dict[str, Any]:
         formats.save(lex, out, {"min_len": 2, "max_len": None, "skip_invalid": False})  # as `lexc build`
         stats = lex.stats()
         result.update(nodes=stats.get("nodes"), edges=stats.get("edges"))
-        if isinstance(lex.meta().get("layout"), str):
-            result["layout"] = lex.meta()["layout"]  # u32, or u64 past 2**22 edges
+        layout = lex.meta().get("layout")
+        if isinstance(layout, str):
+            result["layout"] = layout  # u32, or u64 past 2**22 edges
         trie_nodes = getattr(lex, "trie_nodes", None)
         if trie_nodes:
             result["trie_nodes"] = trie_nodes

@@ -11,7 +11,7 @@ import os
 import re
 import shutil
 import sys
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -751,12 +751,10 @@ def synth(count, out, seed, order, min_len, max_len, train, as_json):
     from .synth import synth_file
 
     out = out or f"synth-{count}.txt"
-    if _on_terminal():
-        with click.progressbar(length=count, label="drawing words", file=sys.stderr) as bar:
-            report = synth_file(out, count, seed=seed, order=order, min_len=min_len, max_len=max_len,
-                                training=train, progress=lambda done, _: bar.update(done - bar.pos))
-    else:
-        report = synth_file(out, count, seed=seed, order=order, min_len=min_len, max_len=max_len, training=train)
+    bar = click.progressbar(length=count, label="drawing words", file=sys.stderr) if _on_terminal() else None
+    with bar if bar is not None else nullcontext():
+        report = synth_file(out, count, seed=seed, order=order, min_len=min_len, max_len=max_len, training=train,
+                            progress=None if bar is None else lambda done, _: bar.update(done - bar.pos))
     emit(report, as_json, f"{report['output']}: {report['words']:,} words of {min_len}-{max_len} letters "
                           f"({report['letters_per_word']} on average), {report['bytes']:,} bytes, "
                           f"order-{order} chain on {report['training']}, seed {seed}  seconds {report['seconds']:.2f}")

@@ -51,7 +51,6 @@ class Chain:
         if not trained:
             raise FormatError("the training list has no words")
         self.order = order
-        self.trained = trained
         self._next: dict[str, tuple[str, list[int]]] = {}
         for context in sorted(counts):
             letters = sorted(counts[context])
@@ -73,6 +72,15 @@ class Chain:
             context = (context + letter)[-order:]
 
 
+def training_words(path: str | os.PathLike | None = None) -> list[str]:
+    """The words of a list to train a chain on, lower case (default: the bundled ENABLE)."""
+    if path is None:
+        from .source import bundled_wordlist
+
+        path = bundled_wordlist()
+    return [w.lower() for w in word_lines(path)]
+
+
 def generate(count: int, *, seed: int = 1, order: int = 4, min_len: int = 2, max_len: int = 15,
              training: Iterable[str] | None = None, patience: int | None = None,
              progress: Callable[[int, int], None] | None = None) -> list[str]:
@@ -87,11 +95,7 @@ def generate(count: int, *, seed: int = 1, order: int = 4, min_len: int = 2, max
         raise FormatError(f"the word count must be between 1 and {MAX_WORDS:,}, not {count:,}")
     if not 1 <= min_len <= max_len:
         raise FormatError(f"lengths {min_len}..{max_len}: need 1 <= min-len <= max-len")
-    if training is None:
-        from .source import bundled_wordlist
-
-        training = (w.strip().lower() for w in word_lines(bundled_wordlist()))
-    chain = Chain(training, order)
+    chain = Chain(training_words() if training is None else training, order)
     rng = Random(seed)
     seen: set[str] = set()
     draws_since_new = 0
@@ -123,11 +127,8 @@ def synth_file(out: str | os.PathLike, count: int, *, seed: int = 1, order: int 
                progress: Callable[[int, int], None] | None = None) -> dict[str, object]:
     """Generate a synthetic list (see ``generate``) and write it to ``out``; the report."""
     started = time.perf_counter()
-    texts = None
-    if training is not None:
-        texts = (w.strip().lower() for w in word_lines(training))
-    words = generate(count, seed=seed, order=order, min_len=min_len, max_len=max_len, training=texts,
-                     progress=progress)
+    words = generate(count, seed=seed, order=order, min_len=min_len, max_len=max_len, progress=progress,
+                     training=training_words(training))
     size = write_list(words, out)
     lengths = Counter(map(len, words))
     return {"output": str(Path(out)), "words": len(words), "bytes": size, "seed": seed, "order": order,

@@ -15,7 +15,7 @@ import random
 import pytest
 
 from lexc import formats
-from lexc.formats import FORMATS, FormatError, build
+from lexc.formats import FormatError, build
 from lexc.formats.edges import U32, choose_layout
 from lexc.kwg import export_kwg
 from lexc.synth import Chain, generate
@@ -175,7 +175,3 @@ def test_kwg_export_refuses_a_graph_past_two_to_the_22_edges(big):
     _, lexicons = big
     with pytest.raises(FormatError, match="too big for KWG"):
         export_kwg(lexicons["gaddawg"])
-
-
-def test_every_format_is_registered_in_the_big_test():
-    assert sorted(FORMATS) == FORMAT_NAMES

@@ -75,7 +75,7 @@ class Preorder:
                     open_at[depth - 1] = n
                 else:
                     open_at.append(n)
-                if n and depth_of_last == depth - 1:
+                if depth_of_last == depth - 1:
                     self.succ[-1] = 1
                 self.letter.append(codes[key[depth - 1]])
                 self.succ.append(0)
@@ -83,8 +83,7 @@ class Preorder:
                 self.first.append(at)
                 self.count.append(0)
                 depth_of_last = depth
-            self.count[-1] = 1
-            self.first[-1] = at
+            self.count[-1] = 1  # the key's word goes to its last node
             previous = key
 
     def __len__(self) -> int:
