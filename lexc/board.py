@@ -23,6 +23,7 @@ A **text picture** has one line per row, ``.`` for an empty square and the tiles
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -259,6 +260,26 @@ def neighbours(board: Board, row: int, col: int) -> Iterator[tuple[int, int]]:
     for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
         if 0 <= r < n and 0 <= c < n:
             yield r, c
+
+
+def unseen(board: Board, *racks: str) -> Counter:
+    """The tiles of the ruleset's full bag that are neither on ``board`` nor on any of
+    ``racks``, by code (0 for a blank; a blank on the board counts as a blank). Counts may be
+    negative: a negative count is a tile the board and the racks hold more of than the tile
+    set has (``overdrawn``). With every rack of a game known, this is the bag."""
+    out = Counter(board.ruleset.bag_tiles())
+    out.subtract(0 if c & BLANK_FLAG else c for row in board.rows for c in row if c)
+    for rack in racks:
+        letters, blanks = board.ruleset.alphabet.parse_rack(rack)
+        out.subtract(letters)
+        out[0] -= blanks
+    return out
+
+
+def overdrawn(tiles: Counter, alphabet: Alphabet) -> str:
+    """The tiles of an ``unseen`` count that went below zero, as rack text ('' if none)."""
+    short = [code for code, n in sorted(tiles.items()) if n < 0 for _ in range(-n)]
+    return alphabet.rack_text([c for c in short if c], short.count(0))
 
 
 def read_position(ruleset: Ruleset, cgp: str | None = None, picture_path: str | None = None) -> Position:

@@ -161,11 +161,14 @@ def describe(lexicon: LexiconBase, path: str | os.PathLike | None = None) -> dic
     """Header and size figures of a lexicon, for ``lexc info``."""
     stats = lexicon.stats()
     header = getattr(lexicon, "header", {})
-    compiled = path is not None and container.looks_like_container(path)
+    kwg = getattr(lexicon, "file_layout", None) == "kwg"
+    compiled = path is not None and (kwg or container.looks_like_container(path))
     file_bytes = Path(path).stat().st_size if compiled else None
+    layout = "kwg" if kwg else "lexc" if compiled else None  # None: a list compiled in memory
     return {
         "path": str(path) if path is not None else None,
         "format": lexicon.name,
+        "file_layout": layout,
         "format_version": lexicon.version,
         "description": lexicon.description,
         "words": lexicon.word_count,

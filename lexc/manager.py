@@ -17,6 +17,7 @@ from . import formats
 from .alphabet import Alphabet
 from .compiler import build_and_save, default_output
 from .formats import FormatError, LexiconBase, container
+from .kwg import looks_like_kwg, open_kwg
 from .wordlist import WordList, WordListError, digest, normalize_word
 
 
@@ -80,7 +81,8 @@ def edit_file(
     """
     started = time.perf_counter()
     path = Path(source)
-    lexicon = _load_compiled(path, f"edit the word list and compile it with 'lexc build {path}'", progress)
+    lexicon = _load_compiled(path, f"edit the word list and compile it with 'lexc build {path}'", progress,
+                             kwg=False)
     words = _checked_words(lexicon, path)
     list_options, options = _split_options(lexicon)
     adding = _encode_words(add, lexicon.alphabet, f"{path}: cannot add", list_options)
@@ -107,18 +109,23 @@ def edit_file(
     return result
 
 
-def _load_compiled(path: Path, hint: str, progress: Callable[[str], None] | None) -> LexiconBase:
-    """Load a compiled lexicon file; a one-line FormatError if it is missing, a directory or a
-    plain word list (``hint`` says what to do instead)."""
+def _load_compiled(path: Path, hint: str, progress: Callable[[str], None] | None,
+                   kwg: bool = True) -> LexiconBase:
+    """Load a compiled lexicon file, or (with ``kwg``) a KWG file read as English; a one-line
+    FormatError if it is missing, a directory or a plain word list (``hint`` says what to do
+    instead)."""
     if not path.exists():
         raise FormatError(f"{path}: no such file")
     if path.is_dir():
         raise FormatError(f"{path}: is a directory")
     if not container.looks_like_container(path):
-        raise FormatError(f"{path}: not a compiled lexicon; {hint}")
+        if not looks_like_kwg(path):
+            raise FormatError(f"{path}: not a compiled lexicon; {hint}")
+        if not kwg:
+            raise FormatError(f"{path}: a KWG file is read-only; convert it first: lexc convert {path} -f gaddawg")
     if progress:
         progress("loading")
-    return formats.load(path)
+    return formats.load(path) if container.looks_like_container(path) else open_kwg(path)
 
 
 def _checked_words(lexicon: LexiconBase, path: Path) -> WordList:

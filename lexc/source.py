@@ -1,8 +1,10 @@
 """Where a lexicon comes from: a compiled file, a plain word list, or the bundled ENABLE.
 
 Every command that takes a lexicon FILE goes through ``open_lexicon``: a file with the lexc
-magic is loaded (and checked); any other file is read as a word list and compiled in memory;
-no file at all means the bundled ENABLE list, compiled once and cached on disk.
+magic is loaded (and checked); a KWG file (wolges, Macondo, MAGPIE; recognised by its
+content) is checked and read in place as a read-only ``gaddawg``; any other file is read as a
+word list and compiled in memory; no file at all means the bundled ENABLE list, compiled once
+and cached on disk.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any, Callable
 from . import formats
 from ._version import __version__
 from .formats import FormatError, LexiconBase, container
+from .kwg import looks_like_kwg, open_kwg
 from .ruleset import load_ruleset
 from .wordlist import WordList, read_wordlist
 
@@ -55,6 +58,8 @@ def read_words(path: str | os.PathLike, ruleset: str = "english") -> LexiconBase
     word list is read (for word-by-word work such as ``lexc diff`` and ``lexc stats``)."""
     if container.looks_like_container(path):
         return formats.load(path)
+    if looks_like_kwg(path):
+        return open_kwg(path, ruleset)
     return read_list(path, ruleset)
 
 
@@ -75,6 +80,8 @@ def open_lexicon(path: str | os.PathLike | None = None, format: str = "dawg", ru
         raise FormatError(f"{path}: no such file")
     if container.looks_like_container(path):
         return formats.load(path)
+    if looks_like_kwg(path):
+        return open_kwg(path, ruleset)
     if progress:
         progress(f"compiling word list {path} in memory")
     return compile_list(path, format, ruleset)[1]

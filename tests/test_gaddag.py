@@ -6,10 +6,12 @@ brute force; this file checks the structure itself."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from lexc.formats import build, dumps, loads
+from lexc.formats import build, dumps, load, loads
 from lexc.formats.errors import FormatError
 from lexc.formats.gaddag import GADDAG_SLOT, SEP, Gaddag, Gaddawg
 from lexc.formats.minimize import Minimizer
@@ -109,7 +111,7 @@ def test_links_give_the_same_array_as_spelling_every_string_out(english, fmt):
                       for i in range(1, len(w) + 1)})
     gaddag_root = m.add_language(strings)  # no links: every string spelled out
     roots = [dawg_root if fmt == "gaddawg" else 0, gaddag_root]
-    slow, _, _ = m.pack(roots, share_tails=True, separator_last=True)
+    slow, _, _ = m.pack(roots, share_tails=True)
     assert slow == fast.edges
 
 
@@ -124,7 +126,7 @@ def test_layout(english, fmt):
     assert (edges[0] & 0x3FFFFF != 0) == (fmt == "gaddawg")
     for start, lst in reachable_lists(lex).items():
         letters = [e >> 24 for e in lst]
-        assert SEP not in letters[:-1], f"separator not last in node {start}"
+        assert letters == sorted(letters), f"letters of node {start} not ascending"  # the separator first
     # tail sharing is complete: no stored run is a proper suffix of another
     runs = [edges for _, edges in lex.node_lists()]
     suffixes = {run[j:] for run in runs for j in range(1, len(run))}
@@ -160,8 +162,8 @@ def enable_gaddags(enable_list):
 
 def test_enable_sizes(enable_gaddags):
     alone, both = enable_gaddags["gaddag"], enable_gaddags["gaddawg"]
-    combined = len(dumps(both))
-    assert combined <= 3_233_088  # the size of wolges's combined KWG for ENABLE, header included
+    assert len(both.edges) == 808_272  # exactly wolges's KWG for ENABLE (the separator first, as there)
+    assert len(dumps(both)) - both.layout.itemsize * len(both.edges) < 1_000  # the container's header
     assert both.stats()["edges"] - alone.stats()["edges"] == 26  # the DAWG root list
     assert both.stats()["trie_nodes"] == 4_259_315  # distinct prefixes of the 1,570,508 strings
     assert both.stats()["strings"] == 1_570_508
@@ -190,3 +192,15 @@ def test_corrupt_gaddag_root_is_a_format_error(english):
 def test_gaddawg_is_a_gaddag():
     assert issubclass(Gaddawg, Gaddag)
     assert Gaddawg.stores_dawg_root and not Gaddag.stores_dawg_root
+
+
+@pytest.mark.parametrize("name", ["three-v1.gaddag", "three-v1.gaddawg"])
+def test_version_1_file_is_refused_with_how_to_rebuild(name):
+    """Version 1 (lexc before issue 17) put the separator last; such a file is refused in
+    one line that says how to rebuild it, never read with the separator unfound."""
+    path = Path(__file__).parent / "data" / name
+    with pytest.raises(FormatError) as info:
+        load(path)
+    message = str(info.value)
+    assert "version 1 is not supported" in message and "lexc build WORDLIST -f" in message
+    assert "\n" not in message

@@ -62,7 +62,7 @@ def test_enable_round_trip(enable_list):
     from lexicons import enable_built
 
     data = export_kwg(enable_built(enable_list, "gaddawg"))
-    assert len(data) == 4 * 806_562  # formats/kwg.md
+    assert len(data) == 4 * 808_272  # formats/kwg.md: wolges's own KWG of ENABLE has exactly as many edges
     assert read_kwg(data, ENGLISH) == sorted(enable_list.words)
 
 
@@ -125,3 +125,104 @@ def test_cli_export_and_build_from_kwg(tmp_path, capsys):
     assert code == 2 and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "x.dawg").exists()
 
+
+
+# -- any command reads a KWG file directly (read-only) -----------------------------------
+
+def test_sibling_lists_are_ascending_with_the_separator_first():
+    """The KWG convention: a reader seeks a tile by scanning a node's list and stopping at the
+    first tile that is not smaller, so every list must be strictly ascending, tile 0 first."""
+    edges = edges_of(export_kwg(build(from_words(WORDS, ENGLISH), "dawg")))
+    start, with_separator = 2, 0
+    for i, (_, _, end, _) in enumerate(edges[2:], 2):
+        if end:
+            tiles = [t for t, _, _, _ in edges[start : i + 1]]
+            assert tiles == sorted(set(tiles)), f"edges {start}..{i}: {tiles}"
+            with_separator += 0 in tiles and len(tiles) > 1
+            start = i + 1
+    assert with_separator  # the property is exercised: some list holds the separator and letters
+
+
+def kwg_file(tmp_path, words=WORDS):
+    path = tmp_path / "w.kwg"
+    path.write_bytes(export_kwg(build(from_words(words, ENGLISH), "dawg")))
+    return path
+
+
+def test_a_kwg_file_is_recognised_by_its_content(tmp_path):
+    from lexc.kwg import looks_like_kwg
+    from lexc.source import open_lexicon
+
+    path = kwg_file(tmp_path)
+    renamed = tmp_path / "no-extension"
+    renamed.write_bytes(path.read_bytes())
+    text = tmp_path / "list.kwg"  # the extension decides nothing: a word list stays a word list
+    text.write_text("AAAA\nBBBB\n", encoding="utf-8")
+    assert looks_like_kwg(path) and looks_like_kwg(renamed) and not looks_like_kwg(text)
+    lexicon = open_lexicon(renamed)
+    assert lexicon.name == "gaddawg" and lexicon.file_layout == "kwg"
+    assert list(lexicon) == sorted(WORDS) and len(lexicon) == len(WORDS)
+    assert list(open_lexicon(text)) == ["AAAA", "BBBB"]
+
+
+def test_a_kwg_answers_every_query_as_lexcs_own_gaddawg(tmp_path):
+    from lexc.source import open_lexicon
+
+    kwg = open_lexicon(kwg_file(tmp_path))
+    own = build(from_words(WORDS, ENGLISH), "gaddawg")
+    assert kwg.check() == []
+    for word in ["AT", "CATS", "QUIZ", "QUI", "ZZ", "T"]:
+        assert (word in kwg) == (word in own) and kwg.hooks(word) == own.hooks(word), word
+        assert kwg.is_prefix(word) == own.is_prefix(word), word
+    for rack in ["TAC", "STAC?", "??", "QUIZ"]:
+        assert kwg.anagrams(rack, sub=True) == own.anagrams(rack, sub=True), rack
+    assert kwg.pattern("?A*") == own.pattern("?A*")
+
+
+def test_cli_commands_take_a_kwg_file(tmp_path, capsys):
+    path = kwg_file(tmp_path)
+    code, out, _ = run(capsys, "check", path, "QI", "CAT")
+    assert code == 0 and "QI" in out
+    code, out, _ = run(capsys, "check", path, "CATZ")
+    assert code == 1
+    code, out, _ = run(capsys, "anagram", path, "TAC", "--json")
+    assert code == 0 and json.loads(out) == ["CAT"]
+    code, out, _ = run(capsys, "hooks", path, "AT", "--json")
+    assert code == 0 and json.loads(out)[0]["front"] == "BC"
+    cgp = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 ABTCS/ 0/0 0"
+    code, out, err = run(capsys, "moves", path, "--cgp", cgp, "--json")
+    assert code == 0, err
+    own = tmp_path / "w.gaddawg"
+    assert run(capsys, "build", _list(tmp_path), "-f", "gaddawg", "-o", own)[0] == 0
+    code, expected, _ = run(capsys, "moves", own, "--cgp", cgp, "--json")
+    assert json.loads(out) == json.loads(expected) and json.loads(out)
+    code, out, _ = run(capsys, "info", path, "--json")
+    assert code == 0 and json.loads(out)["file_layout"] == "kwg" and json.loads(out)["words"] == len(WORDS)
+    code, out, _ = run(capsys, "verify", path, "--against", _list(tmp_path))
+    assert code == 0, out
+    code, _, err = run(capsys, "convert", path, "-f", "dawg", "-o", tmp_path / "c.dawg")
+    assert code == 0, err
+    assert run(capsys, "diff", _list(tmp_path), tmp_path / "c.dawg")[0] == 0
+    code, _, err = run(capsys, "edit", path, "--add", "TACO")
+    assert code == 2 and "read-only" in err and len(err.strip().splitlines()) == 1
+
+
+def _list(tmp_path):
+    words = tmp_path / "list.txt"
+    words.write_text("\n".join(WORDS) + "\n", encoding="utf-8")
+    return words
+
+
+@pytest.mark.parametrize("edges, message", [
+    # the DAWG half is fine (AT), the GADDAG half has a cycle
+    ([(0, 0, 1, 2), (0, 0, 1, 4), (1, 0, 1, 3), (20, 1, 1, 0), (1, 0, 1, 4)], "cycle"),
+    # separator last among siblings, as older lexc exports wrote it: a reader's seek never finds it
+    ([(0, 0, 1, 2), (0, 0, 1, 4), (1, 0, 1, 3), (20, 1, 1, 0), (20, 0, 0, 6), (0, 0, 1, 3), (1, 1, 1, 0)],
+     "ascending tile order"),
+    ([(0, 0, 1, 0), (0, 0, 1, 0)], "no words"),
+])
+def test_hostile_kwg_files_are_refused_by_every_command(tmp_path, capsys, edges, message):
+    path = tmp_path / "bad.kwg"
+    path.write_bytes(_pack(*edges))
+    code, _, err = run(capsys, "check", path, "AT")
+    assert code == 2 and message in err and str(path) in err and len(err.strip().splitlines()) == 1

@@ -92,8 +92,11 @@ def _from_checked(header: dict[str, Any], payload, name: str) -> LexiconBase:
     if cls is None:
         raise FormatError(f"{name}: unknown format {header['format']!r} (known: {', '.join(FORMATS)})")
     if header["format_version"] != cls.version:
-        raise FormatError(f"{name}: {cls.name} version {header['format_version']} is not supported "
-                          f"(this lexc reads version {cls.version})")
+        found = header["format_version"]
+        fix = (f"rebuild it from its word list: lexc build WORDLIST -f {cls.name}" if found < cls.version
+               else "it was written by a newer lexc: upgrade lexc")
+        raise FormatError(f"{name}: {cls.name} version {found} is not supported (this lexc reads version "
+                          f"{cls.version}); {fix}")
     try:
         alphabet = Alphabet(tuple(header["alphabet"]))
     except ValueError as exc:

@@ -165,7 +165,7 @@ class Dawg(LexiconBase):
 
     def check(self) -> list[str]:
         """Invariants: root pointers are pointer edges, child indices point inside the array,
-        letters valid and increasing within a node (a separator, where allowed, last), no
+        letters valid and increasing within a node (a separator, where allowed, first), no
         two nodes with equal edge lists (minimality), every stored edge part of a node, the
         graph acyclic, and each root spelling the number of strings the header implies."""
         nodes, problems = self._reachable()
@@ -200,14 +200,15 @@ class Dawg(LexiconBase):
             yield self.pointers[slot], counts[self._list[slot] & self._cmask], expected
 
     def _check_letters(self, start: int, edges: tuple[int, ...]) -> list[str]:
-        """Letters of one node: in range and increasing; a separator only last, not terminal,
-        with a child, and only in formats that have one."""
+        """Letters of one node: in range and increasing; a separator only first (so that a
+        seek by ascending scan finds it), not terminal, with a child, and only in formats
+        that have one."""
         letters = [e >> self._shift & 0xFF for e in edges]
-        body, tail = (letters[:-1], edges[-1]) if self.separator and letters[-1] == 0 else (letters, None)
+        head, body = (edges[0], letters[1:]) if self.separator and letters[0] == 0 else (None, letters)
         problems = []
         if body != sorted(set(body)) or not all(1 <= c <= len(self.alphabet) for c in body):
             problems.append(f"node {start}: letters {letters} not increasing or out of range")
-        if tail is not None and (tail >> self._tbit & 1 or not tail & self._cmask):
+        if head is not None and (head >> self._tbit & 1 or not head & self._cmask):
             problems.append(f"node {start}: separator edge is terminal or leads nowhere")
         return problems
 

@@ -11,7 +11,10 @@ continuations are those of the prefix p, i.e. the DAWG node of p, so the strings
 the separator are fed to the minimizer as *links* to that node instead of being spelled out.
 The strings are freed as the minimizer reads them, so a build's peak memory is about the
 larger of the two, not their sum.
-The array is laid out with tail sharing and the separator edge last in its list.
+The array is laid out with tail sharing; every edge list is in ascending letter order, so the
+separator edge, where a node has one, is its first (the KWG convention: readers seek a
+letter by scanning a list until a letter that is not smaller). Version 1 put the separator
+last; such files are refused with a message saying how to rebuild them.
 
 Both formats put the same two root pointers first: edge 0 points at the DAWG root (0 in
 ``gaddag``, which stores no DAWG root), edge 1 at the GADDAG root. ``gaddag`` rebuilds the
@@ -77,7 +80,7 @@ class Gaddag(Dawg):
     """Gordon's GADDAG over an edge array (the DAWG root rebuilt in memory)."""
 
     name = "gaddag"
-    version = 1
+    version = 2  # 2: separator first in its edge list (1 put it last)
     description = "Gordon's GADDAG, minimal, tail-shared array of 32-bit edges (DAWG root rebuilt on load)"
     capabilities = Capability.TRIE | Capability.GADDAG | Capability.NATIVE_ANAGRAM
     options = {"layout": "auto"}
@@ -103,7 +106,7 @@ class Gaddag(Dawg):
         before = m.trie_nodes
         gaddag_root = m.add_language(consume(strings), linked=True)
         roots = [dawg_root if cls.stores_dawg_root else 0, gaddag_root]
-        packed, chosen, nodes = m.pack(roots, layout, share_tails=True, separator_last=True)
+        packed, chosen, nodes = m.pack(roots, layout, share_tails=True)
         trie_nodes = m.trie_nodes - before + hidden
         del m
         return cls(packed, chosen, alphabet, len(words), {"layout": layout}, nodes=nodes + 1,
@@ -143,13 +146,8 @@ class Gaddag(Dawg):
         return pointer
 
     def _separator_edge(self, i: int) -> int | None:
-        """The separator edge of the node list starting at ``i`` (it is the last), or None."""
-        lst, last = self._list, self._lbit
-        if not i:
-            return None
-        while not lst[i] & last:
-            i += 1
-        return i if not lst[i] >> self._shift & 0xFF else None
+        """The separator edge of the node list starting at ``i`` (it is the first), or None."""
+        return i if i and not self._list[i] >> self._shift & 0xFF else None
 
     # -- sizes and invariants -------------------------------------------------------------
     def stats(self) -> dict[str, int]:
@@ -179,9 +177,7 @@ class Gaddag(Dawg):
         return GADDAG_SLOT
 
     def child(self, node: int, letter: int) -> int | None:
-        """The edge from ``node`` labelled ``letter`` (SEP included)."""
-        if letter == SEP:
-            return self._separator_edge(self._list[node] & self._cmask)
+        """The edge from ``node`` labelled ``letter`` (SEP included: it sorts first)."""
         return self._find(self._list[node] & self._cmask, letter)
 
     def gaddag_walk(self, codes: bytes) -> int | None:

@@ -21,7 +21,9 @@ which the caller may hand over as an iterator that frees each string once read.
 ``pack`` lays the finished graph out as an edge array: root pointers first, then the node
 lists reachable from the roots, in build order (children before parents); optionally a
 node whose edge list is a proper suffix of another node's list is stored inside that list
-(tail sharing), and a separator edge (letter 0) goes last in its list.
+(tail sharing). Every list keeps the minimizer's ascending letter order, so a separator edge
+(letter 0) is first: readers seek a letter by scanning a list until a letter that is not
+smaller, as the KWG convention requires (``formats/kwg.md``).
 """
 
 from __future__ import annotations
@@ -161,26 +163,17 @@ class Minimizer:
         reach[0] = 0
         return reach
 
-    def _list(self, node: int, separator_last: bool) -> list[int]:
-        """The edges of ``node``, last bit cleared (a separator edge moved last if asked)."""
+    def _list(self, node: int) -> list[int]:
+        """The edges of ``node`` (ascending letters), last bit cleared."""
         edges, end = self._edges, node
         while not edges[end] & _LAST:
             end += 1
         t = edges[node : end + 1].tolist()
         t[-1] &= ~_LAST
-        if separator_last and len(t) > 1 and not t[0] >> 2 & 0xFF:
-            t.append(t.pop(0))
         return t
 
-    def _suffix_node(self, t: list[int], j: int, separator_last: bool) -> int | None:
-        """The registered node whose list (as ``_list`` gives it) is ``t[j:]``, or None."""
-        suffix = t[j:]
-        if separator_last and not suffix[-1] >> 2 & 0xFF:  # stored with the separator first
-            suffix.insert(0, suffix.pop())
-        return self._register.get(_key(suffix))
-
-    def pack(self, roots: Sequence[int], layout: str = "auto", *, share_tails: bool = False,
-             separator_last: bool = False) -> tuple[array, EdgeLayout, int]:
+    def pack(self, roots: Sequence[int], layout: str = "auto", *,
+             share_tails: bool = False) -> tuple[array, EdgeLayout, int]:
         """The edge array of the graph reachable from ``roots``: one root pointer per root
         (letter 0, last, child = the root's first edge; 0 for no root), then the node lists
         in build order, in the narrowest layout that fits (or the requested one). Returns the
@@ -197,9 +190,9 @@ class Minimizer:
         if share_tails:
             for n in starts:
                 if reach[n]:
-                    t = self._list(n, separator_last)
+                    t = self._list(n)
                     for j in range(1, len(t)):
-                        s = self._suffix_node(t, j, separator_last)
+                        s = self._register.get(_key(t[j:]))
                         if s is not None and reach[s]:
                             tail[s] = 1
         wide = "I" if len(self._edges) < 1 << 32 else "Q"
@@ -207,11 +200,11 @@ class Minimizer:
         pos = len(roots)
         for n in starts:
             if reach[n] and not tail[n]:
-                t = self._list(n, separator_last)
+                t = self._list(n)
                 position[n] = pos
                 if share_tails:
                     for j in range(1, len(t)):
-                        s = self._suffix_node(t, j, separator_last)
+                        s = self._register.get(_key(t[j:]))
                         if s is not None and reach[s] and not position[s]:  # the first host holds it
                             position[s] = pos + j
                 pos += len(t)
@@ -221,7 +214,7 @@ class Minimizer:
         out = array(chosen.typecode, [1 << lbit | position[r] for r in roots])
         for n in starts:
             if reach[n] and not tail[n]:
-                for e in self._list(n, separator_last):
+                for e in self._list(n):
                     out.append((e >> 2 & 0xFF) << shift | (e >> 1 & 1) << tbit | position[e >> 10])
                 out[-1] |= 1 << lbit
         return out, chosen, reach.count(1)
