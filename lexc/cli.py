@@ -269,7 +269,7 @@ def info(file, as_json):
     data = describe(lexicon, file)
     if as_json:
         return emit(data, True)
-    keys = ["path", "format", "description", "words", "nodes", "edges", "bytes", "payload_bytes", "ruleset",
+    keys = ["path", "format", "file_layout", "description", "words", "nodes", "edges", "bytes", "payload_bytes", "ruleset",
             "capabilities", "options", "wordlist_sha256", "payload_sha256", "lexc_version"]
     emit(data, False, "\n".join(f"{k:>16}: {data[k]}" for k in keys if data.get(k) is not None))
 
@@ -414,12 +414,14 @@ def position_options(f):
 
 
 def _position(cgp: str | None, board_file: str | None, rack: str | None, ruleset: str):
-    """(ruleset, position, rack) from the board options."""
+    """(ruleset, position, rack) from the board options: ``--rack`` as given (an explicit
+    ``--rack ''`` is an empty rack), else the CGP's rack to move; neither is a usage error."""
     rules = load_ruleset(ruleset)
     position = read_position(rules, cgp, board_file)
-    rack = rack if rack is not None else position.rack
-    if not rack:
-        raise click.UsageError("no rack: give --rack (the CGP has none for the player to move)")
+    if rack is None:
+        rack = position.rack
+        if not rack:
+            raise click.UsageError("no rack: give --rack (the CGP has none for the player to move)")
     return rules, position, rack
 
 
@@ -462,27 +464,54 @@ def moves(lexfile, cgp, board_file, rack, ruleset, as_json, strategy, top, batch
          "\n".join(f"{m.score:>4}  {m.notation}" for m in shown) or "no play")
 
 
-@cli.command()
-@click.argument("lexfile")
-@click.argument("play")
+@cli.command(context_settings={"ignore_unknown_options": True})
+@click.argument("args", nargs=-1, required=True, metavar="[LEXFILE] PLAY")
 @position_options
-def judge(lexfile, play, cgp, board_file, rack, ruleset, as_json):
-    """Judge a play: legal or not (and why), the words it forms, its score.
+def judge(args, cgp, board_file, rack, ruleset, as_json):
+    """Judge a play: legal or not (and why), the words it forms, its score. LEXFILE is a
+    lexicon file or word list [default: bundled ENABLE]. PLAY is '8H WORD' (across) or
+    'H8 WORD' (down) from the whole word's first square, an exchange '-ABC' or a pass '-'
+    (GCG notation; put '--' before an exchange written in lower case).
 
     Exit status 1 for an illegal play. Example:
-    lexc judge enable.dawg --cgp '15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0' '8D RETAINS'
+    lexc judge --cgp '15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0' '8D RETAINS'
     """
     from .referee import judge as judge_play
 
+    unknown = [a for a in args if a.startswith("--") and a != "--"]
+    if unknown:
+        raise click.UsageError(f"no such option: {unknown[0]}")
+    if len(args) > 2:
+        raise click.UsageError(f"expected [LEXFILE] PLAY, got {len(args)} arguments (quote a play: '8H WORD')")
+    lexfile, play = (None, *args) if len(args) == 1 else args
     lexicon = open_lexicon(lexfile, "dawg", ruleset, progress=_note)
     rules, position, rack = _position(cgp, board_file, rack, ruleset)
-    ruling = judge_play(position.board, rack, play, lexicon)
+    named, using = position.op("lex"), _lexicon_name(lexfile)
+    if named and named.casefold() != using.casefold():
+        click.echo(f"lexc judge: warning: the position names lexicon {named}; judging with {using}", err=True)
+    ruling = judge_play(position.board, rack, play, lexicon, position.racks[1] or None)
     words = ", ".join(f"{w}{'' if ok else ' (not a word)'}" for w, ok in ruling.words)
-    text = (f"legal: {ruling.play} scores {ruling.score} ({words}); leave {ruling.leave or '-'}" if ruling.legal
-            else f"illegal: {ruling.reason}" + (f" ({ruling.play} would score {ruling.score})" if ruling.score is not None else ""))
+    if not ruling.legal:
+        text = f"illegal: {ruling.reason}" + (f" ({ruling.play} would score {ruling.score})"
+                                              if ruling.score is not None else "")
+    elif ruling.play == "-":
+        text = f"legal: - (a pass) scores 0; leave {ruling.leave or '-'}"
+    elif ruling.play.startswith("-"):
+        text = (f"legal: {ruling.play} exchanges {ruling.tiles_played} tile{'s' * (ruling.tiles_played != 1)}, "
+                f"scores 0; leave {ruling.leave or '-'}")
+    else:
+        text = f"legal: {ruling.play} scores {ruling.score} ({words}); leave {ruling.leave or '-'}"
     emit(ruling.as_dict(), as_json, text)
     if not ruling.legal:
         raise Negative()
+
+
+def _lexicon_name(lexfile: str | None) -> str:
+    """The name of the lexicon in use, to compare with a CGP's ``lex`` operation: the bundled
+    list (or a file named after it, enable1.txt, enable.dawg) is ENABLE, any other file its
+    stem."""
+    stem = Path(lexfile).stem if lexfile else "ENABLE"
+    return "ENABLE" if stem.casefold() in ("enable", "enable1") else stem
 
 
 @cli.command()
@@ -493,7 +522,9 @@ def judge(lexfile, play, cgp, board_file, rack, ruleset, as_json):
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 def replay(game, lexfile, every_event, as_json):
     """Replay a GCG game through the referee: recorded and computed scores, words the
-    lexicon lacks, score mismatches. Exit status 0 iff no score mismatch.
+    lexicon lacks, score mismatches, broken rules (the bag's too: an exchange with too few
+    tiles in the bag, a turn after the end, going out with tiles left). Exit status 0 iff no
+    score mismatch and no broken rule.
 
     Example: lexc replay game.gcg -l enable.dawg
     """

@@ -3,7 +3,9 @@ keyboard (``lexc play``).
 
 Each turn shows the board (premium squares and tiles; colour on a colour terminal), the
 rack, both scores and the bag. The person types a play in standard notation (``8H WORD``
-across, ``H8 WORD`` down, a blank in lower case), ``pass``, ``exchange TILES``, or asks the
+across, ``H8 WORD`` down, from the whole word's first square, a blank in lower case, the
+board's letters in parentheses or spelled out; the rule is ``play.parse_play``'s, the same
+as ``lexc judge`` and ``lexc replay``), ``pass``, ``exchange TILES``, or asks the
 lexicon manager (``check``, ``anagram``, ``hooks``, ``add``), and the game manager referees
 the play: a refusal is one line naming the rule or the words. The program answers with its
 play, score and leave. Programs and people go through the same ``GameManager`` loop
@@ -19,17 +21,17 @@ from typing import Any, Callable
 import click
 
 from .alphabet import BLANK_FLAG
-from .board import Board, tile_text
+from .board import Board, tile_text, unseen
 from .game import GameManager, IllegalAction, tiles_text
 from .gcg import EXCHANGE, PASS, PLAY, write_gcg
 from .manager import with_words
-from .play import PlayError, parse_play
 from .players import Action, ProgramPlayer, TurnView
 from .referee import judge
 
 HELP = """commands:
-  8H WORD | H8 WORD   a play: across (row first) or down (column first); lower case for a
-                      blank; letters already on the board in parentheses: 8G (CAT)S
+  8H WORD | H8 WORD   a play: across (row first) or down (column first), from the first
+                      square of the whole word; lower case for a blank; letters already
+                      on the board in parentheses or spelled out: 8G (CAT)S or 8G CATS
   pass                pass the turn
   exchange TILES      exchange tiles from your rack (? for a blank), e.g. exchange QV
   check WORD...       whether words are in the lexicon
@@ -132,19 +134,7 @@ class HumanPlayer:
             if handler:
                 handler(view, rest)
                 continue
-            return Action.place(self._play(line, view.board))
-
-    @staticmethod
-    def _play(text: str, board: Board) -> Any:
-        """The play typed: strict notation first, then with board letters left unmarked
-        (``8H CATS`` through a CAT on the board); the text itself when neither reads, so the
-        referee says why."""
-        for lenient in (False, True):
-            try:
-                return parse_play(text, board, lenient=lenient)
-            except PlayError:
-                continue
-        return text
+            return Action.place(line.strip())  # the referee reads it (play.parse_play's rule) and says why not
 
 
 @dataclass
@@ -240,12 +230,7 @@ class Session:
 
     def unseen(self, view: TurnView) -> Counter:
         """Tiles the player on turn has not seen: every tile less the board and their rack."""
-        ruleset = view.ruleset
-        total = Counter(ruleset.bag_tiles())
-        seen = Counter(0 if c & BLANK_FLAG else c for row in view.board.rows for c in row if c)
-        letters, blanks = ruleset.alphabet.parse_rack(view.rack)
-        seen.update(letters + [0] * blanks)
-        return total - seen
+        return +unseen(view.board, view.rack)
 
     def _valid(self, word: str) -> bool:
         try:

@@ -4,7 +4,15 @@
 coordinate is the square of the whole word's first letter; every letter of the word is
 written, the letters already on the board in parentheses (one pair per run:
 ``10B (QUOIN)s``, ``G7 R(EF)``); a blank is lower case; a multi-character tile is written
-in brackets (``[CH]``). On input GCG's ``.`` for one letter on the board is accepted too.
+in brackets (``[CH]``).
+
+On input the rule is MAGPIE's: the coordinate must be the first square of the whole word
+along the play's line and the notation must spell the word to its last square, or the play
+is refused naming the square where the word really starts or continues. A letter already on
+the board may be written in parentheses, as GCG's ``.``, or as a plain letter: a letter
+written on an occupied square is the board's tile when it is the same letter, whatever the
+case (a blank designation on a square holding that letter is just the board tile, natural
+or blank), and refused naming the square when it is another letter.
 """
 
 from __future__ import annotations
@@ -78,11 +86,13 @@ class Play:
 _COORD = re.compile(r"^\s*(?:(\d{1,2})([A-Za-z])|([A-Za-z])(\d{1,2}))\s+(\S+)\s*$")
 
 
-def parse_play(text: str, board: Board, lenient: bool = False) -> Play:
-    """A play from notation, checked against the board's letters: a letter in parentheses
-    (or a ``.``) must be the board's; with ``lenient`` an unmarked letter equal to the
-    board's tile also counts as played through (some GCG writers do that). PlayError for
-    notation that cannot be read or that runs off the board."""
+def parse_play(text: str, board: Board) -> Play:
+    """A play from notation, checked against the board's letters (see the module's rule):
+    PlayError for notation that cannot be read; PlacementError (a PlayError) for notation
+    that does not fit the board: off the board, a letter other than the board's on an
+    occupied square, a letter marked as on the board on an empty square, or a coordinate
+    or an end that is not the whole word's (the message names the square and the play as
+    it should be written)."""
     m = _COORD.match(text)
     if not m:
         raise PlayError(f"{text.strip()!r} is not a play (expected e.g. '8H WORD' across or 'H8 WORD' down)")
@@ -90,31 +100,50 @@ def parse_play(text: str, board: Board, lenient: bool = False) -> Play:
         row, col, down, word = int(m.group(1)) - 1, ord(m.group(2).upper()) - ord("A"), False, m.group(5)
     else:
         row, col, down, word = int(m.group(4)) - 1, ord(m.group(3).upper()) - ord("A"), True, m.group(5)
-    n = board.size
+    n, alphabet = board.size, board.ruleset.alphabet
+    written = text.strip()
     if not (0 <= row < n and 0 <= col < n):
         raise PlacementError(f"{m.group(1) or ''}{m.group(2) or m.group(3)}{m.group(4) or ''}: off the board "
                         f"(the {board.ruleset.name} board is {n}x{n})")
     tiles = []
     dr, dc = (1, 0) if down else (0, 1)
-    for i, (token, marked) in enumerate(_tokens(word, board.ruleset.alphabet)):
+    for i, (token, marked) in enumerate(_tokens(word, alphabet)):
         r, c = row + dr * i, col + dc * i
         if not (r < n and c < n):
-            raise PlacementError(f"{text.strip()}: off the board (runs past {square_name(min(r, n - 1), min(c, n - 1))})")
+            raise PlacementError(f"{written}: off the board (runs past {square_name(min(r, n - 1), min(c, n - 1))})")
         have = board.at(r, c)
-        if marked:
-            if not have:
-                raise PlacementError(f"{text.strip()}: {square_name(r, c)} is empty, but the play says a tile is there")
-            if token is not None and (token & ~BLANK_FLAG) != (have & ~BLANK_FLAG):
-                label = board.ruleset.alphabet.label(have)
-                raise PlacementError(f"{text.strip()}: {square_name(r, c)} holds {label}, not {board.ruleset.alphabet.label(token)}")
-            tiles.append(THROUGH)
-        elif lenient and have and (have & ~BLANK_FLAG) == (token & ~BLANK_FLAG):
-            tiles.append(THROUGH)
-        else:
-            tiles.append(token)
+        if marked and not have:
+            raise PlacementError(f"{written}: {square_name(r, c)} is empty, but the play says a tile is there")
+        if have and token is not None and (token & ~BLANK_FLAG) != (have & ~BLANK_FLAG):
+            raise PlacementError(f"{written}: {square_name(r, c)} holds {alphabet.label(have)}, "
+                                 f"not {alphabet.label(token)}")
+        tiles.append(THROUGH if have else token)
     if not tiles:
-        raise PlayError(f"{text.strip()!r}: no letters")
-    return Play(row, col, down, bytes(tiles))
+        raise PlayError(f"{written!r}: no letters")
+    return _whole_word(written, Play(row, col, down, bytes(tiles)), board)
+
+
+def _whole_word(written: str, play: Play, board: Board) -> Play:
+    """``play`` if it spans the whole word along its line, else PlacementError naming the
+    square where the word starts or continues and the play as it should be written."""
+    n = board.size
+    dr, dc = (1, 0) if play.down else (0, 1)
+    r, c = play.row, play.col
+    while r - dr >= 0 and c - dc >= 0 and board.at(r - dr, c - dc):
+        r, c = r - dr, c - dc
+    before = (play.row - r) // dr if dr else (play.col - c) // dc
+    end_r, end_c = play.row + dr * len(play.tiles), play.col + dc * len(play.tiles)
+    er, ec = end_r, end_c
+    while er < n and ec < n and board.at(er, ec):
+        er, ec = er + dr, ec + dc
+    after = (er - end_r) // dr if dr else (ec - end_c) // dc
+    if not before and not after:
+        return play
+    whole = Play(r, c, play.down, bytes([THROUGH]) * before + play.tiles + bytes([THROUGH]) * after)
+    starts = f"starts at {whole.coordinate()}, not {play.coordinate()}" if before else ""
+    continues = f"continues at {Play(end_r, end_c, play.down, b'').coordinate()}" if after else ""
+    fault = f"{starts}, and {continues}" if starts and continues else starts or continues
+    raise PlacementError(f"{written}: the word {fault}: write {whole.notation(board)}")
 
 
 def _tokens(word: str, alphabet: Alphabet) -> Iterator[tuple[int | None, bool]]:

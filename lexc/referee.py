@@ -1,8 +1,12 @@
 """The referee: is a play legal on this board with this rack and lexicon, what words does it
-form, what does it score, and if it is illegal, why.
+form, what does it score, and if it is illegal, why; and is an exchange or a pass legal.
 
 It shares nothing with move generation but ``scoring``: the geometry is checked square by
-square from the tiles placed, and every word formed is looked up in the lexicon.
+square from the tiles placed, and every word formed is looked up in the lexicon. Notation
+is read by ``play.parse_play`` (MAGPIE's strict rule: the coordinate is the whole word's
+first square and the notation spells the whole word); GCG's ``-ABC`` is an exchange, legal
+when the rack holds the tiles and the bag at least a rack's worth, and ``-`` a pass, always
+legal.
 """
 
 from __future__ import annotations
@@ -12,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .alphabet import BLANK_FLAG
-from .board import Board, neighbours, square_name
-from .play import THROUGH, PlacementError, Play, parse_play
+from .board import Board, neighbours, overdrawn, square_name, unseen
+from .play import THROUGH, PlacementError, Play, PlayError, parse_play
 from .scoring import score, words_formed
 
 
@@ -39,9 +43,14 @@ class Ruling:
                 "score": self.score, "tiles_played": self.tiles_played, "leave": self.leave}
 
 
-def judge(board: Board, rack: str, play: str | Play, lexicon: Any) -> Ruling:
-    """Judge a play given in notation (or as a Play) on ``board`` with ``rack``. Notation that
-    cannot be read raises PlayError; one that does not fit the board is an illegal play."""
+def judge(board: Board, rack: str, play: str | Play, lexicon: Any, opponent: str | None = None) -> Ruling:
+    """Judge a play given in notation (or as a Play) on ``board`` with ``rack``, or an
+    exchange (``-ABC``) or a pass (``-``) in GCG notation. ``opponent`` is the other
+    player's rack when it is known (it sets the bag an exchange needs; unknown or empty,
+    the opponent is taken to hold a full rack). Notation that cannot be read raises
+    PlayError; one that does not fit the board is an illegal play."""
+    if isinstance(play, str) and play.strip().startswith("-"):
+        return judge_exchange(board, rack, play.strip()[1:], opponent)
     if isinstance(play, str):
         try:
             play = parse_play(play, board)
@@ -69,7 +78,7 @@ def judge_tiles(board: Board, rack: str, placed: list[tuple[int, int, int]], lex
             return Ruling(False, f"square occupied: {square_name(r, c)} holds {alphabet.label(board.at(r, c))}")
     if len({(r, c) for r, c, _ in placed}) != len(placed):
         return Ruling(False, "two tiles on one square")
-    leave = _take_from_rack(rack, placed, board)
+    leave = _take_from_rack(rack, [0 if code & BLANK_FLAG else code for _, _, code in placed], board)
     if isinstance(leave, Ruling):
         return leave
     play = _as_play(board, placed)
@@ -94,9 +103,48 @@ def judge_tiles(board: Board, rack: str, placed: list[tuple[int, int, int]], lex
     return Ruling(True, None, notation, words, points, len(placed), leave)
 
 
-def _take_from_rack(rack: str, placed: list[tuple[int, int, int]], board: Board) -> str | Ruling:
-    """The leave after taking the placed tiles from the rack, or a Ruling saying which
-    tile the rack lacks."""
+def judge_exchange(board: Board, rack: str, tiles: str, opponent: str | None = None) -> Ruling:
+    """Judge an exchange of ``tiles`` (a rack text; ``''`` is a pass, always legal; digits
+    alone, GCG's ``-3``, exchange that many unnamed tiles). Legal when the rack holds the
+    tiles and the bag holds at least a rack's worth (``rack_size``): the bag is what the
+    board and both racks leave unseen, with a full rack for the opponent when ``opponent``
+    is unknown (None or empty). PlayError when ``tiles`` is not a rack text."""
+    alphabet, need = board.ruleset.alphabet, board.ruleset.rack_size
+    if tiles.strip() != tiles or tiles.startswith("-"):
+        raise PlayError(f"'-{tiles}' is not a move (a play '8H WORD', an exchange '-ABC' or a pass '-')")
+    held = _rack_codes(rack, board)
+    if isinstance(held, Ruling):
+        return held
+    if not tiles:
+        return Ruling(True, None, "-", (), 0, 0, alphabet.rack_text(sorted(c for c in held if c), held.count(0)))
+    if tiles.isdigit():
+        count = int(tiles)
+        if not 0 < count <= len(held):
+            return Ruling(False, f"cannot exchange {count} tile{'s' * (count != 1)}: the rack holds {len(held)}")
+        codes, notation = None, f"-{count}"
+    else:
+        try:
+            letters, blanks = alphabet.parse_rack(tiles)
+        except ValueError as exc:
+            raise PlayError(f"exchange '-{tiles}': {exc}") from None
+        codes = sorted(letters) + [0] * blanks
+        count, notation = len(codes), "-" + alphabet.rack_text(sorted(letters), blanks)
+    leave = _take_from_rack(rack, codes, board) if codes is not None else None
+    if isinstance(leave, Ruling):
+        return leave
+    left = unseen(board, rack, opponent) if opponent else unseen(board, rack)
+    short = overdrawn(left, alphabet)
+    if short:
+        return Ruling(False, f"the board and the racks hold more tiles than the set has: {short}", notation)
+    bag = sum(left.values()) - (0 if opponent else need)
+    if bag < need:
+        return Ruling(False, f"no exchange with {max(bag, 0)} tile{'s' * (bag != 1)} in the bag (it takes at least "
+                             f"{need})", notation)
+    return Ruling(True, None, notation, (), 0, count, leave)
+
+
+def _rack_codes(rack: str, board: Board) -> list[int] | Ruling:
+    """The rack's tiles as codes (0 a blank), or a Ruling saying why the rack cannot be."""
     alphabet = board.ruleset.alphabet
     try:
         letters, blanks = alphabet.parse_rack(rack)
@@ -105,13 +153,21 @@ def _take_from_rack(rack: str, placed: list[tuple[int, int, int]], board: Board)
     if len(letters) + blanks > board.ruleset.rack_size:
         return Ruling(False, f"rack {rack!r} has {len(letters) + blanks} tiles; the {board.ruleset.name} rack holds "
                              f"{board.ruleset.rack_size}")
-    have = Counter(letters)
-    have[0] = blanks
-    for _, _, code in placed:
-        need = 0 if code & BLANK_FLAG else code
+    return letters + [0] * blanks
+
+
+def _take_from_rack(rack: str, codes: list[int], board: Board) -> str | Ruling:
+    """The leave after taking tiles (letter codes, 0 a blank) from the rack, or a Ruling
+    saying which tile the rack lacks."""
+    alphabet = board.ruleset.alphabet
+    held = _rack_codes(rack, board)
+    if isinstance(held, Ruling):
+        return held
+    have = Counter(held)
+    for need in codes:
         if have[need] <= 0:
-            what = "a blank" if need == 0 else alphabet.label(code)
-            return Ruling(False, f"tile not on the rack: {what} (rack {rack})")
+            what = "a blank" if need == 0 else alphabet.label(need)
+            return Ruling(False, f"tile not on the rack: {what} ({f'rack {rack}' if rack else 'the rack is empty'})")
         have[need] -= 1
     return alphabet.rack_text(sorted(c for c in have.elements() if c), have[0])
 

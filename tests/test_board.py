@@ -452,11 +452,12 @@ def test_gcg_dots_accepted_on_input():
     assert p.notation(board) == "8D BACK(BE)N(C)H"
 
 
-def test_lenient_parse_takes_unmarked_board_letters_as_played_through():
+def test_board_letters_spelled_out_are_played_through():
     board = lay(Board.empty(ENGLISH), "G8", True, "EF")
-    assert parse_play("G7 REF", board, lenient=True) == play(ENGLISH, "G7", True, "R__")
-    # strict: the letters are read as tiles placed on occupied squares (the referee refuses them)
-    assert parse_play("G7 REF", board) == play(ENGLISH, "G7", True, "REF")
+    assert parse_play("G7 REF", board) == parse_play("G7 Ref", board) == play(ENGLISH, "G7", True, "R__")
+    assert parse_play("G7 R(EF)", board) == parse_play("G7 R..", board) == play(ENGLISH, "G7", True, "R__")
+    with pytest.raises(PlayError, match="G9 holds F, not X"):
+        parse_play("G7 REX", board)
 
 
 def test_spanish_notation():

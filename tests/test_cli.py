@@ -1128,6 +1128,116 @@ def test_judge(tiny_dawg, capsys):
     assert code == 1 and "invalid word: CARTS" in out
 
 
+def crowded_cgp(count: int, opponent: int) -> tuple[str, str]:
+    """A CGP whose board holds the first ``count`` tiles of the English bag (not a legal
+    position: only a bag count), the player to move holding the next 7 tiles and the
+    opponent the ``opponent`` after those; and the rack to move."""
+    from lexc.alphabet import BLANK_FLAG
+    from lexc.board import Board, Position
+    from lexc.ruleset import load_ruleset
+
+    rules = load_ruleset("english")
+    codes, alphabet = rules.bag_tiles(), rules.alphabet
+    e = alphabet.code("E")
+    board = Board.empty(rules).with_tiles([(i // 15, i % 15, c or (e | BLANK_FLAG)) for i, c in enumerate(codes[:count])])
+    rack = alphabet.rack_text(codes[count:count + 7], 0)
+    other = alphabet.rack_text(codes[count + 7:count + 7 + opponent], 0)
+    return Position(board, (rack, other)).cgp(), rack
+
+
+def test_judge_lexicon_is_optional(tiny_dawg, capsys):
+    cgp = f"{EMPTY_CGP} AEINRST/ 0/0 0"
+    for args in (["8D RETAINS", "--cgp", cgp], ["--cgp", cgp, "8D RETAINS"], ["--cgp", cgp, "--json", "8D RETAINS"]):
+        result = ok("judge", *args)  # the bundled ENABLE
+        assert "RETAINS" in result.stdout and "66" in result.stdout
+    code, out, err = run_main(capsys, "judge", "--cgp", cgp, "8D RETAINS")
+    assert code == 0 and out == "legal: 8D RETAINS scores 66 (RETAINS); leave -\n" and err == ""
+    # a lexicon file first still works, and the file decides: RETAINS is not in tiny.txt
+    code, out, _ = run_main(capsys, "judge", tiny_dawg, "8D RETAINS", "--cgp", cgp)
+    assert ("RETAINS" in TINY_SET) == (code == 0)
+    code, out, _ = run_main(capsys, "judge", tiny_dawg, "--cgp", f"{EMPTY_CGP} CARETS?/ 0/0 0", "H4 CARES")
+    assert code == 0 and out.startswith("legal: H4 CARES")
+    code, _, err = run_main(capsys, "judge", "nope/missing.dawg", "8D RETAINS", "--cgp", cgp)
+    assert code == 2 and assert_one_error_line(err, "missing.dawg")
+
+
+def test_judge_strict_notation(capsys):
+    cgp = "15/15/15/15/15/15/15/5ION7/15/15/15/15/15/15/15 AIINOTZ/ 0/0 0 lex ENABLE;"
+    code, out, err = run_main(capsys, "judge", "--cgp", cgp, "8I IZATION")
+    assert code == 1 and err == ""
+    assert out == "illegal: 8I IZATION: the word starts at 8F, not 8I: write 8F (ION)IZATION\n"
+    for notation in ("8F (ION)IZATION", "8F IONIZATION", "8F ...IZATION"):
+        code, out, _ = run_main(capsys, "judge", "--cgp", cgp, notation)
+        assert code == 0 and out.startswith("legal: 8F (ION)IZATION scores "), notation
+    code, out, _ = run_main(capsys, "judge", "--cgp", cgp, "--rack", "AOW", "H9 OW")
+    assert code == 1 and "the word starts at H8, not H9: write H8 (N)OW" in out
+
+
+def test_judge_empty_rack_is_a_ruling(capsys):
+    cgp = f"{EMPTY_CGP} AEINRST/ 0/0 0"
+    code, out, err = run_main(capsys, "judge", "--cgp", cgp, "--rack", "", "8D RETAINS")
+    assert code == 1 and err == "" and out.startswith("illegal: tile not on the rack: R (the rack is empty)")
+    code, out, _ = run_main(capsys, "judge", "--cgp", cgp, "--rack", "", "-")
+    assert code == 0 and out == "legal: - (a pass) scores 0; leave -\n"
+    code, out, _ = run_main(capsys, "judge", "--cgp", cgp, "--rack", "", "-A")
+    assert code == 1 and "not on the rack" in out
+    # no --rack and no rack in the CGP: a usage error
+    code, _, err = run_main(capsys, "judge", "--cgp", f"{EMPTY_CGP} /AEINRST 0/0 0", "-")
+    assert code == 2 and assert_one_error_line(err, "no rack")
+    code, _, err = run_main(capsys, "judge", "--cgp", EMPTY_CGP, "8D RETAINS")
+    assert code == 2 and assert_one_error_line(err, "no rack")
+
+
+def test_judge_exchange_and_pass(capsys):
+    cgp = f"{EMPTY_CGP} AEINRST/ 0/0 0"
+    code, out, err = run_main(capsys, "judge", "--cgp", cgp, "-AEI")
+    assert code == 0 and err == "" and out == "legal: -AEI exchanges 3 tiles, scores 0; leave NRST\n"
+    code, out, _ = run_main(capsys, "judge", "--cgp", cgp, "--", "-tsr")  # '--' before a lower-case exchange
+    assert code == 0 and out.startswith("legal: -RST exchanges 3 tiles")
+    code, out, _ = run_main(capsys, "judge", "--cgp", cgp, "-Q")
+    assert code == 1 and out == "illegal: tile not on the rack: Q (rack AEINRST)\n"
+    code, out, _ = run_main(capsys, "judge", "--cgp", cgp, "-")
+    assert code == 0 and out == "legal: - (a pass) scores 0; leave AEINRST\n"
+    data = json.loads(ok("judge", "--cgp", cgp, "-AEI", "--json").stdout)
+    play = json.loads(ok("judge", "--cgp", cgp, "8D RETAINS", "--json").stdout)
+    assert data.keys() == play.keys()
+    assert data == {"legal": True, "reason": None, "play": "-AEI", "words": [], "invalid_words": [], "score": 0,
+                    "tiles_played": 3, "leave": "NRST"}
+    data = json.loads(invoke("judge", "--cgp", cgp, "-", "--json").stdout)
+    assert data["legal"] and data["score"] == 0 and data["tiles_played"] == 0 and data["leave"] == "AEINRST"
+
+
+def test_judge_exchange_needs_seven_tiles_in_the_bag(capsys):
+    # 80 tiles on the board, 7 on the rack, 6 on the opponent's: 7 in the bag
+    cgp, rack = crowded_cgp(80, 6)
+    code, out, _ = run_main(capsys, "judge", "--cgp", cgp, f"-{rack[:3]}")
+    assert code == 0 and out.startswith(f"legal: -"), out
+    # the opponent's rack not in the CGP: a full rack is assumed, so the bag holds 6
+    cgp, rack = crowded_cgp(80, 0)
+    code, out, _ = run_main(capsys, "judge", "--cgp", cgp, f"-{rack[:3]}")
+    assert code == 1 and out == "illegal: no exchange with 6 tiles in the bag (it takes at least 7)\n"
+    code, out, _ = run_main(capsys, "judge", "--cgp", cgp, "-")  # a pass is always legal
+    assert code == 0
+    cgp, rack = crowded_cgp(81, 7)
+    code, out, _ = run_main(capsys, "judge", "--cgp", cgp, f"-{rack[:1]}", "--json")
+    data = json.loads(out)
+    assert code == 1 and not data["legal"] and "5 tiles in the bag" in data["reason"] and data["score"] is None
+
+
+def test_judge_warns_when_the_cgp_names_another_lexicon(tiny_dawg, capsys):
+    base = f"{EMPTY_CGP} AEINRST/ 0/0 0"
+    code, out, err = run_main(capsys, "judge", "--cgp", f"{base} lex CSW21;", "8D RETAINS")
+    assert code == 0 and out.startswith("legal: 8D RETAINS")
+    assert err == "lexc judge: warning: the position names lexicon CSW21; judging with ENABLE\n"
+    for named in ("ENABLE", "enable", "Enable"):  # case-insensitive; the bundled list is ENABLE
+        code, _, err = run_main(capsys, "judge", "--cgp", f"{base} lex {named};", "8D RETAINS")
+        assert code == 0 and err == "", named
+    code, _, err = run_main(capsys, "judge", tiny_dawg, "--cgp", f"{base} lex ENABLE;", "8D RETAINS")
+    assert err == "lexc judge: warning: the position names lexicon ENABLE; judging with tiny\n"
+    code, _, err = run_main(capsys, "judge", tiny_dawg, "--cgp", f"{base} lex TINY;", "8D RETAINS")
+    assert err == ""
+
+
 @pytest.mark.parametrize("args, fragment", [
     (["moves", "--cgp", "15/15", "--rack", "AB"], "CGP board has 2 rows"),
     (["moves", "--cgp", EMPTY_CGP, "--rack", "AB1"], "not in the alphabet"),
@@ -1136,6 +1246,10 @@ def test_judge(tiny_dawg, capsys):
     (["moves", "--cgp", EMPTY_CGP, "--rack", "AB", "-r", "nope"], "nope"),
     (["moves", "--cgp", EMPTY_CGP, "--rack", "AB", "--strategy", "gordon-x"], "unknown strategy"),
     (["judge", "--cgp", EMPTY_CGP, "--rack", "AB", "HH AB"], "not a play"),
+    (["judge", "--cgp", EMPTY_CGP, "--rack", "AB", "8H AB", "extra"], "expected [LEXFILE] PLAY"),
+    (["judge", "--cgp", EMPTY_CGP, "--rack", "AB", "--jsn", "8H AB"], "no such option: --jsn"),
+    (["judge", "--cgp", EMPTY_CGP, "--rack", "KOI", "-K.OI"], "exchange '-K.OI'"),
+    (["judge", "--cgp", EMPTY_CGP, "--rack", "AB", "--", "--"], "not a move"),
 ])
 def test_moves_and_judge_bad_input(tiny_dawg, capsys, args, fragment):
     command, *rest = args

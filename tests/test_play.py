@@ -155,6 +155,41 @@ def test_add_a_word_then_play_it(tmp_path):
     assert report.ok and word in report.unknown_words  # the saved game is judged by the list, not the game's
 
 
+def test_board_letters_spelled_out_and_the_whole_word_rule(enable_file, tmp_path):
+    """The README's game (seed 1): after 8D HAULS, a letter other than the board's is refused
+    naming the square, a word not written from its first square is refused naming where it
+    starts, and H7 OSE (the S spelled out) is H7 O(S)E; the saved game replays."""
+    path, lexicon = enable_file
+    saved = tmp_path / "ose.gcg"
+    script = ["8D HAULS", "8D UNLASH", "H9 OE", "H7 OTE", "H7 OSE", "quit", "y"]
+    result = play(path, "--seed", 1, "--save", saved, "--no-color", input="\n".join(script) + "\n")
+    assert result.exit_code == 0, result.output
+    told = result.output
+    assert "rack AHLNSU?" in told and "you: 8D HAULS for 24" in told
+    assert "illegal: 8D UNLASH: D8 holds H, not U" in told
+    assert "illegal: H9 OE: the word starts at H8, not H9: write H8 (S)OE" in told
+    assert "illegal: H7 OTE: H8 holds S, not T" in told
+    assert "you: H7 O(S)E for 3 (leave LMNR?; total 27)" in told
+    text = saved.read_text(encoding="utf-8")
+    assert ">you: ELMNOR? H7 O.E +3 27" in text
+    assert replay(text, lexicon).ok
+
+
+def test_replay_applies_the_whole_word_rule(enable_file):
+    """GCG plays go through the same reading: board letters as '.' or spelled out, and a
+    coordinate that is not the word's first square is an error naming the square."""
+    _, lexicon = enable_file
+    head = "#character-encoding UTF-8\n#player1 a A\n#player2 b B\n>a: AEINRST 8D RETAINS +66 66\n"
+    for written in ("J8 .H", "J8 SH", "J8 (S)H"):
+        report = replay(head + f">b: HOX {written} +5 5\n", lexicon)
+        assert report.ok, (written, report.errors)
+    report = replay(head + ">b: HOX J9 H +5 5\n", lexicon)
+    assert not report.ok
+    assert report.errors == ["line 5: J9 H: the word starts at J8, not J9: write J8 (S)H"]
+    report = replay(head + ">b: HOX J8 XH +5 5\n", lexicon)
+    assert report.errors == ["line 5: J8 XH: J8 holds S, not X"]
+
+
 def test_two_programs_play_through_the_same_loop(enable_file, tmp_path):
     path, lexicon = enable_file
     saved = tmp_path / "watch.gcg"

@@ -144,7 +144,7 @@ def test_canonical_notation_extends_to_the_whole_word(lex):
 def test_one_tile_making_words_both_ways_is_written_across(lex):
     board = lay(retains(), "H9", False, "NO")  # NO under the I and the N
     # an H on J9: NOH across (N 1 + O 1 + H 4 = 6, J9 plain), SH down (S 1 + H 4 = 5): 11
-    for notation in ("J8 (S)H", "9H (NO)H", "9J H", "J9 H"):
+    for notation in ("J8 (S)H", "9H (NO)H", "J8 SH", "9H NOH", "9H ..H"):
         ruling = judge(board, "HX", notation, lex)
         assert ruling.legal, (notation, ruling.reason)
         assert ruling.play == "9H (NO)H", notation
@@ -153,6 +153,9 @@ def test_one_tile_making_words_both_ways_is_written_across(lex):
         assert ruling.score == 11
         assert ruling.leave == "X"
     assert judge_tiles(board, "HX", tiles(ENGLISH, ("J9", "H")), lex).play == "9H (NO)H"
+    # the tile alone, in either direction, is not the whole word (MAGPIE's rule)
+    assert_illegal(judge(board, "HX", "9J H", lex), "the word starts at 9H, not 9J: write 9H (NO)H")
+    assert_illegal(judge(board, "HX", "J9 H", lex), "the word starts at J8, not J9: write J8 (S)H")
 
 
 def test_one_tile_making_only_an_across_word(lex):
@@ -247,9 +250,12 @@ def test_first_play_of_one_tile(lex):
 
 
 def test_square_occupied(lex):
-    assert_illegal(judge(retains(), "AEINRST", "8D RETAINS", lex), "occupied", "D8")
-    # the R of SHEAR not marked as on the board
-    assert_illegal(judge(retains(), "SHEAR", "D4 SHEAR", lex), "occupied", "D8")
+    # a letter other than the board's on an occupied square, named
+    assert_illegal(judge(retains(), "SHEAT", "D4 SHEAT", lex), "D8 holds R, not T")
+    assert_illegal(judge(retains(), "AEINRST", "8D RETAINX", lex), "J8 holds S, not X")
+    # the board's letters spelled out are the board's tiles: no tile left to place
+    assert_illegal(judge(retains(), "AEINRST", "8D RETAINS", lex), "no tile")
+    # tiles given as tiles (not notation) on an occupied square
     assert_illegal(judge_tiles(retains(), "X", tiles(ENGLISH, ("H8", "X")), lex), "occupied", "H8")
 
 
@@ -329,6 +335,176 @@ def test_ruling_as_dict_is_json(lex):
     assert d["reason"] == ruling.reason and d["leave"] == "" and d["tiles_played"] == 2
 
 
+# --- strict notation (MAGPIE's rule) ----------------------------------------------------
+
+ION = "15/15/15/15/15/15/15/5ION7/15/15/15/15/15/15/15 AIINOTZ/ 0/0 0"  # MAGPIE's ION_OPENING_CGP
+OXY = ("1PACIFYING5/1IS12/YE13/1REQUALIFIED3/H1L12/EDS12/NO3T9/1RAINWASHING3/UM3O9/T2E1O9/1WAKEnERS6/"
+       "1OnETIME7/OOT2E1B7/N6U7/1JACULATING4 ABEOPXZ/ 0/0 0 lex NWL20;")
+HEADWORDS = ("7N6M/5ZOON4AA/7B5UN/2S4L3LADY/2T4E2QI1I1/2A2PORN3NOR/2BICE2AA1DA1E/6GUVS1OP1F/8ET1LA1U/"
+             "5J3R1E1UT/4VOTE1I1R1NE/5G1MICKIES1/6FE1T1THEW/6OR3E1XI/6OY6G ??DDESW/ 0/0 0 lex NWL20;")
+
+
+@pytest.mark.parametrize("notation, reason", [
+    # MAGPIE's INVALID_START_COORDS and INCOMPLETE_TILE_PLACEMENT cases, named and spelled right
+    ("8I IZATION", "8I IZATION: the word starts at 8F, not 8I: write 8F (ION)IZATION"),
+    ("H9 OW", "H9 OW: the word starts at H8, not H9: write H8 (N)OW"),
+    ("H6 AI", "H6 AI: the word continues at H8: write H6 AI(N)"),
+    ("8C ZIT", "8C ZIT: the word continues at 8F: write 8C ZIT(ION)"),
+    ("8G ONIZATION", "8G ONIZATION: the word starts at 8F, not 8G: write 8F (ION)IZATION"),
+    ("8G (O)", "8G (O): the word starts at 8F, not 8G, and continues at 8H: write 8F (ION)"),
+    ("G7 Z", "G7 Z: the word continues at G8: write G7 Z(O)"),
+    # a plain letter on an occupied square must be the board's: the square is named
+    ("8F IZATION", "8F IZATION: G8 holds O, not Z"),
+    ("8F (IO)TIZATION", "8F (IO)TIZATION: H8 holds N, not T"),
+    ("H1 AERATIOX", "H1 AERATIOX: H8 holds N, not X"),
+])
+def test_notation_must_be_the_whole_word_from_its_first_square(enable, notation, reason):
+    position = parse_cgp(ION, ENGLISH)
+    ruling = judge(position.board, "AEINOTZ", notation, enable)
+    assert not ruling.legal and ruling.reason == reason
+    assert ruling.score is None and ruling.play is None
+
+
+def test_board_letters_in_parentheses_dots_or_spelled_out(enable):
+    board = parse_cgp(ION, ENGLISH).board
+    rulings = [judge(board, "AIINOTZ", n, enable)
+               for n in ("8F (ION)IZATION", "8F IONIZATION", "8F ...IZATION", "8F I(O)NIZATION", "8F i.nIZATION",
+                         "8f ionIZATION")]
+    assert all(r == rulings[0] for r in rulings)
+    ruling = rulings[0]
+    assert ruling.legal and ruling.play == "8F (ION)IZATION" and ruling.words == (("IONIZATION", True),)
+    # a blank designation on a board square holding that letter is the board tile: no blank used
+    assert ruling.tiles_played == 7 and ruling.leave == ""
+    # MAGPIE's test_validated_move_success: 8E L..., F7 Q., 7F QI, H1 AeRATION (74), H2 FIREFANG (66)
+    ruling = judge(board, "AAIORT?", "H1 AeRATION", enable)
+    assert ruling.legal and ruling.play == "H1 AeRATIO(N)" and ruling.score == 74 and ruling.leave == ""
+    ruling = judge(board, "AEFFGIR", "H2 FIREFANG", enable)
+    assert ruling.play == "H2 FIREFA(N)G" and ruling.score == 66 and ruling.tiles_played == 7
+
+
+def test_magpie_positions_spelled_out_through_the_board(enable):
+    """MAGPIE's validated-move tests accept board letters spelled out, with these scores."""
+    position = parse_cgp(OXY, ENGLISH)
+    for notation in ("A1 OXYPHENBUTAZONE", "A1 OX.P...B..AZ..E", "A1 OXYPHENBU.AZONE", "A1 OX.PHENBU.AZONE",
+                     "A1 OX(Y)P(HEN)B(UT)AZ(ON)E"):
+        ruling = judge(position.board, position.rack, notation, enable)
+        assert ruling.play == "A1 OX(Y)P(HEN)B(UT)AZ(ON)E", notation
+        assert ruling.score == 1780 and ruling.tiles_played == 7 and ruling.words[0][0] == "OXYPHENBUTAZONE"
+    ruling = judge(position.board, position.rack, "A12 ZONE", enable)
+    assert ruling.play == "A12 Z(ON)E" and ruling.score == 160
+    assert_illegal(judge(position.board, position.rack, "A11 AZONE", enable),
+                   "the word starts at A9, not A11: write A9 (UT)AZ(ON)E")
+    position = parse_cgp(HEADWORDS, ENGLISH)
+    ruling = judge(position.board, position.rack, "14B hEaDWORDS", enable)
+    assert ruling.play == "14B hEaDW(OR)DS" and ruling.score == 106 and ruling.tiles_played == 7
+    assert judge(position.board, position.rack, "14B hEaDWORD", enable).score == 38
+
+
+def test_lexc_play_example_hauls_then_ose(enable):
+    """README (lexc play): after 8D HAULS, H7 OSE is understood as H7 O(S)E."""
+    board = lay(Board.empty(ENGLISH), "D8", False, "HAULS")
+    ruling = judge(board, "ELMNOR?", "H7 OSE", enable)
+    assert ruling.legal and ruling.play == "H7 O(S)E" and ruling.score == 3 and ruling.leave == "LMNR?"
+    assert judge(board, "ELMNOR?", "H7 O(S)E", enable) == ruling
+    assert judge(board, "ELMNOR?", "H7 OsE", enable) == ruling  # the s is the board's S, not the blank
+    assert_illegal(judge(board, "ELMNOR?", "H7 OTE", enable), "H8 holds S, not T")
+    assert_illegal(judge(board, "ELMNOR?", "8D UNLASH", enable), "D8 holds H, not U")
+    assert_illegal(judge(board, "ELMNOR?", "H9 OE", enable), "the word starts at H8, not H9: write H8 (S)OE")
+    # a blank on the board: a natural or a lower-case letter written there is the board's blank
+    board = lay(Board.empty(ENGLISH), "D8", False, "HAULs")
+    for notation in ("H7 OSE", "H7 OsE", "H7 O(s)E", "H7 O(S)E", "H7 O.E"):
+        ruling = judge(board, "ELMNOR?", notation, enable)
+        assert ruling.legal and ruling.play == "H7 O(s)E" and ruling.score == 2 and ruling.leave == "LMNR?", notation
+
+
+@pytest.mark.parametrize("notation, fault", [
+    ("8C A", "the word continues at 8D: write 8C A(RETAINS)"),
+    ("8K S", "the word starts at 8D, not 8K: write 8D (RETAINS)S"),
+    ("D7 A", "the word continues at D8: write D7 A(R)"),
+    ("D9 E", "the word starts at D8, not D9: write D8 (R)E"),
+])
+def test_a_word_not_spelled_whole_is_an_illegal_play_not_an_exception(lex, notation, fault):
+    ruling = judge(retains(), "AES", notation, lex)
+    assert_illegal(ruling, fault)
+    assert ruling.reason == f"{notation}: {fault}"
+
+
+# --- exchanges and passes ----------------------------------------------------------------
+
+def crowded(count: int) -> tuple[Board, str]:
+    """A board holding the first ``count`` tiles of the bag (blanks as blank Es), row by row,
+    and the tiles left, as rack text; not a legal position, only a bag count for the
+    exchange rule."""
+    codes, alphabet = ENGLISH.bag_tiles(), ENGLISH.alphabet
+    e = alphabet.code("E")
+    placed = [(i // 15, i % 15, code or (e | BLANK_FLAG)) for i, code in enumerate(codes[:count])]
+    rest = codes[count:]
+    return Board.empty(ENGLISH).with_tiles(placed), alphabet.rack_text([c for c in rest if c], rest.count(0))
+
+
+def test_exchange(lex):
+    ruling = judge(Board.empty(ENGLISH), "AEINRST", "-AEI", lex)
+    assert ruling == Ruling(True, None, "-AEI", (), 0, 3, "NRST")
+    ruling = judge(Board.empty(ENGLISH), "AEINRS?", " -?ia ", lex)  # any case, blanks, spaces around
+    assert ruling.legal and ruling.play == "-AI?" and ruling.leave == "ENRS" and ruling.tiles_played == 3
+    assert judge(Board.empty(ENGLISH), "AEINRST", "-AEINRST", lex).leave == ""
+    ruling = judge(Board.empty(ENGLISH), "AEINRST", "-3", lex)  # GCG's count of unnamed tiles
+    assert ruling.legal and ruling.play == "-3" and ruling.tiles_played == 3 and ruling.leave is None
+    assert_illegal(judge(Board.empty(ENGLISH), "AEINRST", "-8", lex), "cannot exchange 8 tiles")
+    assert_illegal(judge(Board.empty(ENGLISH), "AEINRST", "-Q", lex), "tile not on the rack: Q")
+    assert_illegal(judge(Board.empty(ENGLISH), "AEINRST", "-AA", lex), "tile not on the rack: A")
+    assert_illegal(judge(Board.empty(ENGLISH), "AEINRST", "-?", lex), "tile not on the rack: a blank")
+    assert_illegal(judge(Board.empty(ENGLISH), "", "-A", lex), "not on the rack", "the rack is empty")
+    ruling = judge(Board.empty(ENGLISH), "AEINRST", "-Q", lex)
+    assert ruling.score is None and ruling.tiles_played == 0
+
+
+def test_exchange_needs_a_rack_of_tiles_in_the_bag(lex):
+    # 100 tiles: 80 on the board, 7 on the rack, 6 on the opponent's: 7 in the bag
+    board, rest = crowded(80)
+    rack, opponent = rest[:7], rest[7:13]
+    assert board.tile_count() == 80 and len(rest) == 20
+    ruling = judge(board, rack, f"-{rack[:2]}", lex, opponent)
+    assert ruling.legal and ruling.tiles_played == 2 and ruling.score == 0 and ruling.leave == rack[2:]
+    # the opponent's rack unknown: taken to be a full rack of 7, so the bag holds 6
+    assert_illegal(judge(board, rack, f"-{rack[:2]}", lex), "no exchange with 6 tiles in the bag", "at least 7")
+    assert_illegal(judge(board, rack, f"-{rack[:2]}", lex, ""), "6 tiles in the bag")  # empty is unknown
+    board, rest = crowded(79)
+    assert judge(board, rest[:7], f"-{rest[0]}", lex).legal  # 21 unseen: 7 mine, 7 theirs, 7 in the bag
+    assert judge(board, rest[:7], f"-{rest[0]}", lex, rest[7:14]).legal
+    board, rest = crowded(81)
+    assert_illegal(judge(board, rest[:7], f"-{rest[0]}", lex, rest[7:14]), "no exchange with 5 tiles in the bag")
+    board, rest = crowded(100 - 7)
+    assert_illegal(judge(board, rest, f"-{rest[0]}", lex), "no exchange with 0 tiles in the bag")
+    # more tiles than the set has: an impossible position
+    board, rest = crowded(99)
+    assert rest == "Z"
+    assert_illegal(judge(board, "ZZ", "-Z", lex), "more tiles than the set has: Z")
+
+
+def test_pass_is_always_legal(lex):
+    assert judge(retains(), "QXZ", "-", lex) == Ruling(True, None, "-", (), 0, 0, "QXZ")
+    assert judge(retains(), "", " - ", lex) == Ruling(True, None, "-", (), 0, 0, "")
+    board, rest = crowded(100 - 7)
+    assert judge(board, rest, "-", lex).legal  # an empty bag does not matter
+    assert judge(Board.empty(ENGLISH), "?A", "-", lex).leave == "A?"
+
+
+@pytest.mark.parametrize("move", ["--", "-K.OI", "-A B", "- A"])
+def test_unreadable_exchange_raises(lex, move):
+    with pytest.raises(PlayError):
+        judge(Board.empty(ENGLISH), "AEIKNOR", move, lex)
+
+
+def test_exchange_and_pass_json_have_the_play_shape(lex):
+    play = judge(retains(), "NOQS", "9H NO", lex).as_dict()
+    for move in ("-QS", "-", "-ZZ"):
+        d = json.loads(json.dumps(judge(retains(), "NOQS", move, lex).as_dict()))
+        assert d.keys() == play.keys() and d["words"] == [] and d["invalid_words"] == []
+    d = judge(retains(), "NOQS", "-QS", lex).as_dict()
+    assert d["legal"] and d["score"] == 0 and d["tiles_played"] == 2 and d["leave"] == "NO" and d["play"] == "-QS"
+
+
 # --- other boards ------------------------------------------------------------------------
 
 def test_tiny_board():
@@ -392,7 +568,7 @@ def test_enable_first_plays(enable):
 def test_norvig_backbench_on_wwf(enable):
     """Norvig's example: rack ABCHKNQ, BACKBENCH from his square 140 (8D) scores 116."""
     board = Board.from_picture(NORVIG_PICTURE, WWF)
-    for notation in ("8D BACK(BE)N(C)H", "8D BACK..N.H"):
+    for notation in ("8D BACK(BE)N(C)H", "8D BACK..N.H", "8D BACKBENCH", "8D BACK(BE)NCH", "8d BACKBENCH"):
         ruling = judge(board, "ABCHKNQ", notation, enable)
         assert ruling.legal, ruling.reason
         assert ruling.play == "8D BACK(BE)N(C)H"
@@ -407,8 +583,8 @@ def test_norvig_backbench_on_wwf(enable):
     # BA: (3 + 1) x 2 = 8, + 8 = 16; BAN: (3 + 1 + 1) x 2 = 10, + 8 = 18
     assert judge(board, "ABCHKNQ", "8D BA", enable).score == 16
     assert judge(board, "ABCHKNQ", "8D BAN", enable).score == 18
-    # the board's letters not marked: the squares are occupied
-    assert_illegal(judge(board, "ABCHKNQ", "8D BACKBENCH", enable), "occupied", "H8")
+    # a letter spelled out on an occupied square must be the board's
+    assert_illegal(judge(board, "ABCHKNQ", "8D BACKBONCH", enable), "I8 holds E, not O")
     # without a B on the rack
     assert_illegal(judge(board, "ACHKNQ", "8D BACK(BE)N(C)H", enable), "not on the rack", "B")
     # a cross word made invalid: an O above the M of MUSES gives OMUSES
