@@ -7,6 +7,23 @@ counting the board's), turn order, withdrawals, and the end of the game. A few q
 records leave the totals right and are reported as *anomalies*, recognised by kind: a withdrawn
 phony recorded with a wrong score (taken back by that same score), a withdrawal written ``+0``
 whose total does subtract the play, a challenge bonus other than 5.
+
+The bag. The replay keeps how many tiles each player holds: a full rack (``rack_size``) each
+at the start, a play takes its tiles off and refills from the bag, a withdrawn phony gives
+back the rack it had, an exchange leaves the count. That count is certain even when a record
+types its racks partially (a rack shows only the tiles played): a player holds a full rack
+whenever the bag has a tile. So the bag at every event is the set less the board less both
+racks (``EventReport.bag``), and with ``board.unseen``/``board.overdrawn`` it flags, as
+errors: an exchange with fewer tiles in the bag than a rack holds (the bag then is
+``unseen(board, mover's rack)`` less the mover's untyped tiles and the opponent's rack); any
+turn after the game ended (a player went out: played the last tile with the bag empty; or
+six scoreless turns in a row: passes, exchanges, withdrawn phonies; any play, even one
+scoring 0, ends the run, as the game manager counts); more tiles played than the mover holds
+once the bag is empty; end-rack points for a player who has not gone out (the bag or the
+rack not empty); an end-of-game rack, points or penalty, with more of a tile than the set has
+once the board's are counted; and, a player out, an end rack that is not every tile off the
+board. What may follow the end: end-rack points and penalties, time penalties, and a
+challenge of the last play (a bonus, or its withdrawal, which takes the game back).
 """
 
 from __future__ import annotations
@@ -18,18 +35,23 @@ from types import SimpleNamespace
 from typing import Any
 
 from .alphabet import BLANK_FLAG
-from .board import Board
-from .gcg import END_PENALTY, END_POINTS, ENDINGS, PHONY, PLAY, TIME, TURNS, Event, Game, read_gcg
+from .board import Board, overdrawn, unseen
+from .gcg import (CHALLENGE, END_PENALTY, END_POINTS, ENDINGS, EXCHANGE, PHONY, PLAY, TIME, TURNS, Event, Game,
+                  read_gcg)
 from .play import PlayError, parse_play
 from .referee import judge
 from .ruleset import Ruleset, available, load_ruleset
+
+SCORELESS_TURNS = 6  # no ruleset sets it: the standard (NASPA, WESPA) limit, the game manager's too
+OUT, SCORELESS = "out", "six scoreless turns"  # how a game ended (the game manager's names)
 
 
 @dataclass
 class EventReport:
     """One event replayed: recorded and computed score, the running totals (recorded and
     computed), words the lexicon lacks, and what is wrong (mismatch: a score or total
-    disagrees; error: a rule is broken) or a recognised anomaly of the record."""
+    disagrees; error: a rule is broken) or a recognised anomaly of the record; ``bag``, the
+    number of tiles in the bag after the event (see the module's docstring)."""
 
     line: int
     player: str
@@ -44,6 +66,7 @@ class EventReport:
     error: str | None = None
     anomaly: str | None = None
     note: str = ""
+    bag: int | None = None
 
 
 @dataclass
@@ -58,6 +81,8 @@ class Report:
     final_computed: tuple[int, int]
     end_rule: str | None  # "doubling", "add-and-subtract", or None (no end-rack points)
     board: Board | None = None
+    end: str | None = None  # how the game ended, by the rules: OUT, SCORELESS, or None (not over)
+    end_line: int | None = None  # the line of the play that went out, or of the sixth scoreless turn
 
     @property
     def mismatches(self) -> int:
@@ -92,12 +117,15 @@ class Report:
                      f"anomaly: {e.anomaly}" if e.anomaly else ""]
             if every_event or any(flags):
                 computed = "?" if e.computed is None else f"{e.computed:+d}"
+                bag = "" if e.bag is None else f"; bag {e.bag}"
                 out.append(f"line {e.line:3d}  {e.player}: {e.move}  {e.recorded:+d} {e.total} (computed {computed} "
-                           f"{e.computed_total})  " + "; ".join(f for f in flags if f))
+                           f"{e.computed_total}{bag})  " + "; ".join(f for f in flags if f))
         (a, b), (x, y) = self.final_recorded, self.final_computed
         names = [nick for nick, _ in self.game.players]
         out.append(f"final: {names[0]} {a} - {names[1]} {b} recorded, {x} - {y} computed; "
                    f"{self.mismatches} mismatch(es), {len(self.errors)} error(s), {len(self.anomalies)} anomaly(ies)")
+        if every_event:
+            out.append(f"ended: {self.end} at line {self.end_line}" if self.end else "ended: not over by the rules")
         if self.unknown_words:
             out.append(f"not in the lexicon: {', '.join(self.unknown_words)}")
         return out
@@ -108,7 +136,8 @@ class Report:
                 "players": [{"nickname": n, "name": f} for n, f in self.game.players],
                 "final_recorded": list(self.final_recorded), "final_computed": list(self.final_computed),
                 "mismatches": self.mismatches, "errors": self.errors, "anomalies": self.anomalies,
-                "end_rule": self.end_rule, "unknown_words": self.unknown_words,
+                "end_rule": self.end_rule, "end": self.end, "end_line": self.end_line,
+                "unknown_words": self.unknown_words,
                 "events": [asdict(e) for e in self.events]}
 
 
@@ -128,7 +157,10 @@ def replay(source: str | bytes | os.PathLike | Game, lexicon: Any = None,
 
 class _Replay:
     """One replay's state: the board (and the one before the last play, for a withdrawal),
-    the recorded and computed totals, and the count of consecutive scoreless turns."""
+    the recorded and computed totals, the count of consecutive scoreless turns, how many
+    tiles each player holds (and held before the last play), whether and how the game is
+    over (``over``: OUT or SCORELESS, the line, the event's index, the player who went out)
+    and the racks the end-of-game lines give each player."""
 
     def __init__(self, game: Game, ruleset: Ruleset, lexicon: Any):
         self.game, self.events, self.ruleset, self.lexicon = game, game.events, ruleset, lexicon
@@ -137,6 +169,29 @@ class _Replay:
         self.reports: list[EventReport] = []
         self.end_rule: str | None = None
         self.zeros = self.zeros_before = 0
+        first = min(ruleset.rack_size, ruleset.tile_total)  # the deal: a full rack each, as the bag allows
+        self.held = [first, min(ruleset.rack_size, ruleset.tile_total - first)]
+        self.held_before: list[int] = list(self.held)
+        self.over: tuple[str, int, int, int] | None = None
+        self.over_before: tuple[str, int, int, int] | None = None
+        self.end_racks: dict[int, str] = {}
+
+    def bag(self) -> int:
+        """The tiles in the bag: the set less the board less both players' racks."""
+        return self.ruleset.tile_total - self.board.tile_count() - sum(self.held)
+
+    def _over_text(self) -> str:
+        """How the game ended, for a message."""
+        how, line, _, p = self.over
+        return (f"{self.game.players[p][0]} went out at line {line}" if how == OUT
+                else f"{SCORELESS_TURNS} scoreless turns in a row, the last at line {line}")
+
+    def _may_follow_the_end(self, i: int, e: Event) -> bool:
+        """An event that may come once the game is over: end-of-game rack points and
+        penalties, time penalties, and a challenge of the play that went out (a bonus, or
+        the play's withdrawal, which undoes the end)."""
+        how, _, at, _ = self.over
+        return e.kind in ENDINGS or (how == OUT and e.kind in (CHALLENGE, PHONY) and i == at + 1)
 
     def run(self) -> Report:
         turn, ended = None, None
@@ -146,6 +201,8 @@ class _Replay:
             if ended and e.kind not in ENDINGS:
                 problems.append(f"{e.kind} after the game ended ({ended.kind} at line {ended.line}"
                                 f"{'; a time penalty comes only at the end' if ended.kind == TIME else ''})")
+            elif self.over and not self._may_follow_the_end(i, e):
+                problems.append(f"{e.kind} after the game ended: {self._over_text()}")
             if e.kind in TURNS:
                 if turn == e.player:
                     problems.append(f"{r.player} moves twice in a row: the event is off turn")
@@ -158,9 +215,11 @@ class _Replay:
                 r.mismatch, r.note = True, f"recorded {e.score:+d}, computed {r.computed:+d}" + (
                     f" ({r.note})" if r.note else "")
             self._check_total(e, r)
+            r.bag = max(self.bag(), 0)
             self.reports.append(r)
+        how, line = self.over[:2] if self.over else (None, None)
         return Report(self.game, self.ruleset.name, self.reports, (self.cum[0], self.cum[1]),
-                      (self.computed[0], self.computed[1]), self.end_rule, self.board)
+                      (self.computed[0], self.computed[1]), self.end_rule, self.board, how, line)
 
     def _check_total(self, e: Event, r: EventReport) -> None:
         """The recorded total must be the previous one plus the recorded score. A typo in one
@@ -186,19 +245,21 @@ class _Replay:
             return f"rack {rack}: {exc}"
         if len(letters) + blanks > self.ruleset.rack_size:
             return f"rack {rack} has {len(letters) + blanks} tiles; a rack holds {self.ruleset.rack_size}"
-        held = Counter(letters + [0] * blanks)
-        seen = Counter(0 if c & BLANK_FLAG else c for row in self.board.rows for c in row if c and
-                       (0 if c & BLANK_FLAG else c) in held)
-        for code, k in (held + seen).items():
-            if k > self.ruleset.count(code):
-                label = "?" if code == 0 else self.ruleset.alphabet.label(code)
-                return (f"rack {rack} is not in the bag: counting the board's that makes {k} {label}; "
-                        f"the set has {self.ruleset.count(code)}")
+        extra = self._overdrawn_by(rack)
+        if extra:
+            return f"rack {rack} is not in the bag: the board and the rack hold {extra} more than the set has"
         return None
+
+    def _overdrawn_by(self, *racks: str) -> str:
+        """The tiles that the racks, with the board's, hold more of than the set has, as rack
+        text: only the letters the racks make worse (a board already over, by an earlier bad
+        play, is that play's fault); '' if none."""
+        board, left = unseen(self.board), unseen(self.board, *racks)
+        return overdrawn(Counter({c: n for c, n in left.items() if n < 0 and n < board[c]}), self.ruleset.alphabet)
 
     def _play(self, i: int, e: Event, r: EventReport) -> None:
         try:
-            play = parse_play(f"{e.position} {e.word}", self.board, lenient=True)
+            play = parse_play(f"{e.position} {e.word}", self.board)
         except PlayError as exc:
             r.error = str(exc)
             return
@@ -213,19 +274,55 @@ class _Replay:
         r.computed, r.unknown_words = ruling.score, ruling.invalid_words
         self.before, self.board = self.board, self.board.with_tiles(play.placed())
         self.zeros, self.zeros_before = 0, self.zeros
+        r.error = r.error or self._take_and_draw(i, e, len(play.placed()))
         after = self.events[i + 1] if i + 1 < len(self.events) else None
         if ruling.score != e.score and after and (after.kind, after.player, after.score) == (PHONY, e.player, -e.score):
             r.anomaly = (f"withdrawn phony misscored: recorded {e.score:+d}, standard scoring {ruling.score:+d}; "
                          f"taken back, so the totals are unaffected")
 
+    def _take_and_draw(self, i: int, e: Event, played: int) -> str | None:
+        """The tiles a play put down leave the mover's rack, which is refilled from the bag;
+        a rack left empty (the bag empty too) ends the game: the player went out. Returns
+        why the play cannot be, if the mover holds fewer tiles than it puts down (the bag
+        having run out), else None."""
+        p, problem = e.player, None
+        self.held_before, self.over_before = list(self.held), self.over
+        if played > self.held[p]:
+            problem = (f"{played} tiles played, but with the bag empty {self.game.players[p][0]} holds only "
+                       f"{self.held[p]}")
+        self.held[p] = max(self.held[p] - played, 0)
+        self.held[p] += min(self.ruleset.rack_size - self.held[p], max(self.bag(), 0))
+        if not self.held[p] and not self.over:
+            self.over = (OUT, e.line, i, p)
+        return problem
+
+    def _scoreless_turn(self, i: int, e: Event) -> None:
+        """One more scoreless turn in a row (a pass, an exchange, a withdrawn phony); the
+        sixth ends the game."""
+        self.zeros += 1
+        if self.zeros >= SCORELESS_TURNS and not self.over:
+            self.over = (SCORELESS, e.line, i, e.player)
+
     def _exchange(self, i: int, e: Event, r: EventReport) -> None:
-        r.computed, r.error, self.zeros = 0, self._rack_problem(e.rack) if e.rack else None, self.zeros + 1
+        r.computed, r.error = 0, self._rack_problem(e.rack) if e.rack else None
         if e.tiles.isdigit() and int(e.tiles) > self.ruleset.rack_size:
             r.error = f"cannot exchange {e.tiles} tiles: a rack holds {self.ruleset.rack_size}"
         elif e.rack and not r.error and not e.tiles.isdigit() and Counter(e.tiles.upper()) - Counter(e.rack.upper()):
             r.error = f"exchanged tiles {e.tiles} are not all on the rack {e.rack}"
+        elif e.kind == EXCHANGE and not r.error:
+            bag, need = self._bag_for_exchange(e), self.ruleset.rack_size
+            if bag < need:
+                r.error = f"no exchange with {bag} tile{'s' * (bag != 1)} in the bag (it takes at least {need})"
+        self._scoreless_turn(i, e)
 
     _pass = _exchange  # (no tiles)
+
+    def _bag_for_exchange(self, e: Event) -> int:
+        """The bag before an exchange: what the board and the mover's rack leave unseen, less
+        the mover's tiles the record does not type (a partial rack) and the opponent's rack."""
+        letters, blanks = self.ruleset.alphabet.parse_rack(e.rack)
+        untyped = max(self.held[e.player] - len(letters) - blanks, 0)
+        return max(sum(unseen(self.board, e.rack).values()) - untyped - self.held[1 - e.player], 0)
 
     def _phony_returned(self, i: int, e: Event, r: EventReport) -> None:
         prev, done = (self.events[i - 1], self.reports[i - 1]) if i else (None, None)
@@ -235,7 +332,9 @@ class _Replay:
         elif done.computed is not None:  # (a play that could not be placed left the board as it was)
             if e.rack and prev.rack and sorted(e.rack.upper()) != sorted(prev.rack.upper()):
                 r.error = f"the returned rack {e.rack} is not the withdrawn play's rack {prev.rack}"
-            self.board, r.computed, self.zeros = self.before, -done.computed, self.zeros_before + 1
+            self.board, r.computed, self.zeros = self.before, -done.computed, self.zeros_before
+            self.held, self.over = list(self.held_before), self.over_before  # the rack back, the game on
+            self._scoreless_turn(i, e)
             if done.anomaly and e.score == -prev.score:
                 r.anomaly = done.anomaly
             elif e.score == 0 and e.total == self.cum[e.player] + r.computed:
@@ -255,20 +354,65 @@ class _Replay:
         out = next((j for j in range(i - 1, -1, -1) if events[j].kind == PLAY and events[j].player == e.player), None)
         if out is None:
             r.error = f"end-rack points for {r.player}, who made no play to go out with"
-        for j in range(i if out is None else out + 1, i):  # nothing takes a turn once a player is out
-            if events[j].kind in TURNS:
-                late = f"{events[j].kind} after the game ended: {r.player} went out at line {events[out].line}"
-                self.reports[j].error = "; ".join(filter(None, [self.reports[j].error, late]))
+        else:
+            r.error = r.error or self._not_out(e.player)
+        r.error = r.error or self._end_rack_problem(1 - e.player, e.tiles) or self._end_rack_short(e)
         paired = any(o.kind == END_PENALTY and o.player != e.player and self._value(o.tiles, r) == value
                      for o in events)
         self.end_rule = "add-and-subtract" if e.score == value and paired else "doubling"
         r.computed = value if self.end_rule == "add-and-subtract" else 2 * value
         r.note = f"{self.end_rule}: {'once' if r.computed == value else 'twice'} the value of {e.tiles}"
 
+    def _not_out(self, p: int) -> str | None:
+        """Why player ``p`` has not gone out (the bag or the rack not empty), or None."""
+        if self.over and self.over[0] == OUT and self.over[3] == p:
+            return None
+        nick, bag = self.game.players[p][0], max(self.bag(), 0)
+        if bag:
+            return f"end-rack points, but {nick} has not gone out: the bag still holds {bag} tile{'s' * (bag != 1)}"
+        if self.held[p]:
+            n = self.held[p]
+            return f"end-rack points, but {nick} has not gone out: {n} tile{'s' * (n != 1)} still on the rack"
+        return f"end-rack points for {nick}, but the game ended otherwise: {self._over_text()}"
+
+    def _end_rack_problem(self, holder: int, tiles: str) -> str | None:
+        """The end-of-game rack ``tiles`` of player ``holder`` (the opponent's, on an
+        end-rack points line; the player's own, on a penalty line): why the set cannot hold
+        it with the board and the other end rack, or None. A rack already judged (the
+        add-and-subtract penalty repeats the points line's) is not judged again."""
+        if self.end_racks.get(holder) == tiles:
+            return None
+        self.end_racks[holder] = tiles
+        try:
+            extra = self._overdrawn_by(*self.end_racks.values())
+        except ValueError:
+            return None  # (not of the alphabet: said by _value)
+        if not extra:
+            return None
+        racks = "the end racks" if len(self.end_racks) > 1 else "the end rack"
+        return f"end rack {tiles} is not in the bag: the board and {racks} hold {extra} more than the set has"
+
+    def _end_rack_short(self, e: Event) -> str | None:
+        """Once a player is out (the bag empty), the opponent holds every tile not on the
+        board: why the end rack ``e.tiles`` is not all of them, or None."""
+        if not (self.over and self.over[0] == OUT and self.over[3] == e.player):
+            return None
+        try:
+            left = unseen(self.board, e.tiles)
+        except ValueError:
+            return None  # (not of the alphabet: said by _value)
+        missing = [c for c, n in sorted(left.items()) if n > 0 for _ in range(n)]
+        if not missing:
+            return None
+        text = self.ruleset.alphabet.rack_text([c for c in missing if c], missing.count(0))
+        return (f"end rack {e.tiles} is short: with the bag empty, {self.game.players[1 - e.player][0]} holds every "
+                f"tile not on the board, {text} too")
+
     def _end_rack_penalty(self, i: int, e: Event, r: EventReport) -> None:
         r.computed, r.note = -self._value(e.tiles, r), f"the value of {e.tiles}"
+        r.error = r.error or self._end_rack_problem(e.player, e.tiles)
         if not any(o.kind == END_POINTS for o in self.events):  # no one went out: six scoreless turns
-            if self.zeros < 6:
+            if self.zeros < SCORELESS_TURNS:
                 r.error = f"a rack penalty with no one going out needs six scoreless turns, not {self.zeros}"
             elif not any(o.kind == END_PENALTY and o.player != e.player for o in self.events):
                 r.error = f"only {r.player}'s rack penalty is recorded; after six scoreless turns both lose theirs"

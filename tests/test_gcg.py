@@ -15,6 +15,7 @@ import pytest
 
 from lexc.gcg import GCGError, parse_gcg, read_gcg
 from lexc.replay import replay
+from lexc.ruleset import Ruleset, load_ruleset
 from lexicons import enable_built
 
 GAMES = Path(__file__).resolve().parent / "games"
@@ -167,6 +168,12 @@ NEGATIVE = {  # file: (text of the defective line, what the reason must say)
     "MAGPIE__encoding_wrong_place.gcg": ("#character-encoding", "must be the first line"),
     "MAGPIE__no_matching_token.gcg": ("ADEIINR DAIN.IER", "cannot read"),
     "scorable__near-end-game.gcg": ("DOFAJEE C11 DOF", "total 161"),
+    # made for lexc from a game above, one defect each (the file's first #note says which): the bag
+    "lexc__exchange_with_a_short_bag.gcg": ("?AABEOS -AA", "no exchange with 3 tiles in the bag"),
+    "lexc__pass_after_six_scoreless_turns.gcg": ("?AEEOTT - +0", "pass after the game ended: 6 scoreless turns"),
+    "lexc__going_out_with_tiles_in_the_bag.gcg": ("(?AABEOS) +16", "the bag still holds 3 tiles"),
+    "lexc__end_rack_not_in_the_set.gcg": ("(OSZ) +24", "hold Z more than the set has"),
+    "lexc__end_rack_short.gcg": ("(O) +2", "holds every tile not on the board, S too"),
 }
 
 
@@ -232,31 +239,64 @@ def test_six_exchange_lacks_a_rack_penalty():
 
 HEAD = "#player1 Al Alice Smith\n#player2 Bo Bo Jones\n"
 OPENING = ">Al: ACT 8G CAT +10 10\n>Bo: BDEIQ H7 B.D +6 6\n>Al: S 8G ...S +6 16\n"
+# The same three plays in a set of eight tiles, racks of four: Al is dealt ACST, Bo BDEQ, the
+# bag is empty, so Al goes out with CATS and Bo is left with EQ (E1 Q10: 11).
+OUT = ">Al: ACST 8G CAT +10 10\n>Bo: BDEQ H7 B.D +6 6\n>Al: S 8G ...S +6 16\n"
 
 
-def test_doubling_ending(enable):
-    report = replay(HEAD + OPENING + ">Al: (EIQ) +24 40\n", enable)
-    assert report.ok and report.end_rule == "doubling"
-    assert report.final_computed == (40, 6)
+def english_variant(directory: Path, counts: dict[str, int], rack_size: int = 7) -> Ruleset:
+    """The English ruleset (board, values) with only the given tiles, loaded from a file."""
+    text = (Path(__file__).resolve().parents[1] / "lexc" / "rulesets" / "english.toml").read_text(encoding="utf-8")
+
+    def count(m: re.Match) -> str:
+        label = m.group(1).strip('"')
+        return f"{m.group(1)} = [{counts.get(label, 0)}, {m.group(2)}]"
+
+    text = re.sub(r'^("?[A-Z?]"?) = \[\d+, (\d+)\]', count, text, flags=re.M)
+    text = re.sub(r"tile_total = \d+", f"tile_total = {sum(counts.values())}", text)
+    text = re.sub(r"rack_size = \d+", f"rack_size = {rack_size}", text)
+    path = directory / f"english-{''.join(f'{k}{n}' for k, n in sorted(counts.items()))}-{rack_size}.toml"
+    path.write_text(text, encoding="utf-8")
+    return load_ruleset(str(path))
 
 
-def test_add_and_subtract_ending(enable):
-    report = replay(HEAD + OPENING + ">Al: (EIQ) +12 28\n>Bo: EIQ (EIQ) -12 -6\n", enable)
-    assert report.ok and report.end_rule == "add-and-subtract"
-    assert report.final_computed == (28, -6)
+@pytest.fixture(scope="module")
+def eight(tmp_path_factory):
+    return english_variant(tmp_path_factory.mktemp("rulesets"), {c: 1 for c in "ABCDEQST"}, rack_size=4)
 
 
-def test_wrong_end_rack_points_are_a_mismatch(enable):
-    report = replay(HEAD + OPENING + ">Al: (EIQ) +12 28\n", enable)  # no -12 for Bo: doubling, 24
+def test_doubling_ending(enable, eight):
+    report = replay(HEAD + OUT + ">Al: (EQ) +22 38\n", enable, eight)
+    assert report.ok and report.end_rule == "doubling", report.lines()
+    assert report.final_computed == (38, 6)
+    assert (report.end, report.end_line) == ("out", 5) and [e.bag for e in report.events] == [0, 0, 0, 0]
+
+
+def test_add_and_subtract_ending(enable, eight):
+    report = replay(HEAD + OUT + ">Al: (EQ) +11 27\n>Bo: EQ (EQ) -11 -5\n", enable, eight)
+    assert report.ok and report.end_rule == "add-and-subtract", report.lines()
+    assert report.final_computed == (27, -5)
+
+
+def test_wrong_end_rack_points_are_a_mismatch(enable, eight):
+    report = replay(HEAD + OUT + ">Al: (EQ) +11 27\n", enable, eight)  # no -11 for Bo: doubling, 22
     assert not report.ok and [e.line for e in report.events if e.mismatch] == [6]
+    assert not report.errors
 
 
-def test_challenge_bonus_and_time_penalty(enable):
-    text = HEAD + OPENING.replace("+6 6\n", "+6 6\n>Bo: EIQ (challenge) +5 11\n") + ">Al: (EIQ) +24 40\n>Bo: (time) -10 1\n"
-    report = replay(text, enable)
+def test_challenge_bonus_and_time_penalty(enable, eight):
+    text = HEAD + OUT.replace("+6 6\n", "+6 6\n>Bo: EQ (challenge) +5 11\n") + ">Al: (EQ) +22 38\n>Bo: (time) -10 1\n"
+    report = replay(text, enable, eight)
     assert report.ok, report.lines()
     assert [e.kind for e in report.events][-3:] == ["play", "end-rack-points", "time-penalty"]
-    assert report.final_computed == (40, 1)
+    assert report.final_computed == (38, 1)
+
+
+def test_going_out_in_the_english_set_needs_an_empty_bag(enable):
+    """The opening in the full set: the bag still holds 100 - 6 on the board - 14 on the racks."""
+    report = replay(HEAD + OPENING + ">Al: (EIQ) +24 40\n", enable)
+    assert report.errors == ["line 6: end-rack points, but Al has not gone out: the bag still holds 80 tiles"]
+    assert report.events[-1].bag == 80 and report.end is None
 
 
 def test_withdrawn_phony_is_scored_reported_and_taken_off(enable):
