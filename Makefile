@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DEMO   := build/demo
 
-.PHONY: help install demo test bench biglist fuzz positions lint clean
+.PHONY: help install demo check test bench biglist fuzz positions lint clean
 
 help:           ## list the targets
 	@grep -E '^[a-z]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -19,6 +19,7 @@ $(STAMP): $(BIN)/python pyproject.toml
 	touch $(STAMP)
 
 install: $(STAMP) ## create the virtualenv and install lexc into it
+	rm -rf build/lib build/bdist.* *.egg-info  # setuptools' leftovers would ship modules that no longer exist
 	$(BIN)/python -m pip install --quiet --no-deps --force-reinstall .
 
 demo: install   ## compile the bundled ENABLE list into every format and run a few queries
@@ -32,8 +33,11 @@ demo: install   ## compile the bundled ENABLE list into every format and run a f
 	$(BIN)/lexc words $(DEMO)/enable1.prefixset-aho --pattern 'Q[^U]*' --limit 10
 	$(BIN)/lexc check $(DEMO)/enable1.prefixset CARE ZAX QUIXOTIC
 
-test: install   ## install and run the whole test suite
+test: install   ## install and run the whole test suite (in parallel, one worker per core)
 	cd tests && ../$(BIN)/python -m pytest -c ../pyproject.toml --rootdir .. $(PYTEST_ARGS)
+
+check: $(STAMP) ## the quick loop while you work: the source tree, every test module, without the slow tests (ENABLE's GADDAG, the big list)
+	cd tests && env -u PYTHONDONTWRITEBYTECODE PYTHONPATH=$(CURDIR) ../$(BIN)/python -m pytest -c ../pyproject.toml --rootdir .. -m "not slow" $(PYTEST_ARGS)
 
 BIGWORDS ?= 3000000
 BIGLIST  := build/biglist/synth-$(BIGWORDS).txt
@@ -44,16 +48,16 @@ biglist: install  ## a synthetic 3,000,000-word list (lexc synth) in every forma
 	$(BIN)/lexc bench $(BIGLIST) --repeat $(or $(REPEAT),1) --no-movegen --no-papers --out docs/bench/biglist
 
 fuzz: install   ## load 100,000 mutated lexicon files of every format (CASES=, SEED= to change); exit 1 on any crash, hang or stray exception
-	$(BIN)/python -m lexc.fuzz --cases $(or $(CASES),100000) --seed $(or $(SEED),0)
+	$(BIN)/python tools/fuzz.py --cases $(or $(CASES),100000) --seed $(or $(SEED),0)
 
 bench: install  ## measure every format side by side (lexc bench); write docs/bench/ and the README's report
 	$(BIN)/lexc bench --movegen-repeat 3 --out docs/bench
-	$(BIN)/python -m lexc.benchreport docs/bench README.md
+	$(BIN)/python -m lexc.bench.report docs/bench README.md
 
 positions: install  ## regenerate the built-in move-generation position set from 150 self-play games
 	@mkdir -p build
 	$(BIN)/lexc selfplay --games 150 --seed 1 --positions build/selfplay-positions.jsonl > /dev/null
-	$(BIN)/python -m lexc.benchmoves build/selfplay-positions.jsonl lexc/positions/enable-selfplay.jsonl
+	$(BIN)/python -m lexc.bench.moves build/selfplay-positions.jsonl lexc/bench/enable-selfplay.jsonl
 
 lint: install   ## byte-compile everything (a cheap syntax check)
 	$(BIN)/python -m compileall -q lexc tests

@@ -15,7 +15,7 @@ from importlib.resources import files
 from pathlib import Path
 from types import MappingProxyType
 
-from lexc.alphabet import BLANK_CHAR, BLANK_FLAG, Alphabet
+from .alphabet import BLANK_CHAR, BLANK_FLAG, Alphabet
 
 #: premium name -> (letter multiplier, word multiplier)
 PREMIUMS = MappingProxyType({

@@ -18,8 +18,8 @@ from __future__ import annotations
 import sys
 from array import array
 
-from lexc.board import Board
-from lexc.play import Play
+from lexc.board.board import Board
+from lexc.board.notation import Play
 from lexc.ruleset import Ruleset
 
 SEP = 0

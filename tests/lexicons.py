@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
 import random
 from pathlib import Path
 
 import pytest
 
 import lexc
+from lexc import formats
 from lexc.formats import FORMATS, build
 from lexc.wordlist import from_words, read_wordlist
 
@@ -41,11 +44,32 @@ def enable_set(enable_list):
 _built: dict = {}
 
 
+def shared_build(key: str, make):
+    """A lexicon built once per test run and shared by every module and every xdist worker.
+
+    The first process to ask builds it (``make()``), saves it in the run's shared directory
+    (``LEXC_TEST_SHARED``, made by conftest) under a lock, and every process (the builder
+    too) uses the file loaded back: each test sees the same object whichever worker runs it,
+    and a structure such as ENABLE's GADDAG is built once per run, not once per worker.
+    """
+    if key in _built:
+        return _built[key]
+    shared = os.environ.get("LEXC_TEST_SHARED")
+    if not shared:  # no conftest (a module run on its own by hand): build in this process
+        _built[key] = formats.loads(formats.dumps(make()))
+        return _built[key]
+    path = Path(shared) / key
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not path.exists():
+            formats.save(make(), path)
+    _built[key] = formats.load(path)
+    return _built[key]
+
+
 def enable_built(enable_list, name: str):
-    """ENABLE built in format ``name``, once per session (shared by every test module)."""
-    if name not in _built:
-        _built[name] = build(enable_list, name)
-    return _built[name]
+    """ENABLE in format ``name``, built once per test run (see ``shared_build``)."""
+    return shared_build(f"enable.{name}", lambda: build(enable_list, name))
 
 
 @pytest.fixture(scope="session", params=FORMAT_NAMES)

@@ -6,24 +6,46 @@ these on every query.
 
 from __future__ import annotations
 
+import copy
+import functools
 import re
 from collections import Counter
+
+_MEMO: dict = {}
+
+
+def memo(fn):
+    """Remember the answers over big word sets (ENABLE, the big list): every format is checked
+    against the same brute-force answer, so it is computed once per query, not once per format.
+    The set is kept alive with its answers, so its id cannot be reused; callers get a copy."""
+    @functools.wraps(fn)
+    def wrapper(words, *args):
+        if len(words) < 10_000:
+            return fn(words, *args)
+        key = (fn.__name__, id(words), args)
+        if key not in _MEMO:
+            _MEMO[key] = (words, fn(words, *args))
+        return copy.deepcopy(_MEMO[key][1])
+    return wrapper
 
 
 def contains(words: set[str], word: str) -> bool:
     return word.upper() in words
 
 
+@memo
 def is_prefix(words: set[str], prefix: str) -> bool:
     prefix = prefix.upper()
     return any(w.startswith(prefix) for w in words)
 
 
+@memo
 def with_prefix(words: set[str], prefix: str) -> list[str]:
     prefix = prefix.upper()
     return sorted(w for w in words if w.startswith(prefix))
 
 
+@memo
 def anagrams(words: set[str], rack: str, sub: bool) -> list[str]:
     """Words from the rack; blank-made letters lower case, naturals used first, left to right."""
     rack = rack.upper()
@@ -49,6 +71,7 @@ def anagrams(words: set[str], rack: str, sub: bool) -> list[str]:
     return sorted(out, key=lambda s: (-len(s), s.upper()))
 
 
+@memo
 def pattern(words: set[str], pat: str, letters: str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ") -> list[str]:
     pat = pat.upper()
     rx, i = "", 0
@@ -73,6 +96,7 @@ def pattern(words: set[str], pat: str, letters: str = "ABCDEFGHIJKLMNOPQRSTUVWXY
     return sorted(w for w in words if compiled.fullmatch(w))
 
 
+@memo
 def hooks(words: set[str], word: str, letters: str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ") -> dict:
     word = word.upper()
     return {
@@ -120,7 +144,7 @@ def all_plays(board, rack: str, words: set[str]) -> set[tuple[str, int]]:
     from itertools import permutations
 
     from lexc.alphabet import BLANK_FLAG
-    from lexc.referee import judge_tiles
+    from lexc.board.referee import judge_tiles
 
     alphabet = board.ruleset.alphabet
     lexicon = SetLexicon(words, alphabet)

@@ -13,10 +13,10 @@ from collections import Counter
 
 import pytest
 
-from lexc.board import Board, parse_cgp
+from lexc.board.board import Board, parse_cgp
 from lexc.formats import FORMATS, build, load, save
 from lexc.movegen import STRATEGIES, generate
-from lexc.referee import judge
+from lexc.board.referee import judge
 from lexc.ruleset import available, load_ruleset
 from lexc.wordlist import from_words
 

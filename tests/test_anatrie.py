@@ -65,6 +65,7 @@ def test_findwords2_requires_the_board_letters(english):
     assert list(lex.words_from("VIES", required="LL")) == []  # no word has two Ls
 
 
+@pytest.mark.slow
 def test_words_before_their_sub_collections(enable_list):
     lex = enable_built(enable_list, "anatrie")
     for rack in ["RETAINS", "AEIRST?", "QUIZ?ES"]:
@@ -93,6 +94,7 @@ def test_findwords_is_resumable(enable_list):
 # -- correctness against brute force ------------------------------------------------------
 
 @pytest.mark.parametrize("disk", DISKS)
+@pytest.mark.slow
 def test_findwords2_matches_brute_force_on_enable(enable_list, enable_set, disk):
     lex = enable_built(enable_list, "anatrie") if disk == "pascal" else build(enable_list, "anatrie", disk=disk)
     cases = [("RETAIN?", "S"), ("QUIZ??", "E"), ("EAT", "BL"), ("ST??", "Z"), ("AEINRST", "QU")]
@@ -151,11 +153,13 @@ def test_canonical_orders(english):
     assert [spanish.value(c) for c in order] == sorted((spanish.value(c) for c in order), reverse=True)
 
 
+@pytest.mark.slow
 def test_the_order_changes_the_size(enable_list):
     counts = {order: build(enable_list, "anatrie", order=order).stats()["nodes"] for order in ("1979", "1977", "alpha")}
     assert counts == {"1979": 459_588, "1977": 548_759, "alpha": 402_715}
 
 
+@pytest.mark.slow
 def test_simula_reads_more_than_pascal(enable_list):
     pascal = enable_built(enable_list, "anatrie")
     simula = build(enable_list, "anatrie", disk="simula")
@@ -221,6 +225,7 @@ def test_crafted_fail_offsets_are_caught(english):
         list(looping.findwords("?VSIE"))
 
 
+@pytest.mark.slow
 def test_exact_anagrams_use_every_tile(enable_list, enable_set):
     lex = enable_built(enable_list, "anatrie")
     for rack in ["RETAINS", "RETAIN?", "QUIZ?", "AEINST??"]:

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from lexc import cli
-from lexc.benchmoves import bundled_positions
-from lexc.benchqueries import KINDS
-from lexc.benchreport import BEGIN, END, QUERY_CHART, SIZE_CHART, update_readme
-from lexc.benchworker import BASELINES, ORDERS
+from lexc.bench.moves import bundled_positions
+from lexc.bench.queries import KINDS
+from lexc.bench.report import BEGIN, END, QUERY_CHART, SIZE_CHART, update_readme
+from lexc.bench.worker import BASELINES, ORDERS
 from lexc.formats import FORMATS
 from lexc.movegen import STRATEGIES
 
@@ -46,6 +46,7 @@ def bench_run(tmp_path_factory):
     return exit_.value.code, out_dir
 
 
+@pytest.mark.slow
 def test_json_shape_and_every_figure_positive(bench_run, capsys):
     code, out_dir = bench_run
     assert code == 0
@@ -82,7 +83,7 @@ def test_json_shape_and_every_figure_positive(bench_run, capsys):
 
 def _built(name: str):
     from lexc.formats import build
-    from lexc.source import read_list
+    from lexc.lexicons.source import read_list
 
     return build(read_list(TINY), name)
 
@@ -107,7 +108,7 @@ def test_papers_section(bench_run):
     for order in orders.values():
         assert order["nodes"] > 0 and order["file_bytes"] > 0
         assert all(order[f"subanagram{b}"]["nodes_read"] > 0 for b in (0, 1, 2))
-    from lexc.source import read_list
+    from lexc.lexicons.source import read_list
 
     words = read_list(TINY).texts()
     assert papers[4]["figures"]["prefixes"] == len({w[:i] for w in words for i in range(len(w))})
@@ -143,9 +144,9 @@ def test_text_report(tmp_path, capsys):
 def test_a_disagreement_fails_the_run_after_the_report(capsys, monkeypatch):
     """A structure whose answers differ is a bug: the report lists it, and the exit status is 2
     (so make bench and make biglist fail)."""
-    import lexc.bench
+    import lexc.bench.runner
 
-    monkeypatch.setattr(lexc.bench, "compare_answers", lambda answers: ["dawg: member answers differ"])
+    monkeypatch.setattr(lexc.bench.runner, "compare_answers", lambda answers: ["dawg: member answers differ"])
     code, out, err = run(capsys, "bench", str(TINY), "--formats", "dawg", "--repeat", "1", "--no-movegen",
                          "--no-papers")
     assert code == 2

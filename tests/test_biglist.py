@@ -17,13 +17,13 @@ import pytest
 from lexc import formats
 from lexc.formats import FormatError, build
 from lexc.formats.edges import U32, choose_layout
-from lexc.kwg import export_kwg
-from lexc.synth import Chain, generate
-from lexc.source import bundled_wordlist
+from lexc.formats.kwg import export_kwg
+from lexc.lexicons.synth import Chain, generate
+from lexc.lexicons.source import bundled_wordlist
 from lexc.wordlist import from_words, word_lines
 
 import reference as ref
-from lexicons import FORMAT_NAMES, random_racks
+from lexicons import FORMAT_NAMES, random_racks, shared_build
 from test_cli import assert_one_error_line, run_main
 
 TRAIN = ["CARE", "CARES", "CART", "CARTS", "SCAR", "SCARE", "RACE", "RACES", "TRACE", "CRATE", "REACT",
@@ -50,6 +50,7 @@ def test_chain_follows_its_training_list():
     assert drawn == set(words)
 
 
+@pytest.mark.slow
 def test_generate_default_training_gives_english_like_words():
     words = generate(2000, seed=1)
     lengths = [len(w) for w in words]
@@ -90,6 +91,7 @@ def test_synth_command(tmp_path, capsys):
     assert out.read_bytes() == data  # a failed run leaves the old file alone
 
 
+@pytest.mark.slow
 def test_synthetic_list_builds_in_every_format(tmp_path, english):
     words = generate(4000, seed=2)
     wordlist = from_words(words, english.alphabet)
@@ -103,45 +105,57 @@ def test_synthetic_list_builds_in_every_format(tmp_path, english):
 BIG_WORDS = 52_000  # random 15-letter words: with some prefixes, 4,423,199 GADDAG edges
 
 
-@pytest.fixture(scope="module")
-def big(english):
-    """(word set, {format: lexicon loaded back from its bytes}) for random 15-letter words."""
+def big_words() -> set[str]:
+    """Random 15-letter words, and some of their prefixes."""
     rng = random.Random(22)
     words = {"".join(rng.choices("ABCDEFGHIJKLMNOPQRSTUVWXYZ", k=15)) for _ in range(BIG_WORDS)}
     words |= {w[:n] for w in sorted(words)[:3000] for n in (2, 5, 9)}  # prefixes that are words too
-    wordlist = from_words(words, english.alphabet)
-    lexicons = {}
-    for name in FORMAT_NAMES:
-        built = build(wordlist, name)
+    return words
+
+
+@pytest.fixture(scope="module")
+def words():
+    return big_words()
+
+
+def big_lexicon(english, name: str):
+    """The big list in format ``name``, built once per test run and loaded back from its file
+    (``shared_build``: the xdist workers share it); a GADDAG switches to u64 as it is built."""
+    def make():
+        built = build(from_words(big_words(), english.alphabet), name)
         if name in ("gaddag", "gaddawg"):
             assert built.layout.name == "u64" and len(built.edges) > U32.max_edges, name
-        lexicons[name] = formats.loads(formats.dumps(built))
-        del built
-    return words, lexicons
+        return built
+    return shared_build(f"big.{name}", make)
 
 
-def test_word_graphs_switch_to_u64_past_two_to_the_22_edges(big):
-    _, lexicons = big
-    for name in ("gaddag", "gaddawg"):
-        lex = lexicons[name]
-        assert lex.layout.name == "u64" and lex.header["meta"]["layout"] == "u64"
-        assert len(lex.edges) > U32.max_edges
-        with pytest.raises(FormatError, match=r"do not fit the u32 layout \(max 4,194,304\)"):
-            choose_layout(len(lex.edges), "u32")
-    assert lexicons["dawg"].layout.name == "u32"  # the same words' DAWG still fits
+@pytest.mark.parametrize("name", ["gaddag", "gaddawg"])
+@pytest.mark.slow
+def test_word_graphs_switch_to_u64_past_two_to_the_22_edges(english, name):
+    lex = big_lexicon(english, name)
+    assert lex.layout.name == "u64" and lex.header["meta"]["layout"] == "u64"
+    assert len(lex.edges) > U32.max_edges
+    with pytest.raises(FormatError, match=r"do not fit the u32 layout \(max 4,194,304\)"):
+        choose_layout(len(lex.edges), "u32")
 
 
-def test_every_format_holds_the_big_list(big):
-    words, lexicons = big
-    expected = sorted(words)
-    for name, lex in lexicons.items():
-        assert len(lex) == len(words) and list(lex) == expected, name
-        if name != "gaddag":  # its check walks the graph gaddawg's does (20 s apiece at this size)
-            assert lex.check() == [], name
+@pytest.mark.slow
+def test_the_same_words_dawg_still_fits_u32(english):
+    assert big_lexicon(english, "dawg").layout.name == "u32"
 
 
-def test_every_format_answers_the_big_list_like_a_set(big):
-    words, lexicons = big
+@pytest.mark.parametrize("name", FORMAT_NAMES)
+@pytest.mark.slow
+def test_every_format_holds_the_big_list(english, words, name):
+    lex = big_lexicon(english, name)
+    assert len(lex) == len(words) and list(lex) == sorted(words), name
+    if name != "gaddag":  # its check walks the graph gaddawg's does (20 s apiece at this size)
+        assert lex.check() == [], name
+
+
+@pytest.fixture(scope="module")
+def expected(words):
+    """The sample of queries and brute force's answers over the Python set."""
     rng = random.Random(5)
     sample = rng.sample(sorted(words), 200)
     probes = sample + [w[:-1] + "Q" for w in sample[:100]] + [w[:7] for w in sample[:100]]
@@ -150,7 +164,9 @@ def test_every_format_answers_the_big_list_like_a_set(big):
     patterns = [sample[0][:3] + "*", "?" * 5, sample[1][:2] + "?" * 12 + sample[1][-1]]
     completions = [w[:n] for w in sample[:10] for n in (3, 5)]
     every_prefix = {w[:i] for w in words for i in range(len(w) + 1)}
-    expected = {
+    queries = {"member": probes, "prefix": prefixes, "words": completions, "hooks": sample[:40], "anagrams": racks,
+               "patterns": patterns}
+    answers = {
         "member": [p in words for p in probes],
         "prefix": [p in every_prefix for p in prefixes],
         "words": [ref.with_prefix(words, p) for p in completions],
@@ -158,20 +174,27 @@ def test_every_format_answers_the_big_list_like_a_set(big):
         "anagrams": [ref.anagrams(words, rack, True) for rack in racks],
         "patterns": [ref.pattern(words, p) for p in patterns],
     }
-    for name, lex in lexicons.items():
-        got = {
-            "member": [p in lex for p in probes],
-            "prefix": [lex.is_prefix(p) for p in prefixes],
-            "words": [lex.words(p) for p in completions],
-            "hooks": [lex.hooks(w).as_dict() for w in sample[:40]],
-            "anagrams": [lex.anagrams(rack, sub=True) for rack in racks],
-            "patterns": [lex.pattern(p) for p in patterns],
-        }
-        for kind in expected:
-            assert got[kind] == expected[kind], (name, kind)
+    return queries, answers
 
 
-def test_kwg_export_refuses_a_graph_past_two_to_the_22_edges(big):
-    _, lexicons = big
+@pytest.mark.parametrize("name", FORMAT_NAMES)
+@pytest.mark.slow
+def test_every_format_answers_the_big_list_like_a_set(english, expected, name):
+    queries, answers = expected
+    lex = big_lexicon(english, name)
+    got = {
+        "member": [p in lex for p in queries["member"]],
+        "prefix": [lex.is_prefix(p) for p in queries["prefix"]],
+        "words": [lex.words(p) for p in queries["words"]],
+        "hooks": [lex.hooks(w).as_dict() for w in queries["hooks"]],
+        "anagrams": [lex.anagrams(rack, sub=True) for rack in queries["anagrams"]],
+        "patterns": [lex.pattern(p) for p in queries["patterns"]],
+    }
+    for kind in answers:
+        assert got[kind] == answers[kind], (name, kind)
+
+
+@pytest.mark.slow
+def test_kwg_export_refuses_a_graph_past_two_to_the_22_edges(english):
     with pytest.raises(FormatError, match="too big for KWG"):
-        export_kwg(lexicons["gaddawg"])
+        export_kwg(big_lexicon(english, "gaddawg"))

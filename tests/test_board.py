@@ -1,4 +1,4 @@
-"""Tests for the board (lexc.board), play notation (lexc.play) and scoring (lexc.scoring).
+"""Tests for the board (lexc.board.board), play notation (lexc.board.notation) and scoring (lexc.board.scoring).
 
 Expected scores are computed by hand from the premium layouts in lexc/rulesets/*.toml (the
 arithmetic is written next to each case); the code under test never supplies an expected
@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lexc.alphabet import BLANK_FLAG
-from lexc.board import Board, Position, PositionError, parse_cgp, read_position
-from lexc.play import THROUGH, Play, PlayError, parse_play
+from lexc.board.board import Board, Position, PositionError, parse_cgp, read_position
+from lexc.board.notation import THROUGH, Play, PlayError, parse_play
 from lexc.ruleset import load_ruleset
-from lexc.scoring import FormedWord, score, words_formed
+from lexc.board.scoring import FormedWord, score, words_formed
 
 from reference import NORVIG_PICTURE
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lexc.charts import format_bytes, format_number, format_seconds, panels_svg, scatter_svg
+from lexc.bench.charts import format_bytes, format_number, format_seconds, panels_svg, scatter_svg
 
 NS = "{http://www.w3.org/2000/svg}"
 

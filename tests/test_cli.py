@@ -66,7 +66,7 @@ def _cache_env(cache_dir, monkeypatch):
 @pytest.fixture(scope="module")
 def tiny_dawg(tmp_path_factory) -> Path:
     """tiny.txt compiled by the library (not by the command under test)."""
-    from lexc.compiler import compile_file
+    from lexc.lexicons.compile import compile_file
 
     out = tmp_path_factory.mktemp("tiny") / "tiny.dawg"
     compile_file(TINY, out=out)
@@ -451,11 +451,11 @@ class RecordingBar:
 def test_build_all_shows_one_progress_bar_on_a_terminal(tmp_path, monkeypatch):
     import click
 
-    from lexc import cli as cli_module
+    from lexc.cli import common
 
     RecordingBar.made = []
     monkeypatch.setattr(click, "progressbar", RecordingBar)
-    monkeypatch.setattr(cli_module, "_on_terminal", lambda: True)
+    monkeypatch.setattr(common, "on_terminal", lambda: True)
     ok("build", TINY, "-f", "all", "-o", tmp_path)
     [bar] = RecordingBar.made
     stages = ["reading"] + [f"{step} {name}" for name in FORMAT_NAMES for step in ("building", "writing")]
@@ -478,7 +478,7 @@ def test_build_help_mentions_all_and_the_directory():
 @pytest.fixture(scope="module")
 def tiny_in(tmp_path_factory):
     """tiny.txt compiled by the library into each registered format: format name -> path."""
-    from lexc.compiler import compile_file
+    from lexc.lexicons.compile import compile_file
 
     where = tmp_path_factory.mktemp("tiny-formats")
     return {name: Path(compile_file(TINY, name, out=where / f"tiny.{name}")["output"]) for name in FORMAT_NAMES}
@@ -521,7 +521,7 @@ def test_convert_carries_a_format_option_only_to_formats_that_have_it(tmp_path, 
     """A u64 dawg converted to dawg stays u64; through a format without a layout option the
     layout is lost (that format never knew it), so the dawg made from it has the default
     layout and equals the directly built default dawg, not the u64 one."""
-    from lexc.manager import convert_file
+    from lexc.lexicons.edit import convert_file
 
     register(Flat)
     u64, default = tmp_path / "u64.dawg", tmp_path / "default.dawg"
@@ -618,7 +618,7 @@ def test_convert_corrupt_file_exits_2(tiny_in, tmp_path, capsys):
 
 
 def test_convert_refuses_a_source_whose_words_do_not_match_its_sha256(tmp_path, capsys):
-    from lexc.source import compile_list
+    from lexc.lexicons.source import compile_list
 
     _, lex = compile_list(TINY)
     lex.wordlist_sha256 = "0" * 64
@@ -631,7 +631,7 @@ def test_convert_refuses_a_source_whose_words_do_not_match_its_sha256(tmp_path, 
 
 
 def test_convert_refuses_a_target_that_loses_words(tiny_in, tmp_path, register):
-    from lexc.manager import convert_file
+    from lexc.lexicons.edit import convert_file
 
     register(Lossy)
     with pytest.raises(FormatError, match="lossy-test.*nothing written"):
@@ -1133,7 +1133,7 @@ def crowded_cgp(count: int, opponent: int) -> tuple[str, str]:
     position: only a bag count), the player to move holding the next 7 tiles and the
     opponent the ``opponent`` after those; and the rack to move."""
     from lexc.alphabet import BLANK_FLAG
-    from lexc.board import Board, Position
+    from lexc.board.board import Board, Position
     from lexc.ruleset import load_ruleset
 
     rules = load_ruleset("english")
@@ -1323,6 +1323,7 @@ def test_selfplay_bad_input(tiny_dawg, capsys, args, fragment):
     assert_one_error_line(err, fragment)
 
 
+@pytest.mark.slow
 def test_bench_movegen_on_a_small_set(tmp_path, capsys):
     positions = tmp_path / "p.jsonl"
     code, _, err = run_main(capsys, "selfplay", TINY, "--games", "1", "--seed", "1", "--positions", positions)

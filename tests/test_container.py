@@ -165,7 +165,7 @@ def test_saved_files_are_byte_identical(tmp_path, lexicon):
 
 def test_bytes_do_not_depend_on_hash_seed(tmp_path):
     script = (
-        "import sys; from lexc import formats; from lexc.source import read_list\n"
+        "import sys; from lexc import formats; from lexc.lexicons.source import read_list\n"
         "wl = read_list(sys.argv[1]); sys.stdout.buffer.write(formats.dumps(formats.build(wl)))\n"
     )
     outputs = []

@@ -1,4 +1,4 @@
-"""lexc.lexdiff and lexc.lexstats against brute force over Python sets and Counters."""
+"""lexc.lexicons.diff and lexc.lexicons.stats against brute force over Python sets and Counters."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from lexc.formats import FORMATS, Capability, build
-from lexc.lexdiff import AlphabetMismatchError, LexiconDiff, LexiconDiffError, diff_lexicons
-from lexc.lexstats import LexiconStatsError, format_stats, lexicon_stats
+from lexc.lexicons.diff import AlphabetMismatchError, LexiconDiff, LexiconDiffError, diff_lexicons
+from lexc.lexicons.stats import LexiconStatsError, format_stats, lexicon_stats
 from lexc.ruleset import load_ruleset
-from lexc.source import bundled_wordlist, read_list
+from lexc.lexicons.source import bundled_wordlist, read_list
 from lexc.wordlist import from_words
 
 FORMAT_NAMES = sorted(FORMATS)

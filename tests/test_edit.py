@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from lexc import formats
 from lexc.cli import cli, main
-from lexc.manager import edit_file
+from lexc.lexicons.edit import edit_file
 from lexc.formats import FORMATS, FormatError
 from lexc.formats.dawg import Dawg
 from lexc.wordlist import WordListError
@@ -318,7 +318,7 @@ class NoEmpty(Dawg):
 
 
 def test_a_format_without_an_empty_lexicon_says_so(tmp_path, monkeypatch):
-    from lexc.source import read_list
+    from lexc.lexicons.source import read_list
 
     monkeypatch.setitem(FORMATS, NoEmpty.name, NoEmpty)
     src = tmp_path / "two.noempty"

@@ -1,8 +1,8 @@
-"""Fuzzing the loaders (``lexc.fuzz``): mutated files raise FormatError or load into a
+"""Fuzzing the loaders (``tools/fuzz.py``): mutated files raise FormatError or load into a
 lexicon whose queries do not raise; plus a deterministic run of the fuzzer itself, and one
 regression test per loader bug it found (each now ends in FormatError).
 
-Mutants are made by ``lexc.fuzz``: most are *re-sealed* (header re-packed, header CRC,
+Mutants are made by ``tools/fuzz.py``: most are *re-sealed* (header re-packed, header CRC,
 payload size and SHA-256 recomputed) so they reach the formats' own checks.
 """
 
@@ -19,13 +19,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import fuzz  # tools/fuzz.py: conftest puts tools/ on the path
 import lexc
-from lexc import formats, fuzz
-from lexc.fuzz import seal, split
+from fuzz import seal, split
+from lexc import formats
 from lexc.ruleset import load_ruleset
 from lexc.wordlist import from_words
 
 ROOT = Path(lexc.__file__).resolve().parent.parent
+TOOLS = Path(fuzz.__file__).resolve().parent
 ENGLISH = load_ruleset("english").alphabet
 WORDS = ["CAT", "CATS", "DOG"]
 
@@ -44,11 +46,11 @@ def parts(fmt: str, words=WORDS, **options):
 def outcome_in_child(blob: bytes, timeout: float = 20) -> tuple[str, str]:
     """``fuzz.run_case`` in a separate process, so a crash or a hang inside C code (where
     SIGALRM cannot interrupt) is a result, not the end of the test run."""
-    code = ("import sys, json; from lexc.fuzz import run_case, _limit_memory; _limit_memory(200); "
+    code = ("import sys, json; from fuzz import run_case, _limit_memory; _limit_memory(200); "
             "print(json.dumps(run_case(sys.stdin.buffer.read(), 5.0)))")
     try:
         proc = subprocess.run([sys.executable, "-c", code], input=blob, capture_output=True, timeout=timeout,
-                              env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+                              env={"PYTHONPATH": f"{ROOT}:{TOOLS}", "PATH": "/usr/bin:/bin"})
     except subprocess.TimeoutExpired:
         return "BUG", f"hang: no answer in {timeout} s"
     if proc.returncode < 0:

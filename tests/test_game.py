@@ -1,4 +1,4 @@
-"""Tests for the game manager (lexc.game) and the GCG writer (lexc.gcg.write_gcg).
+"""Tests for the game manager (lexc.game.manager) and the GCG writer (lexc.game.gcg.write_gcg).
 
 Most games are played on the 7x7 ``tiny`` board with ENABLE's words of up to seven letters
 (a game takes a few hundredths of a second); variants of ``tiny`` written to a temporary file
@@ -17,14 +17,14 @@ from pathlib import Path
 import pytest
 
 from lexc.alphabet import BLANK_FLAG
-from lexc.board import parse_cgp
+from lexc.board.board import parse_cgp
 from lexc.formats import build
-from lexc.game import (ADD_AND_SUBTRACT, OUT, SCORELESS, Action, Bag, GameManager, ProgramPlayer, IllegalAction,
+from lexc.game.manager import (ADD_AND_SUBTRACT, OUT, SCORELESS, Action, Bag, GameManager, ProgramPlayer, IllegalAction,
                        TurnView, check_replay, draw_for_first, selfplay)
-from lexc.gcg import (END_PENALTY, END_POINTS, EXCHANGE, PASS, PLAY, TURNS, Event, Game, GCGError, parse_gcg, read_gcg,
+from lexc.game.gcg import (END_PENALTY, END_POINTS, EXCHANGE, PASS, PLAY, TURNS, Event, Game, GCGError, parse_gcg, read_gcg,
                       write_gcg)
 from lexc.movegen import generate
-from lexc.replay import replay
+from lexc.game.replay import replay
 from lexc.ruleset import load_ruleset
 from lexc.wordlist import from_words, read_wordlist
 from lexicons import ROOT, enable_built

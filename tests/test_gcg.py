@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from lexc.gcg import GCGError, parse_gcg, read_gcg
-from lexc.replay import replay
+from lexc.game.gcg import GCGError, parse_gcg, read_gcg
+from lexc.game.replay import replay
 from lexc.ruleset import Ruleset, load_ruleset
 from lexicons import enable_built
 

@@ -26,7 +26,7 @@ import pytest
 import lexc
 from lexc import formats
 from lexc.ruleset import load_ruleset
-from lexc.source import bundled_wordlist
+from lexc.lexicons.source import bundled_wordlist
 from lexc.wordlist import from_words
 
 ROOT = Path(lexc.__file__).resolve().parent.parent  # the tree holding the lexc package
@@ -43,6 +43,9 @@ def start_build(out: Path) -> subprocess.Popen:
 
 def temp_files(directory: Path, name: str) -> list[Path]:
     return sorted(p for p in directory.iterdir() if p.name != name)
+
+
+pytestmark = pytest.mark.slow  # every test here kills real builds of ENABLE
 
 
 @pytest.fixture(scope="module")

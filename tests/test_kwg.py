@@ -10,7 +10,7 @@ import pytest
 
 from lexc import cli
 from lexc.formats import FORMATS, FormatError, build
-from lexc.kwg import MAX_WORDS, export_kwg, read_kwg
+from lexc.formats.kwg import MAX_WORDS, export_kwg, read_kwg
 from lexc.ruleset import load_ruleset
 from lexc.wordlist import from_words
 
@@ -58,6 +58,7 @@ def test_round_trip_from_every_format_and_same_bytes(fmt):
     assert [ENGLISH.decode(c) for c in read_kwg(data, ENGLISH)] == sorted(WORDS)
 
 
+@pytest.mark.slow
 def test_enable_round_trip(enable_list):
     from lexicons import enable_built
 
@@ -150,8 +151,8 @@ def kwg_file(tmp_path, words=WORDS):
 
 
 def test_a_kwg_file_is_recognised_by_its_content(tmp_path):
-    from lexc.kwg import looks_like_kwg
-    from lexc.source import open_lexicon
+    from lexc.formats.kwg import looks_like_kwg
+    from lexc.lexicons.source import open_lexicon
 
     path = kwg_file(tmp_path)
     renamed = tmp_path / "no-extension"
@@ -166,7 +167,7 @@ def test_a_kwg_file_is_recognised_by_its_content(tmp_path):
 
 
 def test_a_kwg_answers_every_query_as_lexcs_own_gaddawg(tmp_path):
-    from lexc.source import open_lexicon
+    from lexc.lexicons.source import open_lexicon
 
     kwg = open_lexicon(kwg_file(tmp_path))
     own = build(from_words(WORDS, ENGLISH), "gaddawg")

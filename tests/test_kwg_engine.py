@@ -17,14 +17,14 @@ from click.testing import CliRunner
 
 from kwg_engine import SEP, Kwg, generate
 from lexc import cli
-from lexc.board import parse_cgp
-from lexc.kwg import export_kwg
+from lexc.board.board import parse_cgp
+from lexc.formats.kwg import export_kwg
 from lexc.movegen import generate as lexc_generate
 from lexc.ruleset import load_ruleset
 from lexicons import enable_built
 
 ENGLISH = load_ruleset("english")
-POSITIONS = Path(__file__).resolve().parent.parent / "lexc" / "positions" / "enable-selfplay.jsonl"
+POSITIONS = Path(__file__).resolve().parent.parent / "lexc" / "bench" / "enable-selfplay.jsonl"
 WORDS = ["AT", "BAT", "CAT", "CATS", "ZA", "QI", "QUIZ", "AA", "ABA", "ABBA", "TACT", "ACTS", "SCAT", "TA"]
 
 

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import lexc
-from lexc.benchmoves import read_positions
-from lexc.board import Board, parse_cgp
+from lexc.bench.moves import read_positions
+from lexc.board.board import Board, parse_cgp
 from lexc.formats import build
 from lexc.movegen import STRATEGIES, MoveGenError, generate
-from lexc.referee import judge
+from lexc.board.referee import judge
 from lexc.wordlist import from_words
 
 import reference as ref
@@ -62,7 +62,7 @@ def random_position(ruleset, words, lexicon, rng, turns):
 
 
 def lexc_play(notation, board):
-    from lexc.play import parse_play
+    from lexc.board.notation import parse_play
 
     return parse_play(notation, board)
 

@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from lexc.board import Board, parse_cgp
+from lexc.board.board import Board, parse_cgp
 from lexc.cli import cli
 from lexc.formats import save
-from lexc.game import GameManager
-from lexc.gcg import EXCHANGE, PASS, PLAY, parse_gcg
-from lexc.interactive import premium_mark, render_board
-from lexc.players import Action, ProgramPlayer
-from lexc.replay import replay
+from lexc.game.manager import GameManager
+from lexc.game.gcg import EXCHANGE, PASS, PLAY, parse_gcg
+from lexc.game.interactive import premium_mark, render_board
+from lexc.game.players import Action, ProgramPlayer
+from lexc.game.replay import replay
 from lexc.ruleset import load_ruleset
 
 from lexicons import enable_built
@@ -129,7 +129,7 @@ def test_end_of_input_ends_the_game_and_saves_it(enable_file, tmp_path):
 def test_add_a_word_then_play_it(tmp_path):
     """The lexicon manager: a word the lexicon lacks is refused, then added after a
     confirmation (a 'no' adds nothing) and played."""
-    from lexc.source import open_lexicon
+    from lexc.lexicons.source import open_lexicon
 
     lexicon = open_lexicon(str(TINY))
     for seed in range(100):  # a deal where the person moves first, so the word goes on H8
@@ -207,7 +207,7 @@ def test_the_beginner_level_plays_the_middle_of_the_ranking(enable_file):
     _, lexicon = enable_file
     board = parse_cgp("/".join(["15"] * 15), ENGLISH).board
     from lexc.movegen import generate
-    from lexc.players import TurnView
+    from lexc.game.players import TurnView
 
     view = TurnView(board, "AEINRST", (0, 0), 86, 7, 0, 1)
     moves = generate(board, "AEINRST", lexicon)

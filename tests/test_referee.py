@@ -1,4 +1,4 @@
-"""Tests for the referee (lexc.referee): legality, the words formed, the score, the leave
+"""Tests for the referee (lexc.board.referee): legality, the words formed, the score, the leave
 and the reason a play is illegal.
 
 Expected scores are computed by hand from the premium layouts in lexc/rulesets/*.toml.
@@ -12,10 +12,10 @@ import re
 import pytest
 
 from lexc.alphabet import BLANK_FLAG
-from lexc.board import Board, parse_cgp
+from lexc.board.board import Board, parse_cgp
 from lexc.formats import build
-from lexc.play import THROUGH, Play, PlayError
-from lexc.referee import Ruling, judge, judge_tiles
+from lexc.board.notation import THROUGH, Play, PlayError
+from lexc.board.referee import Ruling, judge, judge_tiles
 from lexc.ruleset import load_ruleset
 
 from reference import NORVIG_PICTURE

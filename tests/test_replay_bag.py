@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from lexc.formats import build
-from lexc.game import OUT, SCORELESS, GameManager, ProgramPlayer
-from lexc.gcg import END_PENALTY, END_POINTS, TURNS, read_gcg, write_gcg
-from lexc.replay import replay
+from lexc.game.manager import OUT, SCORELESS, GameManager, ProgramPlayer
+from lexc.game.gcg import END_PENALTY, END_POINTS, TURNS, read_gcg, write_gcg
+from lexc.game.replay import replay
 from lexc.ruleset import load_ruleset
 from lexc.wordlist import from_words
 from test_gcg import FILES, HEAD, OPENING, OUT as OUT_GAME, ROWS, english_variant, line_of

@@ -1,7 +1,11 @@
 """The format registry: build, save and load any lexicon format by name.
 
 Every format implements the protocol in ``base``; the CLI, the move generator and the
-referee know formats only through this registry.
+referee know formats only through this registry. ``kwg`` reads and writes the KWG word graph
+of other engines.
+
+Wing 1 of the package: imports the foundations only (``lexc.alphabet``, ``ruleset``,
+``wordlist``, ``pattern``).
 """
 
 from __future__ import annotations

@@ -7,6 +7,10 @@ a one-tile play that forms words in both directions is listed once, as the acros
 natural tile and a blank for the same letter are different placements, as is each letter a
 blank may stand for; on the empty board both directions are listed. The one scoring
 function (``LaneScoring.score``) scores every play, as it does for the referee.
+
+Wing 4 of the package: imports the foundations, ``formats`` (the protocol) and ``board``.
+``crosschecks`` finds anchors and cross-checks, ``lanes`` cuts the board, ``rack`` counts
+tiles, and one module per strategy is named for its authors.
 """
 
 from __future__ import annotations
@@ -14,10 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..board import Board
+from ..board.board import Board
 from ..formats.base import Capability
-from ..play import THROUGH, Play
-from ..scoring import lane_scoring
+from ..board.notation import THROUGH, Play
+from ..board.scoring import lane_scoring
 from . import appel_jacobson, gordon, naive, shapiro_smith
 from .lanes import lanes
 from .rack import Rack

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..alphabet import BLANK_FLAG
 from ..formats.base import Capability
-from ..play import THROUGH
+from ..board.notation import THROUGH
 from .lanes import Lane
 from .rack import Rack
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from ..board import Board
-from ..crosssets import anchors, cross_checks
+from ..board.board import Board
+from .crosschecks import anchors, cross_checks
 
 
 @dataclass(frozen=True)

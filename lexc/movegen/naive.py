@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from ..alphabet import BLANK_FLAG
-from ..play import THROUGH
+from ..board.notation import THROUGH
 from .lanes import Lane
 from .rack import Rack
 

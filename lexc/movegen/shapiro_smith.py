@@ -19,7 +19,7 @@ from typing import Any, Iterator
 
 from ..alphabet import BLANK_FLAG
 from ..formats.base import Capability
-from ..play import THROUGH
+from ..board.notation import THROUGH
 from .lanes import Lane
 from .rack import Rack
 

@@ -13,12 +13,12 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from . import formats
-from .alphabet import Alphabet
-from .compiler import build_and_save, default_output
-from .formats import FormatError, LexiconBase, container
-from .kwg import looks_like_kwg, open_kwg
-from .wordlist import WordList, WordListError, digest, normalize_word
+from .. import formats
+from ..alphabet import Alphabet
+from .compile import build_and_save, default_output
+from ..formats import FormatError, LexiconBase, container
+from ..formats.kwg import looks_like_kwg, open_kwg
+from ..wordlist import WordList, WordListError, digest, normalize_word
 
 
 def convert_file(

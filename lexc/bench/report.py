@@ -1,7 +1,7 @@
 """The report of ``lexc bench``: tables for the terminal and Markdown, the papers section,
 the charts, ``--out DIR`` (bench.md, bench.json, two SVG charts) and the README's copy.
 
-``python -m lexc.benchreport DIR README.md`` replaces the README's report (between
+``python -m lexc.bench.report DIR README.md`` replaces the README's report (between
 ``<!-- bench-report -->`` and ``<!-- /bench-report -->``) with ``DIR/bench.md``, its chart
 links made relative to the README; ``make bench`` runs it after ``lexc bench --out DIR``.
 """
@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .benchqueries import KINDS, LABELS
+from .queries import KINDS, LABELS
 from .charts import format_bytes, format_seconds, panels_svg, scatter_svg
-from .formats.container import write_atomic
+from ..formats.container import write_atomic
 
 SIZE_CHART, QUERY_CHART = "size-vs-movegen.svg", "query-times.svg"
 BEGIN, END = "<!-- bench-report -->", "<!-- /bench-report -->"
@@ -244,10 +244,10 @@ def update_readme(readme: str | os.PathLike, out_dir: str | os.PathLike) -> None
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m lexc.benchreport DIR README.md``: copy DIR's report into the README."""
+    """``python -m lexc.bench.report DIR README.md``: copy DIR's report into the README."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 2:
-        sys.exit("usage: python -m lexc.benchreport DIR README.md")
+        sys.exit("usage: python -m lexc.bench.report DIR README.md")
     update_readme(args[1], args[0])
 
 

@@ -17,8 +17,8 @@ from heapq import nlargest
 from itertools import chain, islice
 from typing import Any
 
-from .lexdiff import LexiconDiffError, alphabet_difference, alphabet_of, sorted_codes
-from .ruleset import Ruleset, load_ruleset
+from .diff import LexiconDiffError, alphabet_difference, alphabet_of, sorted_codes
+from ..ruleset import Ruleset, load_ruleset
 
 __all__ = ["LexiconStatsError", "format_stats", "lexicon_stats"]
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .alphabet import BLANK_FLAG
-from .board import Board, neighbours
-from .formats.base import Capability
+from ..alphabet import BLANK_FLAG
+from ..board.board import Board, neighbours
+from ..formats.base import Capability
 
 ANY = -1  # every letter: a square with no perpendicular neighbour
 

@@ -24,8 +24,8 @@ from pathlib import Path
 from random import Random
 from typing import Callable, Iterable
 
-from .formats import FormatError, container
-from .wordlist import word_lines
+from ..formats import FormatError, container
+from ..wordlist import word_lines
 
 END = "$"  # the "word ends here" symbol of the chain
 MAX_WORDS = 50_000_000  # beyond this the distinct words a chain can give run thin (and memory out)

@@ -21,14 +21,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import gcg
-from .alphabet import Alphabet
-from .board import Board, tile_text
+from ..alphabet import Alphabet
+from ..board.board import Board, tile_text
 from .gcg import END_PENALTY, END_POINTS, EXCHANGE, PASS, PLAY, Event, write_gcg
-from .play import THROUGH, Play, PlayError, parse_play
+from ..board.notation import THROUGH, Play, PlayError, parse_play
 from .players import Action, ProgramPlayer, Player, TurnView
-from .referee import Ruling, judge
+from ..board.referee import Ruling, judge
 from .replay import Report, replay
-from .ruleset import Ruleset, load_ruleset
+from ..ruleset import Ruleset, load_ruleset
 
 DOUBLING, ADD_AND_SUBTRACT = "doubling", "add-and-subtract"
 END_RULES = (DOUBLING, ADD_AND_SUBTRACT)

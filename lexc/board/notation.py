@@ -22,7 +22,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Iterator
 
-from .alphabet import BLANK_FLAG, Alphabet, fold
+from ..alphabet import BLANK_FLAG, Alphabet, fold
 from .board import Board, square_name, tile_text
 
 THROUGH = 0  # a square of the play that holds a tile already on the board

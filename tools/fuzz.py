@@ -1,4 +1,4 @@
-"""A mutation fuzzer for the lexicon loaders: ``python -m lexc.fuzz [--cases N] [--seed S] [--formats ...]``.
+"""A mutation fuzzer for the lexicon loaders: ``python tools/fuzz.py [--cases N] [--seed S] [--formats ...]``.
 
 It builds small valid files of every format (a hand-made list of 30 words, and a few hundred
 ENABLE words), mutates them and loads each mutant with ``formats.loads``, then runs a few
@@ -22,7 +22,7 @@ CRC, ``payload_bytes`` and ``payload_sha256`` are recomputed, so the mutation re
 format's own payload checks. Kinds ending in ``-raw`` are not re-sealed.
 
 Every case is generated from ``(seed, case index)`` alone, so a run is deterministic and any
-case can be replayed: ``python -m lexc.fuzz --seed S --replay I [--dump FILE]``. Cases run in
+case can be replayed: ``python tools/fuzz.py --seed S --replay I [--dump FILE]``. Cases run in
 forked worker processes (``--jobs``); the parent survives crashes and hangs of a worker.
 Exit status 1 if any case is a BUG.
 """
@@ -50,9 +50,9 @@ from typing import Any, Callable
 
 import msgpack
 
-from . import formats
-from .formats import FormatError
-from .formats.container import ALIGN, MAGIC, PRELUDE
+from lexc import formats
+from lexc.formats import FormatError
+from lexc.formats.container import ALIGN, MAGIC, PRELUDE
 
 HAND_WORDS = [
     "aa", "ab", "abs", "act", "acts", "bat", "bats", "cab", "cabs", "cat", "cats", "dog", "dogs", "do",
@@ -83,7 +83,7 @@ class Hang(BaseException):
 
 def enable_words(limit: int = ENABLE_SLICE[1]) -> list[str]:
     """A spread of ENABLE words (every n-th line), or an empty list if the file is absent."""
-    from .source import bundled_wordlist
+    from lexc.lexicons.source import bundled_wordlist
 
     try:
         lines = bundled_wordlist().read_text().split()
@@ -95,8 +95,8 @@ def enable_words(limit: int = ENABLE_SLICE[1]) -> list[str]:
 
 def make_bases(names: list[str] | None = None) -> list[dict[str, Any]]:
     """Valid files: every variant of every chosen format, from the hand list and ENABLE."""
-    from .ruleset import load_ruleset
-    from .wordlist import from_words
+    from lexc.ruleset import load_ruleset
+    from lexc.wordlist import from_words
 
     alphabet = load_ruleset("english").alphabet
     lists = {"hand": HAND_WORDS}
@@ -669,7 +669,7 @@ def summary(result: dict[str, Any], width: int = 18) -> str:
         by_detail[row[4].split(" | ")[0]].append(row)
     if by_detail:
         lines.append(f"\n{len(result['bugs'])} BUG case(s), {len(by_detail)} distinct (replay: "
-                     f"python -m lexc.fuzz --seed {result['seed']} --replay INDEX):")
+                     f"python tools/fuzz.py --seed {result['seed']} --replay INDEX):")
         for detail, rows in sorted(by_detail.items(), key=lambda kv: -len(kv[1])):
             kinds = ", ".join(sorted({f"{r[1]}/{r[2]}" for r in rows})[:4])
             lines.append(f"  {len(rows):>6}x  {detail}  e.g. case {rows[0][0]} ({rows[0][4].partition(' | ')[2]}); {kinds}")
@@ -679,7 +679,7 @@ def summary(result: dict[str, Any], width: int = 18) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m lexc.fuzz", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python tools/fuzz.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", type=int, default=2000, help="number of cases [2000]")
     parser.add_argument("--seed", type=int, default=0, help="seed [0]")
     parser.add_argument("--start", type=int, default=0, help="first case index [0]")

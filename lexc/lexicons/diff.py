@@ -19,9 +19,9 @@ import os
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 
-from .alphabet import Alphabet, AlphabetError, fold
-from .formats.base import Capability
-from .wordlist import WordList
+from ..alphabet import Alphabet, AlphabetError, fold
+from ..formats.base import Capability
+from ..wordlist import WordList
 
 __all__ = ["AlphabetMismatchError", "LexiconDiff", "LexiconDiffError", "alphabet_of", "alphabet_difference",
            "diff_lexicons", "sorted_codes"]
@@ -138,7 +138,7 @@ def _check_source(source: object, name: str) -> None:
     """TypeError for things that iterate but are not lists of words (a path, one word)."""
     if isinstance(source, (str, bytes, bytearray, os.PathLike)):
         raise TypeError(f"{name}: expected a lexicon or an iterable of words, not {type(source).__name__} "
-                        f"{source!r} (open a file with lexc.source.open_lexicon first)")
+                        f"{source!r} (open a file with lexc.lexicons.source.open_lexicon first)")
 
 
 def sorted_codes(source: object, alphabet: Alphabet, name: str = "lexicon") -> Iterator[bytes]:
@@ -188,7 +188,7 @@ def _sorted_texts(source: object, name: str) -> Iterator[str]:
 def _resolve_alphabet(a: object, b: object, alphabet: Alphabet | str | None) -> Alphabet | None:
     """The one alphabet both sides share; AlphabetMismatchError when they differ."""
     if isinstance(alphabet, str):
-        from .ruleset import load_ruleset
+        from ..ruleset import load_ruleset
 
         alphabet = load_ruleset(alphabet).alphabet
     known = [(name, found) for name, found in (("A", alphabet_of(a)), ("B", alphabet_of(b))) if found is not None]

@@ -27,8 +27,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from .alphabet import BLANK_FLAG, Alphabet, AlphabetError
-from .ruleset import Ruleset
+from ..alphabet import BLANK_FLAG, Alphabet, AlphabetError
+from ..ruleset import Ruleset
 
 
 class PositionError(ValueError):

@@ -20,13 +20,13 @@ from typing import Any, Callable
 
 import click
 
-from .alphabet import BLANK_FLAG
-from .board import Board, tile_text, unseen
-from .game import GameManager, IllegalAction, tiles_text
+from ..alphabet import BLANK_FLAG
+from ..board.board import Board, tile_text, unseen
+from .manager import GameManager, IllegalAction, tiles_text
 from .gcg import EXCHANGE, PASS, PLAY, write_gcg
-from .manager import with_words
+from ..lexicons.edit import with_words
 from .players import Action, ProgramPlayer, TurnView
-from .referee import judge
+from ..board.referee import judge
 
 HELP = """commands:
   8H WORD | H8 WORD   a play: across (row first) or down (column first), from the first

@@ -1,5 +1,5 @@
 """One measurement job of ``lexc bench``, run in a fresh interpreter so that its memory
-figures belong to it alone: ``python -m lexc.benchworker JOB.json RESULT.json``.
+figures belong to it alone: ``python -m lexc.bench.worker JOB.json RESULT.json``.
 
 Jobs (the JSON object's ``job``):
 
@@ -63,8 +63,8 @@ def _texts(path: str) -> list[str]:
 
 def build_job(job: dict[str, Any]) -> dict[str, Any]:
     """Build one structure ``repeat`` times from the word list and save it at ``out``."""
-    from . import formats
-    from .source import read_list
+    from .. import formats
+    from ..lexicons.source import read_list
 
     name, repeat, out = job["name"], job["repeat"], Path(job["out"])
     start = peak_mb()
@@ -126,14 +126,14 @@ def _load(name: str, path: str) -> Any:
         return trie
     if name in BASELINES:
         return _baseline(name)(_texts(path))
-    from . import formats
+    from .. import formats
 
     return formats.load(path)
 
 
 def use_job(job: dict[str, Any]) -> dict[str, Any]:
     """Load a saved structure, answer the query set, generate moves; figures and digests."""
-    from . import benchqueries as bq
+    from . import queries as bq
 
     name, repeat = job["name"], job["repeat"]
     start = peak_mb()
@@ -161,7 +161,7 @@ def use_job(job: dict[str, Any]) -> dict[str, Any]:
     result: dict[str, Any] = {"load_s": summarize(load_s), "query_s": query_s, "answers": answers,
                               "memory": {"peak_mb": peak_mb(), "start_mb": start}}
     if job.get("positions") is not None and name not in BASELINES:
-        from .benchmoves import load_positions, time_strategies
+        from .moves import load_positions, time_strategies
 
         positions, _ = load_positions(job["positions"] or None, job["ruleset"])
         result["movegen"] = time_strategies(lex, positions, job["movegen_repeat"], job["budget_s"], progress)
@@ -172,8 +172,8 @@ def use_job(job: dict[str, Any]) -> dict[str, Any]:
 def orders_job(job: dict[str, Any]) -> dict[str, Any]:
     """Shapiro & Smith's trie in each canonical order: nodes, file bytes, and the median
     nodes and bytes a sub-anagram search reads, with its time."""
-    from . import formats
-    from .source import read_list
+    from .. import formats
+    from ..lexicons.source import read_list
 
     words = read_list(job["wordlist"], job["ruleset"])
     queries = json.loads(Path(job["queries"]).read_text(encoding="utf-8"))
@@ -219,8 +219,8 @@ def frequency_order(words: Any) -> str:
 
 def short_job(job: dict[str, Any]) -> dict[str, Any]:
     """DAWG and GADDAG file bytes and edges on the words of at most ``max_len`` letters."""
-    from . import formats
-    from .source import read_list
+    from .. import formats
+    from ..lexicons.source import read_list
 
     words = read_list(job["wordlist"], job["ruleset"], max_len=job["max_len"])
     out: dict[str, Any] = {"max_len": job["max_len"], "words": len(words.words)}
@@ -238,7 +238,7 @@ def main(argv: list[str] | None = None) -> None:
     """Run the job in ``argv[0]`` (JSON) and write its figures to ``argv[1]`` (JSON)."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 2:
-        sys.exit("usage: python -m lexc.benchworker JOB.json RESULT.json")
+        sys.exit("usage: python -m lexc.bench.worker JOB.json RESULT.json")
     job = json.loads(Path(args[0]).read_text(encoding="utf-8"))
     result = JOBS[job["job"]](job)
     Path(args[1]).write_text(json.dumps(result), encoding="utf-8")

@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .board import Board, Position
+from ..board.board import Board, Position
 from .gcg import EXCHANGE, PASS, PLAY
-from .movegen import generate
-from .play import Play
-from .ruleset import Ruleset
+from ..movegen import generate
+from ..board.notation import Play
+from ..ruleset import Ruleset
 
 
 @dataclass(frozen=True)

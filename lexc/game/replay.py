@@ -34,13 +34,13 @@ from dataclasses import asdict, dataclass
 from types import SimpleNamespace
 from typing import Any
 
-from .alphabet import BLANK_FLAG
-from .board import Board, overdrawn, unseen
+from ..alphabet import BLANK_FLAG
+from ..board.board import Board, overdrawn, unseen
 from .gcg import (CHALLENGE, END_PENALTY, END_POINTS, ENDINGS, EXCHANGE, PHONY, PLAY, TIME, TURNS, Event, Game,
                   read_gcg)
-from .play import PlayError, parse_play
-from .referee import judge
-from .ruleset import Ruleset, available, load_ruleset
+from ..board.notation import PlayError, parse_play
+from ..board.referee import judge
+from ..ruleset import Ruleset, available, load_ruleset
 
 SCORELESS_TURNS = 6  # no ruleset sets it: the standard (NASPA, WESPA) limit, the game manager's too
 OUT, SCORELESS = "out", "six scoreless turns"  # how a game ended (the game manager's names)

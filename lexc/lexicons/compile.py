@@ -12,11 +12,11 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from . import formats
-from .formats import FORMATS, FormatError, LexiconBase, container
-from .ruleset import load_ruleset
+from .. import formats
+from ..formats import FORMATS, FormatError, LexiconBase, container
+from ..ruleset import load_ruleset
 from .source import read_list
-from .wordlist import WordList, digest
+from ..wordlist import WordList, digest
 
 
 def default_output(wordlist: str | os.PathLike, format: str) -> Path:
@@ -115,7 +115,7 @@ def _read(wordlist: str | os.PathLike, ruleset: str, list_options: dict[str, Any
     if progress:
         progress("reading")
     if source == "kwg":
-        from .kwg import read_kwg_file
+        from ..formats.kwg import read_kwg_file
 
         rules = load_ruleset(ruleset)
         words = read_kwg_file(wordlist, rules.alphabet, board_size=rules.board_size, **list_options)

@@ -15,12 +15,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable
 
-from . import formats
-from ._version import __version__
-from .formats import FormatError, LexiconBase, container
-from .kwg import looks_like_kwg, open_kwg
-from .ruleset import load_ruleset
-from .wordlist import WordList, read_wordlist
+from .. import formats
+from .._version import __version__
+from ..formats import FormatError, LexiconBase, container
+from ..formats.kwg import looks_like_kwg, open_kwg
+from ..ruleset import load_ruleset
+from ..wordlist import WordList, read_wordlist
 
 BUNDLED_NAME = "enable1.txt"
 
@@ -33,7 +33,7 @@ def bundled_wordlist() -> Path:
             return path
     except ModuleNotFoundError:
         pass
-    path = Path(__file__).resolve().parent.parent / "wordlists" / BUNDLED_NAME
+    path = Path(__file__).resolve().parents[2] / "wordlists" / BUNDLED_NAME
     if path.is_file():
         return path
     raise FileNotFoundError(f"the bundled word list {BUNDLED_NAME} is missing from this installation")

@@ -2,7 +2,7 @@
 speed side by side, beside the baselines (a plain Python set with Norvig's prefix set,
 marisa-trie, and two in-memory alphagram structures), with the papers' claims measured again.
 
-Each structure is measured in fresh interpreters (``lexc.benchworker``): one builds it from
+Each structure is measured in fresh interpreters (``lexc.bench.worker``): one builds it from
 the word list and saves it, another loads the file, answers the query set and generates
 moves, so each memory figure is that of a process doing only that. Every timing is repeated
 and reported as median, min and max. Every structure's answers and every move generator's
@@ -21,12 +21,12 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
-from ._version import __version__
-from .benchmoves import compare_digests, load_positions
-from .benchqueries import compare_answers, make_queries
-from .benchworker import BASELINES
-from .formats import FORMATS
-from .source import bundled_wordlist, read_list
+from .._version import __version__
+from .moves import compare_digests, load_positions
+from .queries import compare_answers, make_queries
+from .worker import BASELINES
+from ..formats import FORMATS
+from ..lexicons.source import bundled_wordlist, read_list
 
 Progress = Callable[[int, int, str], None]
 
@@ -48,9 +48,9 @@ def run_job(job: dict[str, Any], tmp: Path, on_progress: Callable[[str], None]) 
     job_path, result_path = tmp / f"{tag}.job.json", tmp / f"{tag}.result.json"
     job_path.write_text(json.dumps(job), encoding="utf-8")
     env = dict(os.environ)
-    root = str(Path(__file__).resolve().parent.parent)
+    root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    proc = subprocess.Popen([sys.executable, "-m", "lexc.benchworker", str(job_path), str(result_path)],
+    proc = subprocess.Popen([sys.executable, "-m", "lexc.bench.worker", str(job_path), str(result_path)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
     last = ""  # the last line the job wrote besides progress: its error, if it fails
     assert proc.stderr is not None

@@ -15,9 +15,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from .alphabet import BLANK_FLAG
+from ..alphabet import BLANK_FLAG
 from .board import Board, neighbours, overdrawn, square_name, unseen
-from .play import THROUGH, PlacementError, Play, PlayError, parse_play
+from .notation import THROUGH, PlacementError, Play, PlayError, parse_play
 from .scoring import score, words_formed
 
 

@@ -1,7 +1,7 @@
 """The move-generation part of ``lexc bench``: positions per second
 generating every play, per format x strategy, on a fixed set of self-play positions.
 
-The built-in set (``lexc/positions/enable-selfplay.jsonl``) holds 100 positions met in
+The built-in set (``lexc/bench/enable-selfplay.jsonl``) holds 100 positions met in
 greedy self-play on ENABLE (``lexc selfplay``), picked so that about a quarter of the racks
 hold one blank and a few hold two, and ordered so that any leading part of the file keeps
 that mix (a slow strategy is timed on as many leading positions as fit its time budget).
@@ -23,15 +23,15 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from .board import PositionError, parse_cgp
-from .ruleset import Ruleset, load_ruleset
+from ..board.board import PositionError, parse_cgp
+from ..ruleset import Ruleset, load_ruleset
 
 POSITIONS = "enable-selfplay.jsonl"
 
 
 def bundled_positions() -> Path:
     """The path of the built-in position set."""
-    return Path(str(resources.files("lexc") / "positions" / POSITIONS))
+    return Path(str(resources.files("lexc.bench") / POSITIONS))
 
 
 def read_positions(path: str | Path | None = None) -> list[dict[str, Any]]:
@@ -92,7 +92,7 @@ def time_strategy(lexicon: Any, strategy: str, positions: list[tuple[Any, str, i
     (per-position medians), plays found, and the digest of each position's play set. When
     the first run passes ``budget_s``, the leading positions done by then are used; when the
 first position alone takes longer, the pair is reported as skipped, with the reason."""
-    from .movegen import generate
+    from ..movegen import generate
 
     per_position: list[list[float]] = []
     digests: list[str] = []
@@ -137,9 +137,9 @@ def search_time(board: Any, rack: str, lexicon: Any, strategy: str) -> float:
     """Seconds the strategy's own search takes on a position (its ``lane_plays`` over every
     lane), without the cross-checks and lanes it is given or the scoring and sorting after:
     the part Gordon's "more than twice as fast" is about."""
-    from .movegen import choose
-    from .movegen.lanes import lanes
-    from .movegen.rack import Rack
+    from ..movegen import choose
+    from ..movegen.lanes import lanes
+    from ..movegen.rack import Rack
 
     module = choose(lexicon, strategy)
     alphabet = board.ruleset.alphabet
@@ -203,7 +203,7 @@ def load_positions(path: str | Path | None = None, ruleset: str = "english") -> 
 def time_strategies(lexicon: Any, positions: list[tuple[Any, str, int]], repeat: int, budget_s: float,
                     progress: Callable[[str], None] | None = None) -> dict[str, dict[str, Any]]:
     """``time_strategy`` for every strategy that applies to the lexicon (digests included)."""
-    from .movegen import STRATEGIES
+    from ..movegen import STRATEGIES
 
     out = {}
     for name, module in STRATEGIES.items():
@@ -232,15 +232,15 @@ def compare_digests(movegen: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m lexc.benchmoves MET.jsonl OUT.jsonl``: pick the benchmark set from the
+    """``python -m lexc.bench.moves MET.jsonl OUT.jsonl``: pick the benchmark set from the
     positions a self-play run met (``make positions`` does both steps)."""
     import sys
 
-    from .formats.container import write_atomic
+    from ..formats.container import write_atomic
 
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 2:
-        sys.exit("usage: python -m lexc.benchmoves MET.jsonl OUT.jsonl")
+        sys.exit("usage: python -m lexc.bench.moves MET.jsonl OUT.jsonl")
     rules = load_ruleset("english")
     chosen = pick_positions(read_positions(args[0]), rules)
     keep = ("game", "turn", "cgp", "rack")

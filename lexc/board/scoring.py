@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .board import Board
-from .play import THROUGH, Play
-from .ruleset import Ruleset
+from .notation import THROUGH, Play
+from ..ruleset import Ruleset
 
 
 @dataclass(frozen=True)

@@ -18,13 +18,13 @@ import sys
 from array import array
 from typing import Any
 
-from .alphabet import Alphabet
-from .formats import build
-from .formats.edges import LAYOUTS
-from .formats.errors import FormatError
-from .formats.gaddag import DAWG_SLOT, GADDAG_SLOT, Gaddawg
-from .ruleset import load_ruleset
-from .wordlist import MAX_WORD_TILES, WordList, from_words
+from ..alphabet import Alphabet
+from . import build
+from .edges import LAYOUTS
+from .errors import FormatError
+from .gaddag import DAWG_SLOT, GADDAG_SLOT, Gaddawg
+from ..ruleset import load_ruleset
+from ..wordlist import MAX_WORD_TILES, WordList, from_words
 
 LAYOUT = LAYOUTS["u32"]
 MAX_WORDS = 50_000_000  # words a KWG may spell before we refuse to list them

@@ -1,0 +1,113 @@
+"""The ``lexc`` command line: the click group and ``main``; the commands live one module per wing.
+
+``lexicons`` (build, convert, edit, export, synth), ``inspect`` (info, verify, dump, formats,
+rulesets, diff, stats), ``query`` (check, words, anagram, hooks), ``board`` (moves, judge),
+``game`` (replay, selfplay, play) and ``bench``; ``common`` holds what they share. Each
+command is a thin wrapper over one library function, which its ``--help`` names. The CLI is
+the top wing: it may import every wing, and nothing imports it.
+
+Exit status: 0 success, 1 a negative answer (an invalid word, no match), 2 bad input or
+usage (one line on stderr, never a traceback).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from .._version import __version__
+from ..alphabet import AlphabetError
+from ..bench.runner import BenchError
+from ..board.board import PositionError
+from ..board.notation import PlayError
+from ..formats import FormatError
+from ..game.gcg import GCGError
+from ..lexicons.diff import LexiconDiffError
+from ..lexicons.stats import LexiconStatsError
+from ..movegen import MoveGenError
+from ..pattern import PatternError
+from ..ruleset import RulesetError
+from ..wordlist import WordListError
+from . import bench, board, game, inspect, lexicons, query
+from .common import Negative, one_line
+
+USER_ERRORS = (BenchError, LexiconDiffError, LexiconStatsError, FormatError, WordListError, RulesetError, PatternError,
+               AlphabetError, PositionError, PlayError, MoveGenError, GCGError, OSError)
+
+# The library function each command wraps, named in its --help (with the command's own module).
+LIBRARY = {
+    "build": "lexc.lexicons.compile.compile_file (-f all: compile_all)",
+    "convert": "lexc.lexicons.edit.convert_file",
+    "edit": "lexc.lexicons.edit.edit_file",
+    "export": "lexc.formats.kwg.export_kwg",
+    "synth": "lexc.lexicons.synth.synth_file",
+    "info": "lexc.lexicons.compile.describe",
+    "verify": "lexc.lexicons.compile.verify",
+    "dump": "the format's dump_rows (lexc/formats/)",
+    "formats": "lexc.formats.FORMATS",
+    "rulesets": "lexc.ruleset.load_ruleset",
+    "diff": "lexc.lexicons.diff.diff_lexicons",
+    "stats": "lexc.lexicons.stats.lexicon_stats",
+    "check": "the format protocol: LexiconBase.__contains__ (lexc/formats/base.py)",
+    "words": "the format protocol: LexiconBase.words and .pattern (lexc/formats/base.py)",
+    "anagram": "the format protocol: LexiconBase.anagrams (lexc/formats/base.py)",
+    "hooks": "the format protocol: LexiconBase.hooks (lexc/formats/base.py)",
+    "moves": "lexc.movegen.generate",
+    "judge": "lexc.board.referee.judge",
+    "replay": "lexc.game.replay.replay",
+    "selfplay": "lexc.game.manager.selfplay",
+    "play": "lexc.game.interactive.play_game",
+    "bench": "lexc.bench.runner.run_bench",
+}
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="lexc")
+def cli() -> None:
+    """lexc: compile word lists into lexicon formats for crossword games, and query them.
+
+    A FILE argument may be a compiled lexicon, a plain word list (compiled in memory), or
+    left out for the bundled ENABLE list.
+    """
+
+
+def _register(group: click.Group) -> None:
+    """Add every command module's commands to the group, each --help naming its code."""
+    for module in (lexicons, inspect, query, board, game, bench):
+        where = f"lexc/cli/{Path(module.__file__).name}"
+        for command in vars(module).values():
+            if isinstance(command, click.Command):
+                command.epilog = f"Code: {where} ({command.callback.__name__}), over {LIBRARY[command.name]}."
+                group.add_command(command)
+
+
+_register(cli)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: run the CLI, turning user errors into one line and exit status 2."""
+    try:
+        cli.main(args=argv, prog_name="lexc", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.UsageError as exc:
+        command = exc.ctx.command_path if exc.ctx else "lexc"
+        click.echo(f"lexc: error: {one_line(exc)} (see '{command} --help')", err=True)
+        sys.exit(2)
+    except click.ClickException as exc:
+        click.echo(f"lexc: error: {one_line(exc)}", err=True)
+        sys.exit(2)
+    except click.exceptions.Abort:
+        click.echo("lexc: aborted", err=True)
+        sys.exit(130)
+    except Negative:
+        sys.exit(1)
+    except USER_ERRORS as exc:
+        click.echo(f"lexc: error: {one_line(exc)}", err=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        click.echo("lexc: interrupted", err=True)
+        sys.exit(130)
+    sys.exit(0)

@@ -1,0 +1,55 @@
+"""The bench command: ``lexc.bench.runner.run_bench`` and its report."""
+
+from __future__ import annotations
+
+
+import click
+
+from ..bench.runner import BenchError
+from ..formats import FORMATS
+from ..ruleset import load_ruleset
+from .common import emit, note, status_line
+
+
+@click.command()
+@click.argument("wordlist", required=False, type=click.Path(dir_okay=False, exists=True))
+@click.option("--formats", "formats_", metavar="F1,F2", help="Only these formats (default: every registered one).")
+@click.option("--positions", type=click.Path(dir_okay=False, exists=True), metavar="FILE.jsonl",
+              help='Move-generation positions, {"cgp": ..., "rack": ...} per line (default: the built-in 100).')
+@click.option("--repeat", default=5, show_default=True, type=click.IntRange(1), help="Runs per figure (median, min, max).")
+@click.option("--movegen-repeat", type=click.IntRange(1), metavar="N", help="Runs per move-generation figure (default: --repeat).")
+@click.option("--budget", default=10.0, show_default=True, type=click.FloatRange(0.1),
+              help="Seconds a move generator may spend on its first run over the positions (a slower one is "
+                   "timed on the positions done by then).")
+@click.option("--movegen/--no-movegen", default=True, show_default=True, help="Measure move generation.")
+@click.option("--papers/--no-papers", default=True, show_default=True,
+              help="Measure the papers' claims again (extra builds: the anagram trie in five orders, short words).")
+@click.option("-r", "--ruleset", default="english", show_default=True, help="Ruleset of the list and positions.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), metavar="DIR",
+              help="Also write DIR/bench.md, DIR/bench.json and two SVG charts.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
+def bench(wordlist, formats_, positions, repeat, movegen_repeat, budget, movegen, papers, ruleset, out_dir, as_json):
+    """Measure every format side by side: build time, file bytes, nodes and edges, load time,
+    peak memory, the time of every query kind, move generation per strategy, beside a plain
+    Python set and marisa-trie; then the papers' claims measured again. Each structure is
+    measured in its own fresh processes (default list: the bundled ENABLE).
+
+    Examples: lexc bench --repeat 7 --out bench-results; lexc bench words.txt --formats dawg,gaddag --no-movegen
+    """
+    from ..bench.runner import run_bench
+    from ..bench.report import format_report, write_out
+
+    names = [f.strip() for f in formats_.split(",") if f.strip()] if formats_ else list(FORMATS)
+    unknown = [f for f in names if f not in FORMATS]
+    if unknown:
+        raise click.BadParameter(f"unknown format {unknown[0]!r} (known: {', '.join(FORMATS)})", param_hint="--formats")
+    load_ruleset(ruleset)
+    with status_line() as show:
+        result = run_bench(wordlist, names, positions, repeat=repeat, movegen=movegen, movegen_repeat=movegen_repeat,
+                           budget_s=budget, ruleset=ruleset, papers=papers, progress=show)
+    if out_dir:
+        for path in write_out(result, out_dir):
+            note(f"wrote {path}")
+    emit(result, as_json, format_report(result).rstrip("\n"))
+    if result["disagreements"]:  # a bug in some structure: make it fail loudly (make bench, make biglist)
+        raise BenchError(f"{len(result['disagreements'])} disagreement(s) between the structures (listed above)")

@@ -1,0 +1,102 @@
+"""Board commands: moves (``lexc.movegen.generate``) and judge (``lexc.board.referee.judge``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from ..board.board import PositionError, read_position
+from ..ruleset import load_ruleset
+from ..lexicons.source import open_lexicon
+from .common import Negative, emit, note, one_line, position_args, position_options
+
+
+@click.command()
+@click.argument("lexfile", required=False)
+@position_options
+@click.option("--strategy", default="auto", show_default=True,
+              help="naive, appel-jacobson, gordon, shapiro-smith, or auto (by the format's capabilities).")
+@click.option("-n", "--top", type=click.IntRange(0), default=None, help="Show only the N best plays.")
+@click.option("--batch", type=click.Path(dir_okay=False), metavar="FILE.jsonl",
+              help='One position per line, {"cgp": ..., "rack": ...}: one JSON line out per position.')
+def moves(lexfile, cgp, board_file, rack, ruleset, as_json, strategy, top, batch):
+    """Every legal play for a position and rack, best first (score, then notation).
+
+    Example: lexc moves enable.dawg --cgp '15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0' -n 5
+    """
+    from ..movegen import generate
+
+    lexicon = open_lexicon(lexfile, "dawg", ruleset, progress=note)
+    if batch:
+        rules = load_ruleset(ruleset)
+        with open(batch, encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    item = json.loads(line)
+                    position = read_position(rules, item["cgp"])
+                    found = generate(position.board, item.get("rack") or position.rack, lexicon, strategy)
+                except (ValueError, KeyError, TypeError) as exc:
+                    raise PositionError(f"{batch}:{number}: {one_line(exc)}") from None
+                found = found[:top] if top is not None else found
+                click.echo(json.dumps({"count": len(found), "moves": [{"move": m.notation, "score": m.score}
+                                                                      for m in found]}))
+        return
+    rules, position, rack = position_args(cgp, board_file, rack, ruleset)
+    found = generate(position.board, rack, lexicon, strategy)
+    shown = found[:top] if top is not None else found
+    emit([{"move": m.notation, "score": m.score} for m in shown], as_json,
+         "\n".join(f"{m.score:>4}  {m.notation}" for m in shown) or "no play")
+
+
+@click.command(context_settings={"ignore_unknown_options": True})
+@click.argument("args", nargs=-1, required=True, metavar="[LEXFILE] PLAY")
+@position_options
+def judge(args, cgp, board_file, rack, ruleset, as_json):
+    """Judge a play: legal or not (and why), the words it forms, its score. LEXFILE is a
+    lexicon file or word list [default: bundled ENABLE]. PLAY is '8H WORD' (across) or
+    'H8 WORD' (down) from the whole word's first square, an exchange '-ABC' or a pass '-'
+    (GCG notation; put '--' before an exchange written in lower case).
+
+    Exit status 1 for an illegal play. Example:
+    lexc judge --cgp '15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0' '8D RETAINS'
+    """
+    from ..board.referee import judge as judge_play
+
+    unknown = [a for a in args if a.startswith("--") and a != "--"]
+    if unknown:
+        raise click.UsageError(f"no such option: {unknown[0]}")
+    if len(args) > 2:
+        raise click.UsageError(f"expected [LEXFILE] PLAY, got {len(args)} arguments (quote a play: '8H WORD')")
+    lexfile, play = (None, *args) if len(args) == 1 else args
+    lexicon = open_lexicon(lexfile, "dawg", ruleset, progress=note)
+    rules, position, rack = position_args(cgp, board_file, rack, ruleset)
+    named, using = position.op("lex"), _lexicon_name(lexfile)
+    if named and named.casefold() != using.casefold():
+        click.echo(f"lexc judge: warning: the position names lexicon {named}; judging with {using}", err=True)
+    ruling = judge_play(position.board, rack, play, lexicon, position.racks[1] or None)
+    words = ", ".join(f"{w}{'' if ok else ' (not a word)'}" for w, ok in ruling.words)
+    if not ruling.legal:
+        text = f"illegal: {ruling.reason}" + (f" ({ruling.play} would score {ruling.score})"
+                                              if ruling.score is not None else "")
+    elif ruling.play == "-":
+        text = f"legal: - (a pass) scores 0; leave {ruling.leave or '-'}"
+    elif ruling.play.startswith("-"):
+        text = (f"legal: {ruling.play} exchanges {ruling.tiles_played} tile{'s' * (ruling.tiles_played != 1)}, "
+                f"scores 0; leave {ruling.leave or '-'}")
+    else:
+        text = f"legal: {ruling.play} scores {ruling.score} ({words}); leave {ruling.leave or '-'}"
+    emit(ruling.as_dict(), as_json, text)
+    if not ruling.legal:
+        raise Negative()
+
+
+def _lexicon_name(lexfile: str | None) -> str:
+    """The name of the lexicon in use, to compare with a CGP's ``lex`` operation: the bundled
+    list (or a file named after it, enable1.txt, enable.dawg) is ENABLE, any other file its
+    stem."""
+    stem = Path(lexfile).stem if lexfile else "ENABLE"
+    return "ENABLE" if stem.casefold() in ("enable", "enable1") else stem

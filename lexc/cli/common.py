@@ -1,0 +1,131 @@
+"""Helpers every command module shares: output, exit status 1, the lexicon and position options."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+import click
+
+from ..board.board import read_position
+from ..formats import FORMATS, FormatError
+from ..ruleset import load_ruleset
+from ..lexicons.source import open_lexicon
+
+
+class Negative(Exception):
+    """A query's answer is no: exit status 1, nothing on stderr."""
+
+
+def emit(data: Any, as_json: bool, text: str | None = None) -> None:
+    """Print JSON or the human-readable text."""
+    click.echo(json.dumps(data, ensure_ascii=False, indent=None if isinstance(data, list) else 2)
+               if as_json else text)
+
+
+def on_terminal() -> bool:
+    return sys.stderr.isatty()
+
+
+def note(message: str) -> None:
+    if on_terminal():
+        click.echo(message, err=True)
+
+
+def lexicon_arg(args: tuple[str, ...], lexicon_opt: str | None, format: str, ruleset: str,
+                min_rest: int = 1) -> tuple[Any, tuple[str, ...]]:
+    """Split positional args into an optional leading FILE and the rest; open the lexicon."""
+    path = lexicon_opt
+    if path is None and len(args) > min_rest and os.path.isfile(args[0]):
+        path, args = args[0], args[1:]
+    elif path is None and len(args) > min_rest and ("/" in args[0] or args[0].endswith((".txt", ".lexc", *(f".{name}" for name in FORMATS)))):
+        raise FormatError(f"{args[0]}: no such file")
+    if len(args) < min_rest:
+        raise click.UsageError("missing argument")
+    return open_lexicon(path, format, ruleset, progress=note), args
+
+
+def lexicon_options(f):
+    """Options shared by the query commands."""
+    f = click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")(f)
+    f = click.option("-r", "--ruleset", default="english", show_default=True,
+                     help="Ruleset whose alphabet reads a plain word list.")(f)
+    f = click.option("-f", "--format", "format_", default="dawg", show_default=True,
+                     type=click.Choice(sorted(FORMATS)), help="Format to compile a plain word list into.")(f)
+    f = click.option("-L", "--lexicon", "lexicon_opt", metavar="FILE",
+                     help="Lexicon file or word list (else a leading FILE argument, else bundled ENABLE).")(f)
+    return f
+
+
+def position_options(f):
+    """Options shared by the board commands."""
+    f = click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")(f)
+    f = click.option("-r", "--ruleset", default="english", show_default=True, help="Ruleset: board, tiles, bingo.")(f)
+    f = click.option("--rack", default=None, help="The rack (? a blank) [default: the CGP's rack to move].")(f)
+    f = click.option("--board", "board_file", type=click.Path(dir_okay=False), metavar="FILE",
+                     help="File holding a text picture of the board ('.' empty) or a CGP line.")(f)
+    f = click.option("--cgp", default=None, help="The position as a CGP string.")(f)
+    return f
+
+
+def position_args(cgp: str | None, board_file: str | None, rack: str | None, ruleset: str):
+    """(ruleset, position, rack) from the board options: ``--rack`` as given (an explicit
+    ``--rack ''`` is an empty rack), else the CGP's rack to move; neither is a usage error."""
+    rules = load_ruleset(ruleset)
+    position = read_position(rules, cgp, board_file)
+    if rack is None:
+        rack = position.rack
+        if not rack:
+            raise click.UsageError("no rack: give --rack (the CGP has none for the player to move)")
+    return rules, position, rack
+
+
+@contextmanager
+def stages(length: int) -> Iterator[Any]:
+    """One progress bar over ``length`` stages on a terminal (the callback is called at the
+    start of each stage with its label); a no-op callback otherwise."""
+    if not on_terminal():
+        yield None
+        return
+    with click.progressbar(length=length, label="reading", file=sys.stderr) as bar:
+        state = {"n": 0}
+
+        def progress(stage: str) -> None:
+            bar.label = stage
+            if state["n"]:
+                bar.update(1)
+            state["n"] += 1
+
+        yield progress
+        bar.update(1)
+
+
+@contextmanager
+def status_line():
+    """A one-line progress display on a terminal (``[step/total] message``), cleared at the end."""
+    width = shutil.get_terminal_size((80, 20)).columns - 1
+    shown = False
+
+    def show(step: int, total: int, message: str) -> None:
+        nonlocal shown
+        if on_terminal():
+            click.echo("\r" + f"[{step}/{total}] {message}"[:width].ljust(width), err=True, nl=False)
+            shown = True
+
+    try:
+        yield show
+    finally:
+        if shown:
+            click.echo("\r" + " " * width + "\r", err=True, nl=False)
+
+
+def one_line(exc: BaseException) -> str:
+    """An exception as one line (OSError gets its file name; click's errors name the option)."""
+    if isinstance(exc, OSError) and exc.filename:
+        return f"{exc.filename}: {exc.strerror}"
+    text = exc.format_message() if isinstance(exc, click.ClickException) else str(exc)
+    return " ".join(text.split()) or type(exc).__name__

@@ -1,0 +1,164 @@
+"""Game commands: replay (``lexc.game.replay``), selfplay (``lexc.game.manager``), play
+(``lexc.game.interactive``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from ..ruleset import load_ruleset
+from ..lexicons.source import open_lexicon
+from . import common
+from .common import Negative, emit, note
+
+
+@click.command()
+@click.argument("game", type=click.Path(dir_okay=False))
+@click.option("-l", "--lexicon", "lexfile", metavar="LEXFILE",
+              help="Lexicon file or word list to judge the words [default: bundled ENABLE].")
+@click.option("-a", "--all", "every_event", is_flag=True, help="Show every event, not only the problems.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
+def replay(game, lexfile, every_event, as_json):
+    """Replay a GCG game through the referee: recorded and computed scores, words the
+    lexicon lacks, score mismatches, broken rules (the bag's too: an exchange with too few
+    tiles in the bag, a turn after the end, going out with tiles left). Exit status 0 iff no
+    score mismatch and no broken rule.
+
+    Example: lexc replay game.gcg -l enable.dawg
+    """
+    from ..game.replay import replay as replay_game
+
+    lexicon = open_lexicon(lexfile, "dawg", "english", progress=note)
+    report = replay_game(game, lexicon)
+    emit(report.as_dict(), as_json, "\n".join(report.lines(every_event)))
+    if not report.ok:
+        raise Negative()
+
+
+@click.command()
+@click.argument("lexfile", required=False)
+@click.option("-r", "--ruleset", default="english", show_default=True, help="Ruleset: board, tiles, bingo.")
+@click.option("--games", default=1, show_default=True, type=click.IntRange(1), help="How many games.")
+@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the first game (game i uses SEED + i).")
+@click.option("--strategy", default="auto", show_default=True,
+              help="Move generator: naive, appel-jacobson, gordon, shapiro-smith, or auto.")
+@click.option("--end-rule", type=click.Choice(["doubling", "add-and-subtract"]), default="doubling",
+              show_default=True, help="End-rack points: NASPA's doubling or WESPA's add-and-subtract.")
+@click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False), metavar="DIR",
+              help="Write each game as DIR/selfplay-SEED.gcg.")
+@click.option("--positions", "positions_out", type=click.Path(dir_okay=False), metavar="OUT.jsonl",
+              help='Write every position met, {"game", "turn", "cgp", "rack"} per line.')
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
+def selfplay(lexfile, ruleset, games, seed, strategy, end_rule, out_dir, positions_out, as_json):
+    """Greedy programs play complete games (a real bag, exchanges and passes, the standard end of
+    game); every game's GCG record is replayed through the referee (exit 1 if a replay
+    disagrees) and, with -o, written to DIR. The same seed gives the same games.
+
+    Example: lexc selfplay enable.gaddawg --games 10 --seed 1 -o games --positions positions.jsonl
+    """
+    from ..formats.container import write_atomic
+    from ..game.manager import check_replay, selfplay as play_game
+
+    lexicon = open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset, progress=note)
+    name = Path(lexfile).stem if lexfile else "ENABLE"
+    summaries, positions, failed = [], [], []
+    bar = click.progressbar(length=games, label="self-play", file=sys.stderr) if common.on_terminal() else None
+    for i in range(games):
+        result = play_game(lexicon, ruleset, seed + i, strategy, end_rule, lexicon_name=name)
+        report = check_replay(result, lexicon)
+        ok = result.agrees_with(report)
+        path = None
+        if out_dir:
+            os.makedirs(out_dir, exist_ok=True)
+            path = os.path.join(out_dir, f"selfplay-{seed + i}.gcg")
+            write_atomic(path, result.gcg.encode("utf-8"))
+        positions += [{"game": seed + i, **p} for p in result.positions]
+        summaries.append({"seed": seed + i, "players": list(result.players), "scores": list(result.scores),
+                          "turns": result.turns, "end": result.end, "replay_ok": ok, "gcg": path})
+        if not ok:
+            failed.append(seed + i)
+        if bar:
+            bar.update(1)
+    if bar:
+        bar.render_finish()
+    if positions_out:
+        write_atomic(positions_out, "".join(json.dumps(p, ensure_ascii=False) + "\n" for p in positions).encode("utf-8"))
+    emit(summaries, as_json, "\n".join(
+        f"seed {g['seed']}: {g['players'][0]} {g['scores'][0]}, {g['players'][1]} {g['scores'][1]}; "
+        f"{g['turns']} turns, ended {g['end']}; replay {'ok' if g['replay_ok'] else 'DISAGREES'}"
+        + (f" -> {g['gcg']}" if g["gcg"] else "") for g in summaries))
+    if failed:
+        click.echo(f"lexc: error: the replay of game(s) {', '.join(map(str, failed))} disagrees with the game", err=True)
+        raise Negative()
+
+
+@click.command()
+@click.argument("lexfile", required=False)
+@click.option("-r", "--ruleset", default="english", show_default=True, help="Ruleset: board, tiles, bingo.")
+@click.option("--seed", type=int, default=None, help="Seed of the deal [default: a random one, printed].")
+@click.option("--strategy", default="auto", show_default=True,
+              help="The program's move generator: naive, appel-jacobson, gordon, shapiro-smith, or auto.")
+@click.option("--level", type=click.Choice(["greedy", "beginner"]), default="greedy", show_default=True,
+              help="greedy: the program's best-scoring play; beginner: the middle of its ranking.")
+@click.option("--name", default="you", show_default=True, help="Your nickname in the game record (no spaces).")
+@click.option("--end-rule", type=click.Choice(["doubling", "add-and-subtract"]), default="doubling",
+              show_default=True, help="End-rack points: NASPA's doubling or WESPA's add-and-subtract.")
+@click.option("--save", type=click.Path(dir_okay=False), metavar="FILE.gcg",
+              help="Where the game is saved as GCG [default: lexc-game-SEED.gcg].")
+@click.option("--watch", is_flag=True, help="Watch two programs play (the same game loop).")
+@click.option("--color/--no-color", default=None, help="Colour the board [default: on a colour terminal].")
+@click.option("--json", "as_json", is_flag=True, help="The game's summary as JSON at the end (the game on stderr).")
+def play(lexfile, ruleset, seed, strategy, level, name, end_rule, save, watch, color, as_json):
+    """Play a game against lexc in the terminal: type plays as 8H WORD (across) or H8 WORD
+    (down), or pass, exchange TILES, check, anagram, hooks, add, score, board, help, quit.
+
+    Example: lexc play enable.gaddawg --seed 7
+    """
+    import random as _random
+
+    from ..formats.container import write_atomic
+    from ..game.manager import GameManager
+    from ..game.interactive import Console, HumanPlayer, Session, play_game, save_record
+    from ..game.players import ProgramPlayer
+
+    if not name or name.split() != [name] or ":" in name or name == "lexc":
+        raise click.BadParameter("a nickname without spaces or ':', other than 'lexc'", param_hint="--name")
+    rules = load_ruleset(ruleset)
+    lexicon = open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset, progress=note)
+    if seed is None:
+        seed = _random.SystemRandom().randrange(1_000_000)
+    out = sys.stderr if as_json else sys.stdout
+    tty = out.isatty()
+    color = (tty and "NO_COLOR" not in os.environ) if color is None else color
+
+    def say(text: str) -> None:
+        click.echo(text, file=out, color=color)
+
+    def ask(prompt: str) -> str | None:
+        click.echo(prompt, nl=False, file=out)
+        line = sys.stdin.readline()
+        if not line:
+            click.echo(file=out)
+            return None
+        return line.rstrip("\r\n")
+
+    session = Session(Console(ask, say, color), lexicon)
+    program = ProgramPlayer(lexicon, strategy, "lexc", f"lexc {level} player", level=level)
+    other = (ProgramPlayer(lexicon, strategy, "lexc2", f"lexc {level} player 2", level=level) if watch
+             else HumanPlayer(session, name, "human player"))
+    name_tag = Path(lexfile).stem if lexfile else "ENABLE"
+    manager = GameManager(rules, [other, program], lexicon, seed, end_rule, name_tag,
+                          f"lexc play: seed {seed}, strategy {strategy}, level {level}, end rule {end_rule}")
+    say(f"lexc play: seed {seed} (the same seed deals the same game), {rules.name} rules, lexicon {name_tag}; "
+        "type help for the commands")
+    end = play_game(manager, session)
+    path = save or f"lexc-game-{seed}.gcg"
+    write_atomic(path, save_record(manager).encode("utf-8"))
+    say(f"saved to {path} (lexc replay {path})")
+    if as_json:
+        emit({"seed": seed, "players": [p.nick for p in manager.players], "scores": list(manager.scores),
+              "end": end, "turns": manager.turns, "added": session.added, "gcg": path}, True)

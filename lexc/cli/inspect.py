@@ -1,0 +1,152 @@
+"""Commands that look at lexicon files: info, verify, dump, formats, rulesets, diff, stats.
+
+Thin wrappers over ``lexc.lexicons`` (compile.describe/verify, diff, stats) and the registry."""
+
+from __future__ import annotations
+
+
+import click
+
+from ..lexicons.compile import describe, verify
+from ..formats import FORMATS
+from ..ruleset import available, load_ruleset
+from ..lexicons.source import open_lexicon, read_list, read_words
+from .common import Negative, emit, note
+
+
+@click.command()
+@click.argument("file", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
+def info(file, as_json):
+    """Show a lexicon's header and size figures (FILE defaults to bundled ENABLE).
+
+    Example: lexc info enable.dawg --json
+    """
+    lexicon = open_lexicon(file, progress=note)
+    data = describe(lexicon, file)
+    if as_json:
+        return emit(data, True)
+    keys = ["path", "format", "file_layout", "description", "words", "nodes", "edges", "bytes", "payload_bytes", "ruleset",
+            "capabilities", "options", "wordlist_sha256", "payload_sha256", "lexc_version"]
+    emit(data, False, "\n".join(f"{k:>16}: {data[k]}" for k in keys if data.get(k) is not None))
+
+
+@click.command(name="verify")
+@click.argument("file", required=False)
+@click.option("--against", type=click.Path(dir_okay=False), help="Word list the lexicon must hold exactly.")
+@click.option("-r", "--ruleset", default=None, help="Ruleset to read --against with [default: the file's].")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
+def verify_cmd(file, against, ruleset, as_json):
+    """Check invariants, checksums and (with --against) the exact word set. Exit 1 on failure.
+
+    Example: lexc verify enable.dawg --against wordlists/enable1.txt
+    """
+    lexicon = open_lexicon(file, progress=note)
+    words = None
+    if against:
+        words = read_list(against, ruleset or lexicon.ruleset or "english",
+                          min_len=lexicon.build_options.get("min_len", 2),
+                          max_len=lexicon.build_options.get("max_len"),
+                          skip_invalid=lexicon.build_options.get("skip_invalid", False))
+    result = verify(lexicon, words)
+    emit(result, as_json, ("OK: " if result["ok"] else "FAILED: ") + (
+        f"{result['words']:,} words, invariants hold" if result["ok"] else "; ".join(result["problems"])))
+    if not result["ok"]:
+        raise Negative
+
+
+@click.command()
+@click.argument("file", required=False)
+@click.option("-n", "--limit", type=click.IntRange(0), default=None, help="Show at most N rows.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
+def dump(file, limit, as_json):
+    """Print a lexicon's low-level table, one row per edge (a prefix set: one per key).
+
+    Example: lexc dump formats/golden/hook.gaddawg
+    """
+    lexicon = open_lexicon(file, progress=note)
+    rows = []
+    for row in lexicon.dump_rows():
+        if limit is not None and len(rows) >= limit:
+            break
+        rows.append(row)
+    if as_json:
+        return emit(rows, True)
+    width = max([10] + [len(r["raw"]) for r in rows])
+    click.echo(f"{'index':>8} {'raw':>{width}}  letter term last {'child':>8}  note")
+    for r in rows:
+        click.echo(f"{r['index']:>8} {r['raw']:>{width}}  {r['letter']:<6} {'T' if r['terminal'] else '.':<4} "
+                   f"{'L' if r['last'] else '.':<4} {r['child']:>8}  {r['note']}".rstrip())
+
+
+@click.command(name="formats")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
+def formats_cmd(as_json):
+    """List the registered lexicon formats and their capabilities."""
+    data = [{"name": cls.name, "version": cls.version, "description": cls.description,
+             "capabilities": cls.capabilities.names(), "options": cls.options} for cls in FORMATS.values()]
+    width = max(len(d["name"]) for d in data)
+    emit(data, as_json, "\n".join(f"{d['name']:<{width}}  v{d['version']}  {d['description']}\n"
+                                  f"{'':<{width + 2}}capabilities: {', '.join(d['capabilities']) or '-'}"
+                                  for d in data))
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
+def rulesets(as_json):
+    """List the bundled rulesets (alphabet, tiles, board)."""
+    data = [load_ruleset(name).summary() for name in available()]
+    emit(data, as_json, "\n".join(
+        f"{d['name']:<10} {d['description']}\n{'':<11}{len(d['letters'])} letters, {d['tile_total']} tiles, "
+        f"rack {d['rack_size']}, bingo {d['bingo_bonus']}, {d['board_size']}x{d['board_size']} board, "
+        f"start {d['start']}" for d in data))
+
+
+@click.command()
+@click.argument("a", type=click.Path(dir_okay=False, exists=True))
+@click.argument("b", type=click.Path(dir_okay=False, exists=True))
+@click.option("-r", "--ruleset", default="english", show_default=True,
+              help="Alphabet for a side that is a plain word list.")
+@click.option("--limit", type=click.IntRange(0), metavar="N", help="List at most N words of each side (counts stay exact).")
+@click.option("--counts", "counts_only", is_flag=True, help="Counts only, no word lists.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
+def diff(a, b, ruleset, limit, counts_only, as_json):
+    """Words only in A, only in B, and the counts. A and B may be compiled lexicons of any
+    format or plain word lists; they are compared in the alphabet's order, by streaming
+    merge. Exit status 0 when they hold the same words, 1 when they differ.
+
+    Example: lexc diff old.dawg new-list.txt --limit 50
+    """
+    from ..lexicons.diff import diff_lexicons
+
+    result = diff_lexicons(read_words(a, ruleset), read_words(b, ruleset), limit=0 if counts_only else limit)
+    data = {"a": a, "b": b, **result.as_dict()}
+    lines = [f"{a}: {result.count_a:,} words; {b}: {result.count_b:,} words; {result.common:,} in both",
+             f"only in {a}: {result.only_a_count:,}", f"only in {b}: {result.only_b_count:,}"]
+    if not counts_only:
+        for side, words, count in ((a, result.only_a, result.only_a_count), (b, result.only_b, result.only_b_count)):
+            if words:
+                more = f" (first {len(words):,} of {count:,})" if len(words) < count else ""
+                lines.append(f"\nonly in {side}{more}:\n" + "\n".join(f"  {w}" for w in words))
+    emit(data, as_json, "\n".join(lines))
+    if not result.identical:
+        raise Negative()
+
+
+@click.command()
+@click.argument("file", required=False, type=click.Path(dir_okay=False, exists=True))
+@click.option("-r", "--ruleset", help="Ruleset to measure against (default: the lexicon's own, else english).")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
+def stats(file, ruleset, as_json):
+    """Length histogram, letter frequencies and how many words fit the board, a rack, a bingo
+    and the bag, for a compiled lexicon or a plain word list (default: the bundled ENABLE).
+
+    Example: lexc stats enable.dawg; lexc stats palabras.txt -r spanish --json
+    """
+    from ..lexicons.stats import format_stats, lexicon_stats
+    from ..lexicons.source import bundled_wordlist
+
+    words = read_words(file, ruleset or "english") if file else read_list(bundled_wordlist(), ruleset or "english")
+    own = getattr(words, "ruleset", None) if file else None
+    result = lexicon_stats(words, ruleset or own or "english")
+    emit(result, as_json, format_stats(result).rstrip("\n"))

@@ -1,0 +1,222 @@
+"""Commands that make lexicon files: build, convert, edit, export (KWG), synth.
+
+Each is a thin wrapper over ``lexc.lexicons`` (compile, edit, synth) and ``lexc.formats.kwg``."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from contextlib import nullcontext
+from typing import Any
+
+import click
+
+from ..lexicons.compile import compile_all, compile_file
+from ..lexicons.edit import convert_file, edit_file
+from ..formats import FORMATS
+from ..lexicons.source import open_lexicon
+from ..wordlist import word_lines
+from . import common
+from .common import emit, note, stages
+
+
+@click.command()
+@click.argument("wordlist", type=click.Path(dir_okay=False))
+@click.option("-f", "--format", "format_", default="dawg", show_default=True,
+              type=click.Choice([*sorted(FORMATS), "all"]),
+              help="Format to build; 'all' builds every registered format.")
+@click.option("-r", "--ruleset", default="english", show_default=True, help="Ruleset giving the alphabet.")
+@click.option("-o", "--out", type=click.Path(), metavar="PATH",
+              help="Output file [default: WORDLIST stem + .FORMAT in the current directory]. With -f all, a "
+                   "directory (created if missing) that receives STEM.FORMAT for each format.")
+@click.option("--min-len", default=2, show_default=True, type=click.IntRange(1), help="Shortest word kept.")
+@click.option("--max-len", type=click.IntRange(1), help="Longest word kept.")
+@click.option("--skip-invalid", is_flag=True, help="Leave out words with letters outside the alphabet.")
+@click.option("--layout", type=click.Choice(["auto", "u32", "u64"]), default="auto", show_default=True,
+              help="Edge layout of word-graph formats (ignored by formats without one).")
+@click.option("--order", default="auto", show_default=True, metavar="ORDER",
+              help="anatrie: canonical letter order: 1979, 1977, alpha, values (by tile values) or the "
+                   "letters spelled out; auto is 1979 for A-Z, else values (ignored by other formats).")
+@click.option("--disk", type=click.Choice(["pascal", "simula"]), default="pascal", show_default=True,
+              help="anatrie: disk layout (pascal: fail subtries reachable directly; simula: forward only; "
+                   "ignored by other formats).")
+@click.option("--from", "source", type=click.Choice(["list", "kwg"]), default="list", show_default=True,
+              help="What WORDLIST is: a plain word list, or a KWG file (wolges, Macondo, MAGPIE) whose words to read.")
+@click.option("-v", "--verbose", is_flag=True, help="List rejected words.")
+@click.option("--json", "as_json", is_flag=True, help="Print the build report as JSON (-f all: a list of them).")
+def build(wordlist, format_, ruleset, out, min_len, max_len, skip_invalid, layout, order, disk, source, verbose, as_json):
+    """Compile WORDLIST into a lexicon file, or with -f all into one file per format.
+
+    Example: lexc build wordlists/enable1.txt -f dawg -o enable.dawg
+
+    Example: lexc build wordlists/enable1.txt -f all -o lexicons/
+    """
+    list_options = {"min_len": min_len, "max_len": max_len, "skip_invalid": skip_invalid}
+    chosen = {"layout": layout, "order": order, "disk": disk}
+    if format_ == "all":
+        with stages(1 + 2 * len(FORMATS)) as progress:
+            reports = compile_all(wordlist, ruleset, out, **list_options, options=chosen, progress=progress,
+                                  source=source)
+        if as_json:
+            return emit(reports, True)
+        lines = [f"{r['output']}: {r['format']}, {r['words']:,} words  nodes {r['nodes']:,}  edges {r['edges']:,}  "
+                 f"bytes {r['file_bytes']:,}  seconds {r['seconds']:.2f}" for r in reports]
+        if verbose:
+            lines += _reject_lines(reports[0])
+        return click.echo("\n".join(lines))
+    if out is not None and os.path.isdir(out):
+        raise click.BadParameter(f"{out} is a directory (a directory is only for -f all)",
+                                 ctx=click.get_current_context(), param_hint="'-o'")
+    options = {k: v for k, v in chosen.items() if k in FORMATS[format_].options}
+    with stages(3) as progress:
+        report = compile_file(wordlist, format_, ruleset, out, **list_options, options=options, progress=progress,
+                              source=source)
+    if as_json:
+        return emit(report, True)
+    lines = [
+        f"{report['output']}: {report['format']}, {report['words']:,} words "
+        f"({report['duplicates']:,} duplicates dropped, {report['rejected']:,} rejected, "
+        f"{report['too_short']:,} too short, {report['too_long']:,} too long)",
+        f"  {report['longer_than_board']:,} words are longer than the {ruleset} board",
+        f"  nodes {report['nodes']:,}  edges {report['edges']:,}  bytes {report['file_bytes']:,} "
+        f"({report['bytes_per_word']} per word)  seconds {report['seconds']:.2f}",
+    ]
+    if verbose:
+        lines += _reject_lines(report)
+    click.echo("\n".join(lines))
+
+
+def _reject_lines(report: dict[str, Any]) -> list[str]:
+    """The --verbose lines listing a build's rejected words."""
+    return [f"  rejected {r['line']}: {r['text']} ({r['reason']})" for r in report["rejected_words"]]
+
+
+@click.command()
+@click.argument("source", metavar="IN", type=click.Path(dir_okay=False))
+@click.option("-f", "--format", "format_", required=True, type=click.Choice(sorted(FORMATS)),
+              help="Format to re-encode into.")
+@click.option("-o", "--out", type=click.Path(dir_okay=False), help="Output file [default: IN stem + .FORMAT "
+              "in the current directory].")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def convert(source, format_, out, as_json):
+    """Re-encode the compiled lexicon IN into another format, keeping its words, alphabet,
+    ruleset and word-list options (--min-len, --max-len, --skip-invalid).
+
+    The words come out identical: the new file records the same word-list SHA-256.
+
+    Example: lexc convert enable.dawg -f gaddag -o enable.gaddag
+    """
+    with stages(3) as progress:
+        report = convert_file(source, format_, out, progress=progress)
+    if as_json:
+        return emit(report, True)
+    click.echo(f"{report['output']}: {report['format']} from {report['source']} ({report['source_format']}), "
+               f"{report['words']:,} words  nodes {report['nodes']:,}  edges {report['edges']:,}  "
+               f"bytes {report['file_bytes']:,}  seconds {report['seconds']:.2f}")
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--add", multiple=True, metavar="WORD", help="Word to add; repeatable, or several comma-separated.")
+@click.option("--remove", multiple=True, metavar="WORD", help="Word to remove; repeatable, or comma-separated.")
+@click.option("--add-file", multiple=True, type=click.Path(dir_okay=False), metavar="PATH",
+              help="Add the words of a word list (one a line, # comments); repeatable.")
+@click.option("--remove-file", multiple=True, type=click.Path(dir_okay=False), metavar="PATH",
+              help="Remove the words of a word list; repeatable.")
+@click.option("-o", "--out", type=click.Path(dir_okay=False), help="Output file [default: FILE, replaced atomically].")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def edit(file, add, remove, add_file, remove_file, out, as_json):
+    """Add and remove words in the compiled lexicon FILE, rebuilding it in the same format with
+    the same ruleset and options (the result is byte-identical to building the edited list).
+
+    Words are read with the file's alphabet (any case; multi-character tiles by longest
+    match). A word outside the alphabet, or an added word outside the file's --min-len and
+    --max-len, is an error and nothing is written. Adding a present word or removing an absent
+    one is only reported. If nothing changes, FILE is left untouched.
+
+    Example: lexc edit enable.dawg --add QI,ZA --remove ZAX -o edited.dawg
+    """
+    with stages(3) as progress:
+        report = edit_file(file, _words_given(add, add_file), _words_given(remove, remove_file), out,
+                           progress=progress)
+    if as_json:
+        return emit(report, True)
+    click.echo("\n".join(_edit_lines(report)))
+
+
+def _words_given(values: tuple[str, ...], paths: tuple[str, ...]) -> list[str]:
+    """The words of repeated options (each may hold several, comma- or space-separated) and
+    of word-list files, in the order given."""
+    words = [w for value in values for w in re.split(r"[,\s]+", value) if w]
+    return words + [w for path in paths for w in word_lines(path)]
+
+
+def _edit_lines(report: dict[str, Any]) -> list[str]:
+    """The text report of ``lexc edit``."""
+    counts = ", ".join(f"{len(report[k]):,} {k.replace('_', ' ')}"
+                       for k in ("added", "already_present", "removed", "not_present"))
+    lines = [f"{report['output']}: {report['format']}, {report['words_before']:,} -> "
+             f"{report['words_after']:,} words ({counts})"]
+    lines += [f"  {k.replace('_', ' ')}: {' '.join(report[k])}"
+              for k in ("added", "already_present", "removed", "not_present") if report[k]]
+    if not report["written"]:
+        return lines + [f"  unchanged, not rewritten ({report['file_bytes']:,} bytes)"]
+    return lines + [f"  nodes {report['nodes']:,}  edges {report['edges']:,}  bytes {report['file_bytes']:,}  "
+                    f"seconds {report['seconds']:.2f}"]
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False, exists=True))
+@click.option("--to", "target", type=click.Choice(["kwg"]), required=True, help="The file layout to write.")
+@click.option("-o", "--out", required=True, type=click.Path(dir_okay=False), metavar="OUT.kwg", help="Output file.")
+@click.option("-r", "--ruleset", default="english", show_default=True, help="Alphabet when FILE is a plain word list.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
+def export(file, target, out, ruleset, as_json):
+    """Write a lexicon (any format, or a plain word list) in another engine's layout: a KWG
+    file (wolges, Macondo, MAGPIE: DAWG and GADDAG in one array of 32-bit edges), written
+    atomically. `lexc build --from kwg` reads one back.
+
+    Example: lexc export enable.dawg --to kwg -o enable.kwg
+    """
+    from ..formats.container import write_atomic
+    from ..formats.kwg import export_kwg
+
+    lexicon = open_lexicon(file, "gaddawg", ruleset, progress=note)  # a plain list compiles straight to KWG's graph
+    data = export_kwg(lexicon)
+    write_atomic(out, data)
+    report = {"output": out, "to": target, "words": len(lexicon), "edges": len(data) // 4, "file_bytes": len(data)}
+    emit(report, as_json, f"{out}: kwg, {report['words']:,} words  edges {report['edges']:,}  bytes {len(data):,}")
+
+
+@click.command()
+@click.option("-n", "--words", "count", default=3_000_000, show_default=True, type=click.IntRange(1),
+              help="How many distinct words.")
+@click.option("-o", "--out", type=click.Path(dir_okay=False), metavar="PATH",
+              help="Output word list [default: synth-<N>.txt].")
+@click.option("--seed", default=1, show_default=True, type=int, help="Random seed: the same seed, the same list.")
+@click.option("--order", default=4, show_default=True, type=click.IntRange(1),
+              help="Letters of context the chain looks back on (lower: fewer real words, more variety).")
+@click.option("--min-len", default=2, show_default=True, type=click.IntRange(1), help="Shortest word.")
+@click.option("--max-len", default=15, show_default=True, type=click.IntRange(1), help="Longest word.")
+@click.option("--train", type=click.Path(dir_okay=False, exists=True), metavar="LIST",
+              help="Word list the chain learns from [default: the bundled ENABLE].")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def synth(count, out, seed, order, min_len, max_len, train, as_json):
+    """Write a synthetic word list of N distinct words, far bigger than any real lexicon, for
+    testing and measuring the formats at scale. Words come from a letter Markov chain trained
+    on a real list: English-like beginnings, endings and lengths, mostly not English. The same
+    options give the same file.
+
+    Example: lexc synth -n 3000000 -o big.txt && lexc build big.txt -f all -o big/
+    """
+    from ..lexicons.synth import synth_file
+
+    out = out or f"synth-{count}.txt"
+    bar = click.progressbar(length=count, label="drawing words", file=sys.stderr) if common.on_terminal() else None
+    with bar if bar is not None else nullcontext():
+        report = synth_file(out, count, seed=seed, order=order, min_len=min_len, max_len=max_len, training=train,
+                            progress=None if bar is None else lambda done, _: bar.update(done - bar.pos))
+    emit(report, as_json, f"{report['output']}: {report['words']:,} words of {min_len}-{max_len} letters "
+                          f"({report['letters_per_word']} on average), {report['bytes']:,} bytes, "
+                          f"order-{order} chain on {report['training']}, seed {seed}  seconds {report['seconds']:.2f}")
