@@ -18,6 +18,8 @@ BLANK_CHAR = "?"
 BLANK_FLAG = 0x80
 _SEPARATOR = "\x00"  # code 0 decodes to this: decode_many's word separator
 MAX_LETTERS = 127  # codes 1..127, so that code | BLANK_FLAG still fits in a byte
+MAX_LABEL = 8  # characters of one label (Catalan's L·L has 3)
+RESERVED = "?*[]^#.()/-"  # characters with a meaning of their own in racks, patterns and notation
 
 
 class AlphabetError(ValueError):
@@ -58,8 +60,10 @@ class Alphabet:
         if len(set(labels)) != len(labels):
             raise ValueError("an alphabet's labels must be distinct")
         for label in labels:
-            if not label or any(ch.isspace() or ch in "?*[]^#" for ch in label):
-                raise ValueError(f"bad letter label {label!r}")
+            if not label or len(label) > MAX_LABEL or any(
+                    not ch.isprintable() or ch.isspace() or ch.isdigit() or ch in RESERVED for ch in label):
+                raise ValueError(f"bad letter label {label[:MAX_LABEL]!r}: a label is 1 to {MAX_LABEL} printable "
+                                 f"characters, no space, digit or any of {RESERVED}")
         object.__setattr__(self, "labels", labels)
         codes = {label: i + 1 for i, label in enumerate(labels)}
         object.__setattr__(self, "_codes", codes)

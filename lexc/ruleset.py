@@ -8,6 +8,8 @@ message naming the file and what is wrong.
 
 from __future__ import annotations
 
+import os
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -16,12 +18,16 @@ from pathlib import Path
 from types import MappingProxyType
 
 from .alphabet import BLANK_CHAR, BLANK_FLAG, Alphabet
+from .wordlist import MAX_WORD_TILES
 
 #: premium name -> (letter multiplier, word multiplier)
 PREMIUMS = MappingProxyType({
     "none": (1, 1), "DL": (2, 1), "TL": (3, 1), "QL": (4, 1), "DW": (1, 2), "TW": (1, 3), "QW": (1, 4),
 })
 MAX_BOARD = 26  # columns are lettered A..Z in play notation
+MAX_RULESET_TEXT = 65536  # bytes of a ruleset file (and of one stored in a lexicon header)
+MAX_TILE_COUNT = 1000  # tiles of one letter in a bag
+MAX_TILE_VALUE = 10000  # points of a tile, and of the bingo bonus
 
 _TOP_KEYS = {"name": str, "description": str, "rack_size": int, "bingo_bonus": int,
              "tile_total": int, "tiles": dict, "board": dict}
@@ -60,6 +66,7 @@ class Ruleset:
     start: tuple[int, int]
     board_rows: tuple[str, ...]
     source: str
+    text: str = field(default="", repr=False, compare=False)  # the TOML it was read from
     _values: tuple[int, ...] = field(init=False, repr=False, compare=False)
     _counts: tuple[int, ...] = field(init=False, repr=False, compare=False)
     tile_values: tuple[int, ...] = field(init=False, repr=False, compare=False)  # by any board code, 0..255
@@ -115,18 +122,44 @@ def available() -> list[str]:
 
 
 def load_ruleset(name_or_path: str) -> Ruleset:
-    """Load a bundled ruleset by name (``"english"``) or any ruleset file by path (``x.toml``).
+    """Load a bundled ruleset by name (``"english"``), any ruleset file by path (``x.toml``),
+    or a ruleset's own text (what a lexicon header stores for a ruleset that is not bundled).
 
-    A bare name (no path separator, no ``.toml`` suffix) is looked up among the bundled
-    rulesets; anything else is a path. Results are cached per resolved file.
+    Text with a line break is a ruleset's text, never a path. A bare name (no path separator,
+    no ``.toml`` suffix) is looked up among the bundled rulesets; anything else is a path,
+    which must be a regular file of at most ``MAX_RULESET_TEXT`` bytes (a device or a FIFO
+    given as a ruleset is refused, not read). Results are cached.
     """
     text = str(name_or_path)
+    if "\n" in text:
+        return _load_text(text)
     if "/" not in text and "\\" not in text and not text.endswith(".toml"):
         names = available()
         if text not in names:
-            raise RulesetError(f"{text}: no such ruleset (bundled: {', '.join(names)})")
+            raise RulesetError(f"{text[:60]}: no such ruleset (bundled: {', '.join(names)})")
         return _load_bundled(text)
     return _load_path(str(Path(text).expanduser().resolve()))
+
+
+def reference(name_or_path: str) -> str:
+    """What a lexicon header records for a ruleset: a bundled ruleset's name, or the text of
+    any other (so that the file needs no other file, and a header never names one to open)."""
+    text = str(name_or_path)
+    if "\n" not in text and "/" not in text and "\\" not in text and not text.endswith(".toml"):
+        load_ruleset(text)
+        return text
+    ruleset = load_ruleset(text)
+    return ruleset.text
+
+
+def check_reference(value: str) -> None:
+    """RulesetError unless a header's ruleset field is empty, a bundled name or a ruleset's
+    text: a header never names a file to open."""
+    if value and "\n" not in value and value not in available():
+        raise RulesetError(f"the file names ruleset {value[:60]!r}, which is not a bundled ruleset "
+                           "(a lexicon file stores a bundled ruleset's name or the ruleset itself)")
+    if "\n" in value:
+        _load_text(value)
 
 
 @lru_cache(maxsize=None)
@@ -138,12 +171,27 @@ def _load_bundled(name: str) -> Ruleset:
 
 @lru_cache(maxsize=None)
 def _load_path(path: str) -> Ruleset:
-    """Read and parse a ruleset file given by resolved path (cached)."""
+    """Read and parse a ruleset file given by resolved path (cached): a regular file of at
+    most ``MAX_RULESET_TEXT`` bytes."""
     try:
-        data = Path(path).read_bytes()
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise RulesetError(f"{path}: not a regular file (a ruleset is a TOML file)")
+        with open(path, "rb") as f:
+            data = f.read(MAX_RULESET_TEXT + 1)
     except OSError as e:
         raise RulesetError(f"{path}: cannot read ruleset: {e.strerror or e}") from None
+    if len(data) > MAX_RULESET_TEXT:
+        raise RulesetError(f"{path}: larger than {MAX_RULESET_TEXT:,} bytes; not a ruleset")
     return _parse(path, data)
+
+
+@lru_cache(maxsize=64)
+def _load_text(text: str) -> Ruleset:
+    """Parse a ruleset's text, as stored in a lexicon header (cached)."""
+    data = text.encode("utf-8", "surrogatepass")
+    if len(data) > MAX_RULESET_TEXT:
+        raise RulesetError(f"a stored ruleset of {len(data):,} bytes (at most {MAX_RULESET_TEXT:,})")
+    return _parse("<stored ruleset>", data)
 
 
 def _fail(source: str, what: str) -> RulesetError:
@@ -165,15 +213,17 @@ def _parse(source: str, data: bytes) -> Ruleset:
     total = sum(t.count for t in tiles) + blanks
     if doc["tile_total"] != total:
         raise _fail(source, f"tile_total is {doc['tile_total']} but the tiles add up to {total}")
-    if not 1 <= doc["rack_size"] <= total:
-        raise _fail(source, f"rack_size must be between 1 and the tile total {total}, not {doc['rack_size']}")
-    if doc["bingo_bonus"] < 0:
-        raise _fail(source, f"bingo_bonus must not be negative, not {doc['bingo_bonus']}")
+    if not 1 <= doc["rack_size"] <= min(total, MAX_WORD_TILES):
+        raise _fail(source, f"rack_size must be between 1 and the tile total {total} (at most {MAX_WORD_TILES}), "
+                            f"not {doc['rack_size']}")
+    if not 0 <= doc["bingo_bonus"] <= MAX_TILE_VALUE:
+        raise _fail(source, f"bingo_bonus must be between 0 and {MAX_TILE_VALUE}, not {doc['bingo_bonus']}")
     rows, premiums, start = _parse_board(source, doc["board"])
     return Ruleset(
         name=doc["name"], description=doc["description"], alphabet=alphabet, tiles=tiles,
         blanks=blanks, blank_value=0, rack_size=doc["rack_size"], bingo_bonus=doc["bingo_bonus"],
         board_size=len(premiums), premiums=premiums, start=start, board_rows=rows, source=source,
+        text=data.decode("utf-8"),
     )
 
 
@@ -200,6 +250,9 @@ def _parse_tiles(source: str, table: dict) -> tuple[Alphabet, tuple[Tile, ...], 
         pairs[label] = entry
     if BLANK_CHAR not in pairs:
         raise _fail(source, f"tiles has no blank entry {BLANK_CHAR!r} (write \"?\" = [0, 0] for none)")
+    for label, (count, value) in pairs.items():
+        if count > MAX_TILE_COUNT or value > MAX_TILE_VALUE:
+            raise _fail(source, f"tiles entry {label[:20]!r}: at most {MAX_TILE_COUNT} tiles of {MAX_TILE_VALUE} points")
     blanks, blank_value = pairs.pop(BLANK_CHAR)
     if blank_value != 0:
         raise _fail(source, f"the blank's value must be 0, not {blank_value}")

@@ -109,6 +109,7 @@ def decode_bytes(data: bytes, source: str) -> str:
 
 
 MAX_WORD_TILES = 64  # the longest word any lexicon holds; a longer path in a file means corruption
+MAX_LISTED_WORDS = 10_000_000  # words a compiled file may spell before listing them all is refused (--max-words)
 
 
 def parse_text(

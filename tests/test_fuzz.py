@@ -23,6 +23,7 @@ import fuzz  # tools/fuzz.py: conftest puts tools/ on the path
 import lexc
 from fuzz import seal, split
 from lexc import formats
+from lexc.formats import FormatError
 from lexc.ruleset import load_ruleset
 from lexc.wordlist import from_words
 
@@ -200,14 +201,18 @@ def test_known_loader_bug_is_a_format_error(name):
     assert outcome == "error", detail
 
 
-def test_gaddag_check_notices_a_wrong_word_count():
+def test_gaddag_with_a_wrong_word_count_is_refused_on_load():
+    """The loader counts the words from the graph (the DAWG root rebuilt from the GADDAG):
+    a re-sealed header that says one more is refused, not loaded for check() to notice."""
     h, p = parts("gaddag")
-    lexicon = formats.loads(seal(dict(h, words=h["words"] + 1), p))
-    assert len(list(lexicon)) != len(lexicon)
-    assert any("rebuilt DAWG root spells 3 strings, the header implies 4" in p for p in lexicon.check())
+    with pytest.raises(FormatError, match="rebuilt DAWG root spells 3 strings, the header says 4"):
+        formats.loads(seal(dict(h, words=h["words"] + 1), p))
 
 
-def test_gaddawg_and_dawg_check_notice_a_wrong_word_count():
+def test_gaddawg_and_dawg_with_a_wrong_word_count_are_refused_on_load():
     for fmt in ("dawg", "gaddawg"):
         h, p = parts(fmt)
-        assert formats.loads(seal(dict(h, words=h["words"] + 1), p)).check() != []
+        with pytest.raises(FormatError, match="spells 3 strings, the header says 4"):
+            formats.loads(seal(dict(h, words=h["words"] + 1), p))
+        with pytest.raises(FormatError, match="spells 3 strings, the header says 2|more than 2 strings: the graph spells more"):
+            formats.loads(seal(dict(h, words=h["words"] - 1), p))

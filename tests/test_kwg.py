@@ -76,8 +76,8 @@ def _pack(*edges: tuple[int, bool, bool, int]) -> bytes:
     (b"\x00" * 7, "not a KWG"),
     (b"\x89PNG\r\n\x1a\n", "outside"),                                    # a foreign file
     (_pack((0, 0, 1, 9), (0, 0, 1, 0)), "outside"),                       # root pointer past the end
-    (_pack((0, 0, 1, 2), (0, 0, 1, 0), (1, 1, 0, 0)), "runs past the end"),  # no end bit
-    (_pack((0, 0, 1, 2), (0, 0, 1, 0), (40, 1, 1, 0)), "outside the alphabet"),
+    (_pack((0, 0, 1, 2), (0, 0, 1, 0), (1, 1, 0, 0)), "does not close its node"),  # no end bit: the list runs past the end
+    (_pack((0, 0, 1, 2), (0, 0, 1, 0), (40, 1, 1, 0)), "outside the 26-letter alphabet"),
     (_pack((0, 0, 1, 2), (0, 0, 1, 0), (1, 1, 1, 2)), "cycle"),
 ])
 def test_hostile_files_are_refused(data, message):

@@ -15,6 +15,7 @@ from ..board.board import read_position
 from ..formats import FORMATS, FormatError
 from ..ruleset import load_ruleset
 from ..lexicons.source import open_lexicon
+from ..wordlist import MAX_LISTED_WORDS
 
 
 class Negative(Exception):
@@ -129,3 +130,11 @@ def one_line(exc: BaseException) -> str:
         return f"{exc.filename}: {exc.strerror}"
     text = exc.format_message() if isinstance(exc, click.ClickException) else str(exc)
     return " ".join(text.split()) or type(exc).__name__
+
+
+def max_words_option(f):
+    """``--max-words``: how many words of a compiled file lexc lists at once (convert, edit,
+    export, build --from kwg); a file that spells more is refused before any word is listed."""
+    return click.option("--max-words", type=click.IntRange(1), default=MAX_LISTED_WORDS, show_default=True,
+                        metavar="N", help="Refuse a compiled file (or KWG) that spells more words than this, "
+                                          "before listing them.")(f)

@@ -14,11 +14,11 @@ import click
 
 from ..lexicons.compile import compile_all, compile_file
 from ..lexicons.edit import convert_file, edit_file
-from ..formats import FORMATS
+from ..formats import FORMATS, FormatError
 from ..lexicons.source import open_lexicon
 from ..wordlist import word_lines
 from . import common
-from .common import emit, note, stages
+from .common import emit, max_words_option, note, stages
 
 
 @click.command()
@@ -43,9 +43,11 @@ from .common import emit, note, stages
                    "ignored by other formats).")
 @click.option("--from", "source", type=click.Choice(["list", "kwg"]), default="list", show_default=True,
               help="What WORDLIST is: a plain word list, or a KWG file (wolges, Macondo, MAGPIE) whose words to read.")
+@max_words_option
 @click.option("-v", "--verbose", is_flag=True, help="List rejected words.")
 @click.option("--json", "as_json", is_flag=True, help="Print the build report as JSON (-f all: a list of them).")
-def build(wordlist, format_, ruleset, out, min_len, max_len, skip_invalid, layout, order, disk, source, verbose, as_json):
+def build(wordlist, format_, ruleset, out, min_len, max_len, skip_invalid, layout, order, disk, source, max_words,
+          verbose, as_json):
     """Compile WORDLIST into a lexicon file, or with -f all into one file per format.
 
     Example: lexc build wordlists/enable1.txt -f dawg -o enable.dawg
@@ -57,7 +59,7 @@ def build(wordlist, format_, ruleset, out, min_len, max_len, skip_invalid, layou
     if format_ == "all":
         with stages(1 + 2 * len(FORMATS)) as progress:
             reports = compile_all(wordlist, ruleset, out, **list_options, options=chosen, progress=progress,
-                                  source=source)
+                                  source=source, max_words=max_words)
         if as_json:
             return emit(reports, True)
         lines = [f"{r['output']}: {r['format']}, {r['words']:,} words  nodes {r['nodes']:,}  edges {r['edges']:,}  "
@@ -71,7 +73,7 @@ def build(wordlist, format_, ruleset, out, min_len, max_len, skip_invalid, layou
     options = {k: v for k, v in chosen.items() if k in FORMATS[format_].options}
     with stages(3) as progress:
         report = compile_file(wordlist, format_, ruleset, out, **list_options, options=options, progress=progress,
-                              source=source)
+                              source=source, max_words=max_words)
     if as_json:
         return emit(report, True)
     lines = [
@@ -98,8 +100,9 @@ def _reject_lines(report: dict[str, Any]) -> list[str]:
               help="Format to re-encode into.")
 @click.option("-o", "--out", type=click.Path(dir_okay=False), help="Output file [default: IN stem + .FORMAT "
               "in the current directory].")
+@max_words_option
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def convert(source, format_, out, as_json):
+def convert(source, format_, out, max_words, as_json):
     """Re-encode the compiled lexicon IN into another format, keeping its words, alphabet,
     ruleset and word-list options (--min-len, --max-len, --skip-invalid).
 
@@ -108,7 +111,7 @@ def convert(source, format_, out, as_json):
     Example: lexc convert enable.dawg -f gaddag -o enable.gaddag
     """
     with stages(3) as progress:
-        report = convert_file(source, format_, out, progress=progress)
+        report = convert_file(source, format_, out, progress=progress, max_words=max_words)
     if as_json:
         return emit(report, True)
     click.echo(f"{report['output']}: {report['format']} from {report['source']} ({report['source_format']}), "
@@ -125,8 +128,9 @@ def convert(source, format_, out, as_json):
 @click.option("--remove-file", multiple=True, type=click.Path(dir_okay=False), metavar="PATH",
               help="Remove the words of a word list; repeatable.")
 @click.option("-o", "--out", type=click.Path(dir_okay=False), help="Output file [default: FILE, replaced atomically].")
+@max_words_option
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def edit(file, add, remove, add_file, remove_file, out, as_json):
+def edit(file, add, remove, add_file, remove_file, out, max_words, as_json):
     """Add and remove words in the compiled lexicon FILE, rebuilding it in the same format with
     the same ruleset and options (the result is byte-identical to building the edited list).
 
@@ -139,7 +143,7 @@ def edit(file, add, remove, add_file, remove_file, out, as_json):
     """
     with stages(3) as progress:
         report = edit_file(file, _words_given(add, add_file), _words_given(remove, remove_file), out,
-                           progress=progress)
+                           progress=progress, max_words=max_words)
     if as_json:
         return emit(report, True)
     click.echo("\n".join(_edit_lines(report)))
@@ -171,8 +175,9 @@ def _edit_lines(report: dict[str, Any]) -> list[str]:
 @click.option("--to", "target", type=click.Choice(["kwg"]), required=True, help="The file layout to write.")
 @click.option("-o", "--out", required=True, type=click.Path(dir_okay=False), metavar="OUT.kwg", help="Output file.")
 @click.option("-r", "--ruleset", default="english", show_default=True, help="Alphabet when FILE is a plain word list.")
+@max_words_option
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
-def export(file, target, out, ruleset, as_json):
+def export(file, target, out, ruleset, max_words, as_json):
     """Write a lexicon (any format, or a plain word list) in another engine's layout: a KWG
     file (wolges, Macondo, MAGPIE: DAWG and GADDAG in one array of 32-bit edges), written
     atomically. `lexc build --from kwg` reads one back.
@@ -183,7 +188,10 @@ def export(file, target, out, ruleset, as_json):
     from ..formats.kwg import export_kwg
 
     lexicon = open_lexicon(file, "gaddawg", ruleset, progress=note)  # a plain list compiles straight to KWG's graph
-    data = export_kwg(lexicon)
+    try:
+        data = export_kwg(lexicon, max_words)
+    except FormatError as exc:
+        raise FormatError(f"{file}: {exc}") from None
     write_atomic(out, data)
     report = {"output": out, "to": target, "words": len(lexicon), "edges": len(data) // 4, "file_bytes": len(data)}
     emit(report, as_json, f"{out}: kwg, {report['words']:,} words  edges {report['edges']:,}  bytes {len(data):,}")

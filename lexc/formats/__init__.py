@@ -16,8 +16,10 @@ from typing import Any
 from .._version import __version__
 from ..alphabet import Alphabet
 from ..wordlist import WordList
-from . import container
-from .base import Capability, Hooks, LexiconBase
+from ..ruleset import RulesetError, check_reference
+from ..ruleset import reference as ruleset_reference
+from . import container, schema
+from .base import LIST_OPTION_SPECS, Capability, Hooks, LexiconBase
 from .anatrie import AnagramTrie
 from .dawg import Dawg
 from .gaddag import Gaddag, Gaddawg
@@ -50,7 +52,7 @@ def build(wordlist: WordList, format: str = "dawg", ruleset: str = "english", **
     lexicon = cls.build(wordlist.words, wordlist.alphabet, **chosen, **extra)
     lexicon.build_options = chosen
     lexicon.wordlist_sha256 = wordlist.sha256
-    lexicon.ruleset = ruleset
+    lexicon.ruleset = ruleset_reference(ruleset)  # a bundled name, or the ruleset's own text
     return lexicon
 
 
@@ -105,6 +107,14 @@ def _from_checked(header: dict[str, Any], payload, name: str) -> LexiconBase:
         alphabet = Alphabet(tuple(header["alphabet"]))
     except ValueError as exc:
         raise FormatError(f"{name}: bad alphabet in header ({exc})") from None
+    if tuple(header["alphabet"]) != alphabet.labels:
+        raise FormatError(f"{name}: the header's alphabet is not in normal form (NFC, upper case)")
+    try:
+        schema.check_map("options", header["options"], {**LIST_OPTION_SPECS, **cls.option_specs})
+        schema.check_map("meta", header["meta"], cls.meta_specs, cls.meta_required)
+        check_reference(header["ruleset"])
+    except (FormatError, RulesetError) as exc:
+        raise FormatError(f"{name}: {exc}") from None
     try:
         lexicon = cls.from_payload(payload if cls.zero_copy else bytes(payload), header, alphabet)
     except FormatError as exc:

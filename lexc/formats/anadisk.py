@@ -103,9 +103,18 @@ class NodeFile:
 
     name: ClassVar[str] = ""
 
-    def __init__(self, data: Any):
+    def __init__(self, data: Any, letters: int = 127):
         self.data = data
         self.root: int | None = 0 if len(data) else None
+        self.valid = bytes(range(1, letters + 1))  # the codes a stored word may hold
+
+    def checked(self, words: list[bytes], at: int) -> list[bytes]:
+        """The words stored at ``at``, refused (FormatError) if a byte is not a letter code of
+        the alphabet: every word handed out decodes (a crafted file cannot slip a separator or
+        an unknown code into a result)."""
+        if b"".join(words).translate(None, self.valid):
+            raise FormatError(f"the words at offset {at} hold a code outside the alphabet")
+        return words
 
     @classmethod
     def write(cls, keyed: Sequence[tuple[bytes, bytes]], codes: Sequence[int]) -> tuple[bytes, int]:
@@ -227,7 +236,7 @@ class PascalFile(NodeFile):
         while data[p] == DUMMY:
             out.append(bytes(data[p + 2 : p + 2 + depth]))
             p += 2 + depth
-        return out
+        return self.checked(out, at)
 
     def preorder(self, with_words: bool = False) -> Iterator[tuple[int, int, int, list[bytes]]]:
         """Also verifies what the search trusts: flags, dummy records, a word or a success
@@ -315,7 +324,9 @@ class SimulaFile(NodeFile):
     def words(self, at: int, depth: int) -> list[bytes]:
         data = self.data
         n = data[at - 1]
-        return [bytes(data[at + i * depth : at + (i + 1) * depth]) for i in range(n)]
+        if at + n * depth > len(data):
+            raise IndexError("words past the end")
+        return self.checked([bytes(data[at + i * depth : at + (i + 1) * depth]) for i in range(n)], at)
 
     def preorder(self, with_words: bool = False) -> Iterator[tuple[int, int, int, list[bytes]]]:
         data, n = self.data, len(self.data)

@@ -21,6 +21,7 @@ from typing import Any, Iterator, Sequence
 
 from ..alphabet import BLANK_FLAG, Alphabet
 from .anadisk import LAYOUTS, NodeFile, reading, scan_words
+from . import schema
 from .base import Capability, LexiconBase, is_count, require
 from .errors import FormatError
 
@@ -66,6 +67,10 @@ class AnagramTrie(LexiconBase):
     description = "Shapiro & Smith's canonical-order anagram trie (letter table), searched on its file"
     capabilities = Capability.ANAGRAM_INDEX | Capability.NATIVE_ANAGRAM
     options = {"order": "auto", "disk": "pascal"}
+    option_specs = {"order": schema.text(256), "disk": schema.text(16, tuple(LAYOUTS))}
+    meta_specs = {"order": schema.int_list(1, 127, 127), "disk": schema.text(16, tuple(LAYOUTS)),
+                  "nodes": schema.optional(schema.integer(0, 2**40))}
+    meta_required = ("order", "disk")
     uses_ruleset = True  # the "values" order needs the tile values
     zero_copy = True  # keep the loaded payload as a view of the mapped file
 
@@ -80,7 +85,7 @@ class AnagramTrie(LexiconBase):
         self.rank = [255] * 256  # letter code -> position in the canonical order
         for i, code in enumerate(self.order):
             self.rank[code] = i
-        self.file: NodeFile = LAYOUTS[disk](data)
+        self.file: NodeFile = LAYOUTS[disk](data, len(alphabet))
         self._read = (0, 0)  # bytes and nodes the last search read: last_stats
 
     # -- build, bytes ---------------------------------------------------------------------

@@ -20,9 +20,18 @@ from typing import Any, ClassVar, Hashable, Iterator, NoReturn, Protocol, Sequen
 from ..alphabet import BLANK_FLAG, Alphabet
 from ..pattern import Matcher, parse_pattern
 from ..wordlist import MAX_WORD_TILES
+from . import schema
 from .errors import FormatError
 
 Node = Hashable  # an opaque handle: whatever the format uses to name a position in its graph
+
+
+# the word-list options every header records (``lexc build --min-len/--max-len/--skip-invalid``)
+LIST_OPTION_SPECS: dict[str, schema.Spec] = {
+    "min_len": schema.integer(1, 10**6),
+    "max_len": schema.optional(schema.integer(1, 10**6)),
+    "skip_invalid": schema.boolean,
+}
 
 
 class Capability(enum.Flag):
@@ -75,6 +84,10 @@ class LexiconBase:
     options: ClassVar[dict[str, Any]] = {}  # build options and their defaults
     uses_ruleset: ClassVar[bool] = False  # build() also takes the ruleset's name (e.g. for tile values)
     zero_copy: ClassVar[bool] = False  # from_payload() keeps the loaded view (of the mapped file) as is
+    # the header fields a loader reads, each with its type and range (``schema``), checked before from_payload
+    option_specs: ClassVar[dict[str, schema.Spec]] = {}
+    meta_specs: ClassVar[dict[str, schema.Spec]] = {}
+    meta_required: ClassVar[tuple[str, ...]] = ()
 
     alphabet: Alphabet
     word_count: int

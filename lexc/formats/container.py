@@ -30,6 +30,9 @@ from typing import Any
 
 import msgpack
 
+from ..alphabet import MAX_LABEL, MAX_LETTERS
+from ..ruleset import MAX_RULESET_TEXT
+from . import schema
 from .errors import FormatError
 
 MAGIC = b"\x89LXC\r\n\x1a\n"
@@ -102,23 +105,43 @@ def unpack(data: bytes | memoryview, name: str = "file") -> tuple[dict[str, Any]
     return header, payload
 
 
+def _sha256_hex(value: Any) -> str | None:
+    ok = isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
+    return None if ok else "not 64 lower-case hex digits"
+
+
+# The type and range of every field the container and the loaders read (``schema``); the
+# formats add their own ``options`` and ``meta`` fields.
+HEADER_SPECS: dict[str, schema.Spec] = {
+    "format": schema.text(64),
+    "format_version": schema.integer(0, 2**31 - 1),
+    "alphabet": lambda v: None if isinstance(v, list) and 1 <= len(v) <= MAX_LETTERS and all(
+        isinstance(x, str) and 1 <= len(x) <= MAX_LABEL for x in v) else f"not a list of 1 to {MAX_LETTERS} labels",
+    "ruleset": schema.text(MAX_RULESET_TEXT),
+    "words": schema.integer(0, MAX_WORDS),
+    "options": lambda v: None if isinstance(v, dict) else "not a map",
+    "wordlist_sha256": lambda v: None if v == "" else _sha256_hex(v),
+    "payload_bytes": schema.integer(0, 2**48),
+    "payload_sha256": _sha256_hex,
+    "lexc_version": schema.text(64),
+    "meta": lambda v: None if isinstance(v, dict) else "not a map",
+}
+
+
 def _decode_header(raw: memoryview, name: str) -> dict[str, Any]:
-    """The msgpack header with every required key of the right type."""
+    """The msgpack header with every required key of the right type and range."""
     try:
         header = msgpack.unpackb(raw, raw=False, strict_map_key=True)
     except Exception as exc:  # msgpack raises several unrelated types
         raise FormatError(f"{name}: unreadable header ({type(exc).__name__})") from None
     if not isinstance(header, dict):
         raise FormatError(f"{name}: header is not a map")
-    for key, kind in HEADER_KEYS.items():
-        if not isinstance(header.get(key), kind) or isinstance(header.get(key), bool) and kind is int:
-            raise FormatError(f"{name}: header field {key!r} is missing or of the wrong type")
-    if header["payload_bytes"] < 0 or header["words"] < 0:
-        raise FormatError(f"{name}: negative size in header")
-    if header["words"] > MAX_WORDS:
-        raise FormatError(f"{name}: header says {header['words']} words, more than any lexicon lexc holds ({MAX_WORDS:,})")
-    if not all(isinstance(label, str) and label for label in header["alphabet"]):
-        raise FormatError(f"{name}: header alphabet is not a list of labels")
+    for key, spec in HEADER_SPECS.items():
+        if key not in header:
+            raise FormatError(f"{name}: header field {key!r} is missing")
+        problem = spec(header[key])
+        if problem:
+            raise FormatError(f"{name}: header field {key!r}: {problem}")
     return header
 
 

@@ -15,7 +15,9 @@ from array import array
 from typing import Any, ClassVar, Iterator, Sequence
 
 from ..alphabet import BLANK_FLAG, Alphabet
+from ..wordlist import MAX_WORD_TILES
 from . import edges as edgemod
+from . import graph, schema
 from .base import Capability, LexiconBase, is_count, require
 from .errors import FormatError
 from .minimize import Minimizer
@@ -31,6 +33,12 @@ class Dawg(LexiconBase):
     options = {"layout": "auto"}
     pointers: ClassVar[tuple[str, ...]] = ("root",)  # the root pointer slots at the array's start
     separator: ClassVar[bool] = False  # whether letter 0 (the GADDAG separator) may label an edge
+    meta_counts: ClassVar[tuple[str, ...]] = ("nodes", "trie_nodes")  # meta fields the constructor takes
+    option_specs = {"layout": schema.text(8, ("auto", "u32", "u64"))}
+    meta_specs = {"layout": schema.text(8, ("u32", "u64")), "edges": schema.integer(0, 2**40),
+                  "nodes": schema.optional(schema.integer(0, 2**40)),
+                  "trie_nodes": schema.optional(schema.integer(0, 2**48))}
+    meta_required = ("layout", "edges")
 
     def __init__(self, edges: array, layout: edgemod.EdgeLayout, alphabet: Alphabet, word_count: int,
                  build_options: dict[str, Any] | None = None, nodes: int | None = None,
@@ -81,9 +89,38 @@ class Dawg(LexiconBase):
         require(layout is not None, f"unknown edge layout {name!r}")
         edges = edgemod.from_bytes(payload, layout)
         require(len(edges) == meta.get("edges"), f"header says {meta.get('edges')!r} edges, payload has {len(edges)}")
-        counts = {k: meta.get(k) for k in ("nodes", "trie_nodes")}
+        counts = {k: meta.get(k) for k in cls.meta_counts}
         require(all(v is None or is_count(v) for v in counts.values()), f"bad meta counts {counts}")
-        return cls(edges, layout, alphabet, header["words"], header.get("options"), **counts)
+        lexicon = cls(edges, layout, alphabet, header["words"], header.get("options"), **counts)
+        lexicon.prove()
+        return lexicon
+
+    # -- the proof a loaded graph owes (formats/README.md, "What the loader guarantees") ---
+    def proof_roots(self) -> list[tuple[str, int, int, int]]:
+        """(name, root node position, strings it must spell, separators a string may hold)
+        of every root a traversal starts from."""
+        return [("root", self._list[0] & self._cmask, self.word_count, 0)]
+
+    def count_roots(self, most: int) -> list[tuple[int, int]]:
+        """(strings spelled, most separators on one) of each of ``proof_roots``, from the
+        whole graph checked once (``graph.prove``): FormatError for a cycle, a path longer
+        than a word, or more than ``most`` strings from one edge."""
+        longest = MAX_WORD_TILES + (1 if self.separator else 0)
+        return graph.prove(self._list, self._cmask, self._tbit, self._lbit, self._shift,
+                           [position for _, position, _, _ in self.proof_roots()], longest, most)
+
+    def prove(self) -> None:
+        """Check the whole graph once: no cycle, no path longer than a word, no separator
+        where none may be, and every root spelling exactly the strings the header says.
+        FormatError naming the first root that does not."""
+        roots = self.proof_roots()
+        found = self.count_roots(max(expected for _, _, expected, _ in roots))
+        for (name, _, expected, seps), (counted, seen) in zip(roots, found):
+            if seen > seps:
+                raise FormatError(f"the {name} spells strings with {'a separator' if not seps else 'two separators'}"
+                                  " (letter 0)")
+            if counted != expected:
+                raise FormatError(f"the {name} spells {counted:,} strings, the header says {expected:,}")
 
     def _check_structure(self) -> None:
         """What every query relies on, checked at C speed (whole-array passes, no per-edge

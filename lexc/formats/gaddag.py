@@ -30,6 +30,7 @@ from typing import Any, Iterator, Sequence
 
 from ..alphabet import Alphabet
 from . import edges as edgemod
+from . import schema
 from .base import Capability
 from .dawg import Dawg
 from .minimize import Minimizer, link
@@ -87,6 +88,9 @@ class Gaddag(Dawg):
     pointers = ("DAWG root", "GADDAG root")
     separator = True
     stores_dawg_root = False
+    meta_counts = ("nodes", "trie_nodes", "strings")
+    meta_specs = {**Dawg.meta_specs, "strings": schema.integer(0, 2**48)}
+    meta_required = ("layout", "edges", "strings")
 
     def __init__(self, edges: array, layout: edgemod.EdgeLayout, alphabet: Alphabet, word_count: int,
                  build_options: dict[str, Any] | None = None, nodes: int | None = None,
@@ -115,13 +119,6 @@ class Gaddag(Dawg):
     def meta(self) -> dict[str, Any]:
         """Header fields: the edge layout and counts, and how many GADDAG strings there are."""
         return {**super().meta(), "strings": self.strings}
-
-    @classmethod
-    def from_payload(cls, payload: bytes, header: dict[str, Any], alphabet: Alphabet) -> "Gaddag":
-        """Load an edge array checked by the container; validate its shape."""
-        lexicon = super().from_payload(payload, header, alphabet)
-        lexicon.strings = header.get("meta", {}).get("strings", 0)
-        return lexicon
 
     def _rebuild_dawg_root(self) -> int:
         """Append the DAWG root (and a pointer to it) to the in-memory edge list: for each
@@ -153,6 +150,14 @@ class Gaddag(Dawg):
     def stats(self) -> dict[str, int]:
         """Nodes, edges (root pointers excluded), payload bytes, trie nodes, GADDAG strings."""
         return {**super().stats(), "strings": self.strings}
+
+    def proof_roots(self) -> list[tuple[str, int, int, int]]:
+        """The GADDAG root (one string per letter of every word, each with at most one
+        separator), and the DAWG root, stored or rebuilt (the words, with none)."""
+        lst, cmask = self._list, self._cmask
+        dawg = "DAWG root" if self.stores_dawg_root else "rebuilt DAWG root"
+        return [("GADDAG root", lst[GADDAG_SLOT] & cmask, self.strings, 1),
+                (dawg, lst[self._root] & cmask, self.word_count, 0)]
 
     def expected_counts(self) -> dict[int, int]:
         """The DAWG root (if stored) spells the words; the GADDAG root one string per letter."""

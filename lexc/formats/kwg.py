@@ -13,6 +13,7 @@ enormous list).
 
 from __future__ import annotations
 
+import operator
 import os
 import sys
 from array import array
@@ -20,19 +21,21 @@ from typing import Any
 
 from ..alphabet import Alphabet
 from . import build
+from . import edges as edgemod
 from .edges import LAYOUTS
 from .errors import FormatError
-from .gaddag import DAWG_SLOT, GADDAG_SLOT, Gaddawg
+from .gaddag import Gaddawg
 from ..ruleset import load_ruleset
-from ..wordlist import MAX_WORD_TILES, WordList, from_words
+from ..wordlist import MAX_LISTED_WORDS, MAX_WORD_TILES, WordList, from_words
 
 LAYOUT = LAYOUTS["u32"]
-MAX_WORDS = 50_000_000  # words a KWG may spell before we refuse to list them
+MAX_WORDS = MAX_LISTED_WORDS  # words a KWG may spell before we refuse to list them (--max-words raises it)
 
 
-def export_kwg(lexicon: Any) -> bytes:
+def export_kwg(lexicon: Any, max_words: int = MAX_WORDS) -> bytes:
     """The KWG bytes of a lexicon of any format: its words as a ``gaddawg`` in the u32 layout.
-    A FormatError when the graph needs more than the 2**22 edges a KWG can address."""
+    A FormatError when the graph needs more than the 2**22 edges a KWG can address, or when a
+    lexicon that must be rebuilt holds more than ``max_words`` words."""
     layout = getattr(lexicon, "layout", None)
     if lexicon.name == "gaddawg" and layout is not None:
         if layout.name == "u32":
@@ -40,6 +43,9 @@ def export_kwg(lexicon: Any) -> bytes:
         if len(lexicon.edges) > LAYOUT.max_edges:  # the same graph in any layout: no need to rebuild it
             raise FormatError(f"too big for KWG: {len(lexicon.edges):,} edges do not fit the u32 layout "
                               f"(max {LAYOUT.max_edges:,})")
+    if len(lexicon) > max_words:
+        raise FormatError(f"holds {len(lexicon):,} words, more than the {max_words:,} lexc lists at once "
+                          "(raise --max-words to go on)")
     words = WordList(sorted(lexicon.iter_codes()), lexicon.alphabet, "<export>")
     try:
         graph = build(words, "gaddawg", getattr(lexicon, "ruleset", "english") or "english", layout="u32")
@@ -48,107 +54,63 @@ def export_kwg(lexicon: Any) -> bytes:
     return graph.payload()
 
 
-class _Checked:
-    """A KWG's edge array with the checks every reader needs before it follows an edge: the
-    size, the root pointers, every child index inside the array, sibling runs that end
-    inside it, every tile in range, no cycle, bounded path length, and how many strings each
-    root spells (counted per node, memoized, before anything is spelled)."""
-
-    def __init__(self, data: bytes, alphabet: Alphabet, name: str):
-        if len(data) % 4 or len(data) < 8:
-            raise FormatError(f"{name}: not a KWG file ({len(data)} bytes; a KWG is at least 2 four-byte edges)")
-        edges = array("I")
-        edges.frombytes(data)
-        if sys.byteorder == "big":
-            edges.byteswap()
-        self.edges, self.name, self.letters = edges, name, len(alphabet)
-        self.n = len(edges)
-        for slot, what in enumerate(("DAWG", "GADDAG")):
-            if edges[slot] & LAYOUT.child_mask >= self.n:
-                raise FormatError(f"{name}: the {what} root pointer {edges[slot] & LAYOUT.child_mask} is outside "
-                                  f"the {self.n}-edge array")
-
-    def siblings(self, p: int, lowest: int = 1) -> list[int]:
-        """The edge indices of the node list starting at ``p``; its tiles strictly ascending
-        (the KWG convention every reader's seek relies on), in ``lowest``..letters."""
-        edges, n, letters, shift, lbit = self.edges, self.n, self.letters, LAYOUT.letter_shift, 1 << LAYOUT.last_bit
-        out, previous = [], -1
-        while True:
-            if p >= n:
-                raise FormatError(f"{self.name}: an edge list runs past the end of the {n}-edge array")
-            edge = edges[p]
-            tile = edge >> shift
-            if not lowest <= tile <= letters:
-                raise FormatError(f"{self.name}: edge {p} has tile {tile}, outside the alphabet's 1..{letters}"
-                                  + (" (or 0, the GADDAG separator)" if not lowest else ""))
-            if tile <= previous:  # readers seek by an ascending scan: a tile out of order is never found
-                raise FormatError(f"{self.name}: edge {p} breaks the ascending tile order of its sibling list "
-                                  f"(tile {tile} after {previous}; a KWG exported by an older lexc put the "
-                                  "separator last: export it again)")
-            previous = tile
-            out.append(p)
-            if edge & lbit:
-                return out
-            p += 1
-
-    def count(self, slot: int, separator: bool = False) -> int:
-        """How many strings the root in ``slot`` spells (words for the DAWG; for the GADDAG,
-        where tile 0 may label an edge, one string per letter of every word), after checking
-        every node below it. A FormatError for a cycle, a path longer than a word may be,
-        or more strings than ``MAX_WORDS`` (times the longest word, for the GADDAG)."""
-        edges, mask, tbit, name = self.edges, LAYOUT.child_mask, 1 << LAYOUT.terminal_bit, self.name
-        longest = MAX_WORD_TILES + separator  # a GADDAG string holds one separator more
-        limit = MAX_WORDS * (MAX_WORD_TILES if separator else 1)
-        lowest = 0 if separator else 1
-        counts: dict[int, tuple[int, int]] = {}  # node -> (strings below, longest path below)
-        active: set[int] = set()
-
-        def measure(p: int, depth: int) -> tuple[int, int]:
-            if p not in counts:
-                if p in active:
-                    raise FormatError(f"{name}: the graph has a cycle through edge {p}")
-                if depth > longest:
-                    raise FormatError(f"{name}: a word longer than {MAX_WORD_TILES} tiles")
-                active.add(p)
-                strings, height = 0, 0
-                for q in self.siblings(p, lowest):
-                    edge = edges[q]
-                    child = edge & mask
-                    below, deep = measure(child, depth + 1) if child else (0, 0)
-                    strings += below + bool(edge & tbit)
-                    height = max(height, deep + 1)
-                    if strings > limit:
-                        raise FormatError(f"{name}: spells more than {limit:,} {'strings' if separator else 'words'}")
-                active.discard(p)
-                counts[p] = (strings, height)
-            if depth + counts[p][1] > longest:
-                raise FormatError(f"{name}: a word longer than {MAX_WORD_TILES} tiles")
-            return counts[p]
-
-        root = edges[slot] & mask
-        return measure(root, 0)[0] if root else 0
+def _open(data: bytes, alphabet: Alphabet, name: str) -> Gaddawg:
+    """A KWG's edge array as a read-only ``gaddawg``, after every check a reader needs before
+    it follows an edge: the size, the root pointers, every child index inside the array and
+    reserved bits clear, every tile in the alphabet (0 only in the GADDAG half), every sibling
+    list in ascending tile order (the KWG convention every reader's seek relies on), and the
+    graph's proof (``graph.prove``: no cycle, no word longer than ``MAX_WORD_TILES``, no
+    separator in the DAWG half); the numbers of words and GADDAG strings are counted there,
+    before anything is spelled, since a KWG has no header to say them."""
+    if len(data) % 4 or len(data) < 8:
+        raise FormatError(f"{name}: not a KWG file ({len(data)} bytes; a KWG is at least 2 four-byte edges)")
+    if len(data) > LAYOUT.max_edges * 4:
+        raise FormatError(f"{name}: too big for a KWG (more than {LAYOUT.max_edges:,} four-byte edges)")
+    edges = array("I")
+    edges.frombytes(data)
+    if sys.byteorder == "big":
+        edges.byteswap()
+    try:
+        lexicon = Gaddawg(edges, LAYOUT, alphabet, 0, {"layout": "u32"}, strings=0)
+        _ascending(edges, name)
+        (strings, gaddag_seps), (words, dawg_seps) = lexicon.count_roots(MAX_WORDS * MAX_WORD_TILES)
+    except FormatError as exc:
+        raise FormatError(f"{name}: {exc}") from None
+    if dawg_seps or gaddag_seps > 1:
+        raise FormatError(f"{name}: " + ("the DAWG half has a tile-0 (separator) edge" if dawg_seps
+                                         else "a GADDAG string crosses two separators"))
+    lexicon.word_count, lexicon.strings = words, strings
+    lexicon.wordlist_sha256 = ""  # a KWG records none
+    lexicon.file_layout = "kwg"
+    return lexicon
 
 
-def read_kwg(data: bytes, alphabet: Alphabet, name: str = "<kwg>") -> list[bytes]:
-    """The words (as letter codes, sorted) a KWG's DAWG spells, after checking the file."""
-    graph = _Checked(data, alphabet, name)
-    graph.count(DAWG_SLOT)
-    edges, mask, tbit, shift = graph.edges, LAYOUT.child_mask, 1 << LAYOUT.terminal_bit, LAYOUT.letter_shift
-    out: list[bytes] = []
+def _ascending(edges: array, name: str) -> None:
+    """Every sibling list strictly ascending by tile, checked in C-level passes: an edge that
+    is not the last of its list has a smaller tile than the next edge."""
+    raw = edgemod.to_bytes(edges)
+    tiles = raw[LAYOUT.letter_shift // 8 :: 4]
+    last = raw[LAYOUT.last_bit // 8 :: 4].translate(_LAST_FLAG)
+    ok = bytes(map(operator.or_, last[2:-1], map(operator.lt, tiles[2:-1], tiles[3:])))
+    bad = ok.find(0)
+    if bad >= 0:
+        p = bad + 2
+        raise FormatError(f"edge {p} breaks the ascending tile order of its sibling list (tile {tiles[p + 1]} "
+                          f"after {tiles[p]}; a KWG exported by an older lexc put the separator last: export it again)")
 
-    def spell(p: int, prefix: bytes) -> None:
-        for q in graph.siblings(p):
-            edge = edges[q]
-            word = prefix + bytes((edge >> shift,))
-            if edge & tbit:
-                out.append(word)
-            if edge & mask:
-                spell(edge & mask, word)
 
-    root = edges[DAWG_SLOT] & mask
-    if root:
-        spell(root, b"")
-    return sorted(set(out))
+_LAST_FLAG = bytes(i >> (LAYOUT.last_bit % 8) & 1 for i in range(256))
+
+
+def read_kwg(data: bytes, alphabet: Alphabet, name: str = "<kwg>", max_words: int = MAX_WORDS) -> list[bytes]:
+    """The words (as letter codes, sorted) a KWG's DAWG spells, after every check of
+    ``open_kwg``; a FormatError, before any word is spelled, if they are more than
+    ``max_words`` (``lexc build --from kwg --max-words``)."""
+    lexicon = _open(data, alphabet, name)
+    if len(lexicon) > max_words:
+        raise FormatError(f"{name}: the KWG spells {len(lexicon):,} words, more than the {max_words:,} a list "
+                          "is read with (raise --max-words to read it)")
+    return list(lexicon.iter_codes())
 
 
 def looks_like_kwg(path: str | os.PathLike) -> bool:
@@ -172,32 +134,25 @@ def looks_like_kwg(path: str | os.PathLike) -> bool:
 
 def open_kwg(path: str | os.PathLike, ruleset: str = "english") -> Gaddawg:
     """A KWG file as a read-only ``gaddawg`` lexicon over its own array (no rebuild), after the
-    checks of ``build --from kwg`` on both halves: size, root pointers, child indices, tiles
-    (the ruleset's letters; 0 only in the GADDAG), no cycle, word length, and the numbers of
-    words and GADDAG strings, counted before anything is spelled. Every query and the move
-    generator then read it as they read lexc's own ``gaddawg``."""
+    checks of ``build --from kwg`` (``_open``). Every query and the move generator then read
+    it as they read lexc's own ``gaddawg``."""
     alphabet = load_ruleset(ruleset).alphabet
     with open(path, "rb") as f:
-        data = f.read()
-    graph = _Checked(data, alphabet, str(path))
-    words = graph.count(DAWG_SLOT)
-    strings = graph.count(GADDAG_SLOT, separator=True)
-    if not words:
+        data = f.read(LAYOUT.max_edges * 4 + 1)
+    lexicon = _open(data, alphabet, str(path))
+    if not len(lexicon):
         raise FormatError(f"{path}: the KWG spells no words")
-    try:
-        lexicon = Gaddawg(graph.edges, LAYOUT, alphabet, words, {"layout": "u32"}, strings=strings)
-    except FormatError as exc:
-        raise FormatError(f"{path}: {exc}") from None
     lexicon.ruleset = ruleset
-    lexicon.wordlist_sha256 = ""  # a KWG records none
-    lexicon.file_layout = "kwg"
     return lexicon
 
 
-def read_kwg_file(path: str | os.PathLike, alphabet: Alphabet, **list_options: Any) -> WordList:
+def read_kwg_file(path: str | os.PathLike, alphabet: Alphabet, max_words: int = MAX_WORDS,
+                  **list_options: Any) -> WordList:
     """A KWG file's words as a WordList (``min_len``, ``max_len`` and the like applied as
     for a plain list)."""
     with open(path, "rb") as f:
-        data = f.read()
-    codes = read_kwg(data, alphabet, str(path))
+        data = f.read(LAYOUT.max_edges * 4 + 1)
+    codes = read_kwg(data, alphabet, str(path), max_words)
+    if not codes:
+        raise FormatError(f"{path}: the KWG spells no words")
     return from_words(alphabet.decode_many(codes), alphabet, **list_options)

@@ -27,6 +27,7 @@ from typing import Any, Callable, ClassVar, Iterator, Sequence
 import marisa_trie
 
 from ..alphabet import Alphabet
+from . import schema
 from .base import Capability, LexiconBase, is_count, require
 from .keystream import decode_stream, encode_stream
 
@@ -56,6 +57,9 @@ class PrefixClosed(LexiconBase):
     str, through ``_key`` / ``_codes``) and its bytes. A trie node is the key itself; the
     root is the empty key.
     """
+
+    meta_specs = {"keys": schema.integer(0, 2**40)}
+    meta_required = ("keys",)
 
     capabilities = Capability.TRIE
     _root: ClassVar[bytes | str]

@@ -16,7 +16,7 @@ from .. import formats
 from ..formats import FORMATS, FormatError, LexiconBase, container
 from ..ruleset import load_ruleset
 from .source import read_list
-from ..wordlist import WordList, digest
+from ..wordlist import MAX_LISTED_WORDS, WordList, digest
 
 
 def default_output(wordlist: str | os.PathLike, format: str) -> Path:
@@ -36,16 +36,18 @@ def compile_file(
     options: dict[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
     source: str = "list",
+    max_words: int = MAX_LISTED_WORDS,
 ) -> dict[str, Any]:
     """Read, build and atomically write one lexicon; return the build report. ``source``:
-    ``list`` (a plain word list) or ``kwg`` (the words of a KWG file).
+    ``list`` (a plain word list) or ``kwg`` (the words of a KWG file, refused if it spells
+    more than ``max_words``).
 
     ``progress`` (if given) is called at the start of each of 3 stages: ``reading``,
     ``building FORMAT``, ``writing FORMAT``.
     """
     started = time.perf_counter()
     list_options = {"min_len": min_len, "max_len": max_len, "skip_invalid": skip_invalid}
-    words, read_s = _read(wordlist, ruleset, list_options, progress, source)
+    words, read_s = _read(wordlist, ruleset, list_options, progress, source, max_words)
     out = Path(out) if out is not None else default_output(wordlist, format)
     report = build_and_save(words, format, ruleset, out, list_options, options or {}, progress)
     report["read_seconds"] = round(read_s, 4)
@@ -65,6 +67,7 @@ def compile_all(
     options: dict[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
     source: str = "list",
+    max_words: int = MAX_LISTED_WORDS,
 ) -> list[dict[str, Any]]:
     """Read a word list once and build and atomically write it in several formats.
 
@@ -86,7 +89,7 @@ def compile_all(
     if directory.exists() and not directory.is_dir():
         raise FormatError(f"{directory}: not a directory (the output of several formats goes into a directory)")
     list_options = {"min_len": min_len, "max_len": max_len, "skip_invalid": skip_invalid}
-    words, read_s = _read(wordlist, ruleset, list_options, progress, source)
+    words, read_s = _read(wordlist, ruleset, list_options, progress, source, max_words)
     for name in names:  # bad options fail before anything is written
         FORMATS[name].check_options({k: v for k, v in (options or {}).items() if k in FORMATS[name].options},
                                     words.alphabet, ruleset)
@@ -108,7 +111,8 @@ def compile_all(
 
 
 def _read(wordlist: str | os.PathLike, ruleset: str, list_options: dict[str, Any],
-          progress: Callable[[str], None] | None, source: str = "list") -> tuple[WordList, float]:
+          progress: Callable[[str], None] | None, source: str = "list",
+          max_words: int = MAX_LISTED_WORDS) -> tuple[WordList, float]:
     """Read and normalize a word list (``source="kwg"``: the words of a KWG file); (the
     list, seconds taken)."""
     started = time.perf_counter()
@@ -118,7 +122,7 @@ def _read(wordlist: str | os.PathLike, ruleset: str, list_options: dict[str, Any
         from ..formats.kwg import read_kwg_file
 
         rules = load_ruleset(ruleset)
-        words = read_kwg_file(wordlist, rules.alphabet, board_size=rules.board_size, **list_options)
+        words = read_kwg_file(wordlist, rules.alphabet, max_words, board_size=rules.board_size, **list_options)
     else:
         words = read_list(wordlist, ruleset, **list_options)
     return words, time.perf_counter() - started

@@ -18,7 +18,7 @@ from ..alphabet import Alphabet
 from .compile import build_and_save, default_output
 from ..formats import FormatError, LexiconBase, container
 from ..formats.kwg import looks_like_kwg, open_kwg
-from ..wordlist import WordList, WordListError, digest, normalize_word
+from ..wordlist import MAX_LISTED_WORDS, WordList, WordListError, digest, normalize_word
 
 
 def convert_file(
@@ -27,6 +27,7 @@ def convert_file(
     out: str | os.PathLike | None = None,
     *,
     progress: Callable[[str], None] | None = None,
+    max_words: int = MAX_LISTED_WORDS,
 ) -> dict[str, Any]:
     """Re-encode a compiled lexicon file into ``format``; return a report like a build's.
 
@@ -38,13 +39,14 @@ def convert_file(
     word-list SHA-256; a ``FormatError`` is raised, before anything is written, if the
     source's words do not match the SHA-256 it records or the built lexicon does not
     enumerate exactly those words. ``progress`` stages: ``loading``, ``building FORMAT``,
-    ``writing FORMAT``.
+    ``writing FORMAT``. A source of more than ``max_words`` words is refused before its words
+    are listed.
     """
     started = time.perf_counter()
     target = formats.get_format(format)
     path = Path(source)
     lexicon = _load_compiled(path, f"to compile a word list, use 'lexc build {path} -f {format}'", progress)
-    words = _checked_words(lexicon, path)
+    words = _checked_words(lexicon, path, max_words)
     read_s = time.perf_counter() - started
     list_options, own = _split_options(lexicon)
     options = {k: v for k, v in own.items() if k in target.options}
@@ -63,6 +65,7 @@ def edit_file(
     out: str | os.PathLike | None = None,
     *,
     progress: Callable[[str], None] | None = None,
+    max_words: int = MAX_LISTED_WORDS,
 ) -> dict[str, Any]:
     """Add and remove words in a compiled lexicon file and rebuild it in its own format;
     return the report.
@@ -83,7 +86,7 @@ def edit_file(
     path = Path(source)
     lexicon = _load_compiled(path, f"edit the word list and compile it with 'lexc build {path}'", progress,
                              kwg=False)
-    words = _checked_words(lexicon, path)
+    words = _checked_words(lexicon, path, max_words)
     list_options, options = _split_options(lexicon)
     adding = _encode_words(add, lexicon.alphabet, f"{path}: cannot add", list_options)
     removing = _encode_words(remove, lexicon.alphabet, f"{path}: cannot remove")
@@ -128,12 +131,22 @@ def _load_compiled(path: Path, hint: str, progress: Callable[[str], None] | None
     return formats.load(path) if container.looks_like_container(path) else open_kwg(path)
 
 
-def _checked_words(lexicon: LexiconBase, path: Path) -> WordList:
-    """A lexicon's words in code order, refused if they do not match the SHA-256 it records."""
+def _checked_words(lexicon: LexiconBase, path: Path, max_words: int = MAX_LISTED_WORDS) -> WordList:
+    """A lexicon's words in code order, refused if they do not match the SHA-256 it records,
+    or (before any is listed) if they are more than ``max_words``."""
+    check_listable(lexicon, path, max_words)
     words = WordList(words=list(lexicon.iter_codes()), alphabet=lexicon.alphabet, source=str(path))
     if lexicon.wordlist_sha256 and words.sha256 != lexicon.wordlist_sha256:
         raise FormatError(f"{path}: its words do not match the SHA-256 recorded at build time (see 'lexc verify')")
     return words
+
+
+def check_listable(lexicon: LexiconBase, path: str | os.PathLike, max_words: int = MAX_LISTED_WORDS) -> None:
+    """FormatError unless the lexicon's words (counted from its graph on load) are few enough
+    to be listed in memory: ``--max-words`` raises the limit."""
+    if len(lexicon) > max_words:
+        raise FormatError(f"{path}: holds {len(lexicon):,} words, more than the {max_words:,} lexc lists at once "
+                          "(raise --max-words to go on)")
 
 
 def _split_options(lexicon: LexiconBase) -> tuple[dict[str, Any], dict[str, Any]]:
