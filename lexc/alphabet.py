@@ -19,6 +19,7 @@ BLANK_FLAG = 0x80
 _SEPARATOR = "\x00"  # code 0 decodes to this: decode_many's word separator
 MAX_LETTERS = 127  # codes 1..127, so that code | BLANK_FLAG still fits in a byte
 MAX_LABEL = 8  # characters of one label (Catalan's L·L has 3)
+MAX_WORD_TILES = 64  # the longest word any lexicon holds, and the most tiles a rack may hold
 RESERVED = "?*[]^#.()/-"  # characters with a meaning of their own in racks, patterns and notation
 
 
@@ -179,6 +180,8 @@ class Alphabet:
         A blank is ``?`` (``_`` is accepted too, as in Norvig's notebook). A multi-character tile may be written in brackets, ``[CH]``, and must be when the
         letters would otherwise read as another tile (``[C]H`` is C and H).
         """
+        if len(rack) > MAX_WORD_TILES * (MAX_LABEL + 2):
+            raise AlphabetError(f"a rack of {len(rack):,} characters; a rack holds at most {MAX_WORD_TILES} tiles", 0, "")
         for ch in rack:
             if len(ch.upper()) != 1:  # (ß would read as two S tiles)
                 raise AlphabetError(f"character {ch!r} in rack {rack!r} is not in the alphabet", 0, ch)
@@ -190,6 +193,9 @@ class Alphabet:
         letters: list[int] = []
         for bracketed, bare in re.findall(r"\[([^\]]*)\]|([^\[]+)", text.replace(BLANK_CHAR, "")):
             letters += [self.code(bracketed)] if bracketed else self.encode_folded(bare)
+        if len(letters) + blanks > MAX_WORD_TILES:
+            raise AlphabetError(f"a rack of {len(letters) + blanks} tiles; a rack holds at most {MAX_WORD_TILES} "
+                                "(no word is longer)", 0, "")
         return letters, blanks
 
     def rack_text(self, codes: list[int], blanks: int = 0) -> str:

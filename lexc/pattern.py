@@ -8,9 +8,10 @@ pattern positions, so a trie search can carry it along one edge at a time.
 
 from __future__ import annotations
 
-from .alphabet import Alphabet, AlphabetError, fold
+from .alphabet import MAX_WORD_TILES, Alphabet, AlphabetError, fold
 
 STAR = -1
+MAX_PATTERN = 256  # characters of a pattern (no word is longer than MAX_WORD_TILES letters)
 
 
 class PatternError(ValueError):
@@ -19,6 +20,8 @@ class PatternError(ValueError):
 
 def parse_pattern(text: str, alphabet: Alphabet) -> tuple[int, ...]:
     """Parse a pattern into tokens (letter masks and STAR)."""
+    if len(text) > MAX_PATTERN:
+        raise PatternError(f"a pattern of {len(text):,} characters; at most {MAX_PATTERN}")
     every = alphabet.mask(alphabet.codes)
     tokens: list[int] = []
     text = fold(text)
@@ -55,6 +58,17 @@ def parse_pattern(text: str, alphabet: Alphabet) -> tuple[int, ...]:
     if not tokens:
         raise PatternError("empty pattern")
     return tuple(tokens)
+
+
+def shortest(tokens: tuple[int, ...]) -> int:
+    """The fewest letters a word matching the pattern has (``*`` may match none)."""
+    return sum(1 for tok in tokens if tok != STAR)
+
+
+def can_match(tokens: tuple[int, ...]) -> bool:
+    """Whether some word of at most ``MAX_WORD_TILES`` letters could match: a pattern that
+    needs more letters than any word has is answered at once, with no search."""
+    return shortest(tokens) <= MAX_WORD_TILES
 
 
 def _labels(inner: str, alphabet: Alphabet) -> list[str]:

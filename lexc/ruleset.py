@@ -17,8 +17,8 @@ from importlib.resources import files
 from pathlib import Path
 from types import MappingProxyType
 
-from .alphabet import BLANK_CHAR, BLANK_FLAG, Alphabet
-from .wordlist import MAX_WORD_TILES
+from .alphabet import BLANK_CHAR, BLANK_FLAG, MAX_WORD_TILES, Alphabet
+
 
 #: premium name -> (letter multiplier, word multiplier)
 PREMIUMS = MappingProxyType({

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from dataclasses import dataclass, field
 from itertools import groupby, islice
 from operator import eq
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from .alphabet import Alphabet, AlphabetError, fold
+from .alphabet import MAX_WORD_TILES, Alphabet, AlphabetError, fold  # noqa: F401 (MAX_WORD_TILES: re-exported)
 
 
 class WordListError(ValueError):
@@ -108,7 +109,6 @@ def decode_bytes(data: bytes, source: str) -> str:
         ) from None
 
 
-MAX_WORD_TILES = 64  # the longest word any lexicon holds; a longer path in a file means corruption
 MAX_LISTED_WORDS = 10_000_000  # words a compiled file may spell before listing them all is refused (--max-words)
 
 
@@ -143,16 +143,16 @@ def parse_text(
         except AlphabetError as exc:
             if not skip_invalid:
                 raise WordListError(
-                    f"{source}:{n}: {word!r} has {exc.char!r}, which is not in the alphabet "
+                    f"{source}:{n}: {excerpt(word)} has {exc.char!r}, which is not in the alphabet "
                     "(use --skip-invalid to leave such words out)"
                 ) from None
-            rejected.append(Rejected(n, word, f"{exc.char!r} not in the alphabet"))
+            rejected.append(Rejected(n, word[:200], f"{exc.char!r} not in the alphabet"))
             continue
         if len(codes) > MAX_WORD_TILES:
             if not skip_invalid:
                 raise WordListError(f"{source}:{n}: a word of {len(codes)} tiles; lexc words have at most "
                                     f"{MAX_WORD_TILES} (use --skip-invalid to leave such words out)")
-            rejected.append(Rejected(n, word, f"longer than {MAX_WORD_TILES} tiles"))
+            rejected.append(Rejected(n, word[:200], f"longer than {MAX_WORD_TILES} tiles"))
             continue
         if len(codes) < min_len:
             too_short += 1
@@ -178,17 +178,57 @@ def parse_text(
     )
 
 
-def read_wordlist(path: str | os.PathLike, alphabet: Alphabet, **options) -> WordList:
-    """Read a word-list file; options as for ``parse_text``."""
+MAX_LINE = 4096  # bytes of one line of a word list: far more than any word (64 tiles of up to 8 characters)
+MAX_LIST_BYTES = 2**32  # bytes of a word-list file
+_CHUNK = 1 << 20
+
+
+def read_list_bytes(path: str | os.PathLike) -> bytes:
+    """The bytes of a word-list file, read in chunks so that a file with no line breaks (or
+    ``/dev/zero``) is refused as soon as a line passes ``MAX_LINE`` bytes, and a file past
+    ``MAX_LIST_BYTES`` as soon as it does: a WordListError naming the line, never the line."""
     path = Path(path)
+    chunks: list[bytes] = []
+    size = lines = 0
+    tail = b""  # the end of the unfinished line before this chunk (at most MAX_LINE bytes)
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as f:
+            while True:
+                chunk = f.read(_CHUNK)
+                if not chunk:
+                    break
+                window = tail + chunk
+                long = _LONG_LINE.search(window)
+                if long:
+                    at = lines + window.count(b"\n", 0, long.start()) + 1
+                    raise WordListError(f"{path}:{at}: a line longer than {MAX_LINE:,} bytes; not a word list "
+                                        "(one word a line)")
+                lines += chunk.count(b"\n")
+                tail = window[window.rfind(b"\n") + 1 :][-MAX_LINE:]
+                size += len(chunk)
+                if size > MAX_LIST_BYTES:
+                    raise WordListError(f"{path}: larger than {MAX_LIST_BYTES:,} bytes; too big for a word list")
+                chunks.append(chunk)
     except FileNotFoundError:
         raise WordListError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise WordListError(f"{path}: is a directory") from None
     except OSError as exc:
         raise WordListError(f"{path}: {exc.strerror}") from None
+    return b"".join(chunks)
+
+
+_LONG_LINE = re.compile(rb"[^\n]{%d}" % (MAX_LINE + 1))
+
+
+def excerpt(text: str, limit: int = 40) -> str:
+    """A word as quoted in an error message: at most ``limit`` characters of it."""
+    return repr(text) if len(text) <= limit else repr(text[: limit - 3]) + "..."
+
+
+def read_wordlist(path: str | os.PathLike, alphabet: Alphabet, **options) -> WordList:
+    """Read a word-list file; options as for ``parse_text``."""
+    data = read_list_bytes(path)
     return parse_text(decode_bytes(data, str(path)), alphabet, source=str(path), **options)
 
 
@@ -202,17 +242,14 @@ def normalize_word(text: str, alphabet: Alphabet) -> bytes:
     try:
         return alphabet.encode_folded(fold(word))
     except AlphabetError as exc:
-        raise WordListError(f"{word!r}: {exc.char!r} is not in the alphabet") from None
+        raise WordListError(f"{excerpt(word)}: {exc.char!r} is not in the alphabet") from None
 
 
 def word_lines(path: str | os.PathLike) -> list[str]:
     """The word lines of a UTF-8 word-list file, stripped, without blank lines and ``#``
     comments, not normalized; a WordListError if the file cannot be read as UTF-8."""
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise WordListError(f"{path}: {exc.strerror}") from None
+    data = read_list_bytes(path)
     lines = (line.strip() for line in decode_bytes(data, str(path)).split("\n"))
     return [line for line in lines if line and not line.startswith("#")]
 

@@ -112,11 +112,41 @@ def test_arbitrary_byte_edits(bases, which, edits, reseal):
         assert outcome == "error", "a damaged file that was not re-sealed must fail its checksum"
 
 
+@pytest.fixture(scope="module")
+def cli_lexicons(tmp_path_factory):
+    """The small lexicons the fuzzer's command-line cases run on."""
+    fuzz.prepare_cli(str(tmp_path_factory.mktemp("fuzz-cli")))
+    return fuzz.CLI_LEXICONS
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+@given(kind=st.sampled_from(sorted(fuzz.TEXT_KINDS)), seed=st.integers(0, 2**32))
+def test_mutated_text_through_the_command_line_is_one_line_or_an_answer(cli_lexicons, kind, seed):
+    """Notation, CGP, GCG, patterns, racks and words, mutated (huge digit runs, strange
+    characters, repeats), through ``lexc.cli.main``: an answer or one error line, never a
+    traceback, a memory error or a hang."""
+    case = fuzz.TEXT_KINDS[kind](random.Random(seed))
+    outcome, detail = fuzz.run_case(case, 10.0)
+    assert outcome in ("ok", "error"), f"{kind}: {detail}"
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+@given(which=st.integers(0, 10**6), kind=st.sampled_from(["header-types", "header-ruleset", "graph", "anatrie-words"]),
+       seed=st.integers(0, 2**32))
+def test_hostile_files_through_the_loader_and_the_command_line(bases, cli_lexicons, which, kind, seed):
+    """The attacks on re-sealed headers and payloads, loaded and then read by the commands."""
+    base = bases[which % len(bases)]
+    blob = fuzz.MUTATIONS[kind](random.Random(seed), base, bases)
+    outcome, detail = fuzz.run_case(blob, 10.0, cli=True)
+    assert outcome != "BUG", f"{base['format']} {kind}: {detail}"
+
+
 # --- the fuzzer itself ----------------------------------------------------------------------
 
 def test_fuzzer_run_on_every_format_finds_no_bug(bases):
-    result = fuzz.fuzz(cases=200, seed=0, jobs=1, bases=bases)
-    assert sum(sum(c.values()) for c in result["table"].values()) == 200
+    result = fuzz.fuzz(cases=300, seed=0, jobs=1, bases=bases)
+    assert sum(sum(c.values()) for c in result["table"].values()) == 300
+    assert any(label == "cli" for label, _ in result["table"])  # text cases ran too
     assert result["bugs"] == [], fuzz.summary(result)
 
 

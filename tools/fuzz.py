@@ -45,6 +45,7 @@ import time
 import traceback
 import zlib
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -61,6 +62,7 @@ HAND_WORDS = [
 ]
 ENABLE_SLICE = (0, 400)  # a spread of the bundled ENABLE list, up to this many words
 OUTCOMES = ("ok", "checked", "silent", "error", "BUG")
+MEMORY_MB = 2048  # the address space a worker may use, in all
 
 # (label, format, build options)
 VARIANTS = [
@@ -416,7 +418,132 @@ def m_random_payload(rng, base, bases):
     return seal(base["header"], p)
 
 
+# -- attacks on re-sealed headers and payloads (what anyone with the spec can craft) --------
+
+HOSTILE_VALUES = [1.5, [], {}, "x", 5, -1, 2**64 - 1, -2**63, b"\x00bytes", msgpack.ExtType(5, b"x"),
+                  msgpack.Timestamp(0), "x" * 70000, [0.5] * 26, [1] * 5000, True, None]
+
+
+def m_header_types(rng, base, bases):
+    """A field of options or meta, or a top-level field, set to a value of the wrong type or
+    range (floats in an order, a list as a layout, bytes, extension types, huge numbers), or
+    a map with a bytes key."""
+    h = dict(base["header"], options=dict(base["header"]["options"]), meta=dict(base["header"]["meta"]))
+    where = rng.choice(["options", "meta", "meta", "top"])
+    if where == "top":
+        h[rng.choice(["words", "format_version", "lexc_version", "wordlist_sha256", "alphabet"])] = rng.choice(HOSTILE_VALUES)
+    else:
+        keys = list(h[where]) + ["extra", "order", "layout", "min_len", "max_len", "skip_invalid", "strings", "keys"]
+        h[where][rng.choice(keys)] = rng.choice(HOSTILE_VALUES)
+    raw = None
+    if rng.random() < 0.1:  # a bytes key, which msgpack allows and Python dicts hold
+        raw = msgpack.packb(dict(h, meta={**h["meta"], b"k": 1}), use_bin_type=True)
+        h = msgpack.unpackb(raw, raw=False, strict_map_key=False)
+    return seal(h, base["payload"])
+
+
+RULESET_TEXT = None
+
+
+def m_header_ruleset(rng, base, bases):
+    """The header's ruleset naming a device, a FIFO-like path, a file, a long string, or
+    holding a ruleset's text (valid, broken, or enormous)."""
+    global RULESET_TEXT
+    if RULESET_TEXT is None:
+        from lexc.ruleset import load_ruleset
+        RULESET_TEXT = load_ruleset("tiny").text
+    choice = rng.choice(["/dev/zero", "/dev/stdin", "/etc/passwd", "../english.toml", "english.toml", "x" * 5000,
+                         "nope", "", "english", RULESET_TEXT, RULESET_TEXT.replace("=", "", 1), "a\nb",
+                         RULESET_TEXT + "#" * 70000, RULESET_TEXT.replace("rack_size = 7", "rack_size = 99999")])
+    return seal(dict(base["header"], ruleset=choice), base["payload"])
+
+
+def _edges(base) -> tuple[list[int], Any]:
+    """The decoded edges of a DAWG-family base, and its layout."""
+    from lexc.formats.edges import LAYOUTS, from_bytes
+    layout = LAYOUTS[base["header"]["meta"]["layout"]]
+    return list(from_bytes(base["payload"], layout)), layout
+
+
+def _sealed_graph(base, edges: list[int], layout, words: int | None = None, strings: int | None = None) -> bytes:
+    from lexc.formats.edges import to_bytes
+    from array import array
+    meta = dict(base["header"]["meta"], edges=len(edges))
+    if strings is not None and "strings" in meta:
+        meta["strings"] = strings
+    h = dict(base["header"], meta=meta, words=base["header"]["words"] if words is None else words)
+    return seal(h, to_bytes(array(layout.typecode, edges)))
+
+
+def exponential_edges(layout, levels: int, letters: int = 26) -> list[int]:
+    """A pointer and a chain of ``levels`` nodes of ``letters`` edges: letters**levels words."""
+    edges = [layout.pack(0, False, True, 1)]
+    for level in range(levels):
+        child = 1 + letters * (level + 1) if level + 1 < levels else 0
+        edges += [layout.pack(c, level + 1 == levels, c == letters, child) for c in range(1, letters + 1)]
+    return edges
+
+
+def m_graph(rng, base, bases):
+    """A word graph made hostile and re-sealed: a self-loop, a cycle back to the root, a
+    separator where none may be, a chain longer than any word, an exponentially wide graph
+    (its header count true or false), a child pointing into the middle of a list."""
+    if base["format"] not in ("dawg", "gaddag", "gaddawg"):
+        return m_flip_payload(rng, base, bases)
+    edges, layout = _edges(base)
+    mask, slots = layout.child_mask, 2 if base["format"] != "dawg" else 1
+    with_child = [i for i in range(slots, len(edges)) if edges[i] & mask]
+    op = rng.randrange(7)
+    if op in (0, 1) and with_child:
+        i = rng.choice(with_child)
+        start = i
+        while start > slots and not edges[start - 1] >> layout.last_bit & 1:
+            start -= 1
+        target = start if op == 0 else edges[rng.randrange(slots)] & mask
+        edges[i] = edges[i] & ~mask | target
+        return _sealed_graph(base, edges, layout)
+    if op == 2:
+        i = rng.randrange(slots, len(edges))
+        edges[i] &= ~(0xFF << layout.letter_shift)  # letter 0
+        return _sealed_graph(base, edges, layout)
+    if op == 3 and base["format"] == "dawg":
+        n = rng.choice([65, 70, 300])
+        chain = [layout.pack(0, False, True, 1)] + [layout.pack(1, i == n - 1, True, i + 2 if i < n - 1 else 0)
+                                                    for i in range(n)]
+        return _sealed_graph(base, chain, layout, words=1)
+    if op == 4 and base["format"] == "dawg":
+        levels = rng.choice([4, 5, 6, 8])
+        words = rng.choice([26**levels, 5, base["header"]["words"]])
+        return _sealed_graph(base, exponential_edges(layout, levels), layout, words=min(words, 2**40))
+    if op == 5 and with_child:
+        i = rng.choice(with_child)
+        edges[i] = edges[i] & ~mask | min(len(edges) - 1, (edges[i] & mask) + rng.choice([1, 2]))
+        return _sealed_graph(base, edges, layout)
+    counts = base["header"]["words"] + rng.choice([-1, 1, 1000, 2**40])
+    return _sealed_graph(base, edges, layout, words=max(0, min(counts, 2**40)),
+                         strings=rng.choice([None, 0, 2**48]))
+
+
+def m_anatrie_words(rng, base, bases):
+    """A stored word's byte (anatrie) set to a code outside the alphabet, re-sealed."""
+    if base["format"] != "anatrie":
+        return m_bytes_payload(rng, base, bases)
+    p = bytearray(base["payload"])
+    word = rng.choice(base["words"]).encode()
+    from lexc.ruleset import load_ruleset
+    codes = load_ruleset("english").alphabet.encode(word.decode())
+    at = p.find(codes)
+    if at < 0:
+        at = rng.randrange(len(p))
+    p[at + rng.randrange(len(codes))] = rng.choice([0, 27, 100, 127, 0xFF, 0x80 | 1])
+    return seal(base["header"], bytes(p))
+
+
 MUTATIONS: dict[str, Callable] = {
+    "header-types": m_header_types,
+    "header-ruleset": m_header_ruleset,
+    "graph": m_graph,
+    "anatrie-words": m_anatrie_words,
     "truncate-raw": m_truncate,
     "truncate-payload": m_truncate_payload,
     "extend-payload": m_extend_payload,
@@ -440,17 +567,201 @@ MUTATIONS: dict[str, Callable] = {
 }
 # the kinds that reach the formats' own checks are drawn more often
 WEIGHTS = {name: (3 if name in {"flip-payload", "bytes-payload", "splice-payload", "header-field", "counts",
-                               "swap-header", "format-name", "random-payload"} else 1) for name in MUTATIONS}
+                               "swap-header", "format-name", "random-payload", "header-types", "graph"} else 1)
+           for name in MUTATIONS}
 
 
-def make_case(seed: int, index: int, bases: list[dict[str, Any]]) -> tuple[str, str, bytes]:
-    """(format label, mutation kind, mutant bytes) of case ``index``: a function of the seed,
-    the index and the bases alone."""
+CLI_SHARE = 0.35  # of the cases, the ones that mutate text input through the command line
+
+
+def make_case(seed: int, index: int, bases: list[dict[str, Any]], cli: float = CLI_SHARE) -> tuple[str, str, Any]:
+    """(label, mutation kind, mutant) of case ``index``: a function of the seed, the index and
+    the bases alone. A mutant is a file's bytes, or (label ``cli``) a ``CliCase``."""
     rng = random.Random(f"lexc-fuzz/{seed}/{index}")
+    if rng.random() < cli:
+        kind = rng.choice(sorted(TEXT_KINDS))
+        return "cli", kind, TEXT_KINDS[kind](rng)
     base = rng.choice(bases)
     kinds = list(MUTATIONS)
     kind = rng.choices(kinds, weights=[WEIGHTS[k] for k in kinds])[0]
     return base["format"], kind, MUTATIONS[kind](rng, base, bases)
+
+
+# -- text input through the command line -----------------------------------------------------
+
+@dataclass(frozen=True)
+class CliCase:
+    """One command line: ``argv`` with placeholders ``{dawg}``, ``{gaddawg}``, ``{anatrie}``
+    (small lexicon files made once per run) and ``{file}`` (``data`` written to a file)."""
+
+    argv: tuple[str, ...]
+    data: bytes = b""
+
+
+EMPTY_BOARD = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15"
+NOTATIONS = ["8H CAT", "H8 CAT", "8G CATS", "8H (C)AT", "8H c.T", "-ABC", "-", "-7", "15A ZAX", "A1 OXYPHENBUTAZONE",
+             "8D HAULS", "H7 O(S)E", "8I IZATION", "10B (QUOIN)s", "8H [CH]A", "o15 ZAX"]
+PATTERNS = ["C?T", "*QU*Z*", "[AEIOU][^AEIOU]", "?", "Z*Z", "*ING", "[XZ]?[XZ]*", "Q[^U]*", "CA[RT]*S", "*A*E*I*O*U*",
+            "[^]", "[A-E]*", "??"]
+RACKS = ["RETAINS", "QUIZ?", "AEINRST", "??", "[CH]A?", "ABCDEFG", "CAT", "_AB"]
+WORDS = ["CARE", "QI", "ZAX", "cat", "ZYZZYVA", "CH", "DOGS"]
+_STRANGE = ["\x00", "\x1b", "\u00b2", "\u0663", "\U0001d7d8", "\u00df", "\u0130", "\ufffd", "\u200b", "é", "·", "?",
+            "*", "[", "]", "(", ")", "/", ";", "-", "+", ".", "#", ">", ":", " ", "\t", "\n", "\r"]
+
+
+def mutate_text(rng: random.Random, text: str) -> str:
+    """A text edited one to three times: a character changed, inserted or deleted, a run of
+    digits (up to thousands), a strange character (control, superscript or non-ASCII digit,
+    a character that changes length in upper case), a slice repeated many times."""
+    for _ in range(rng.choice([1, 1, 2, 3])):
+        i = rng.randrange(len(text) + 1)
+        op = rng.randrange(8)
+        if op == 0:
+            text = text[:i] + "9" * rng.choice([1, 3, 10, 20, 400, 4400, 6000]) + text[i:]
+        elif op == 1:
+            text = text[:i] + rng.choice(_STRANGE) + text[i:]
+        elif op == 2 and text:
+            text = text[:i] + text[i + rng.randrange(1, 5):]
+        elif op == 3:
+            j = rng.randrange(len(text) + 1)
+            text = text[:i] + text[min(i, j):max(i, j)] * rng.choice([2, 10, 300, 3000]) + text[i:]
+        elif op == 4 and text:
+            k = min(i, len(text) - 1)
+            text = text[:k] + rng.choice(_STRANGE + list("0123456789AZaz?*")) + text[k + 1:]
+        elif op == 5:
+            text = text.swapcase()
+        elif op == 6:
+            text = text[:i] + "-" + text[i:]
+        else:
+            text = text[:i] + rng.choice(["[", "]", "(", ")", "*", "?", "/", ";"]) * rng.choice([1, 2, 50]) + text[i:]
+    return text[:200_000]
+
+
+def _positions() -> list[str]:
+    from lexc.bench.moves import read_positions
+    return [item["cgp"] for item in read_positions()[:30]]
+
+
+def _games() -> list[bytes]:
+    games = Path(__file__).resolve().parent.parent / "tests" / "games"
+    found = sorted(games.glob("*.gcg"))[:30] if games.is_dir() else []
+    if found:
+        return [f.read_bytes() for f in found]
+    return [b"#player1 a Alice\n#player2 b Bob\n>a: ACEHLST 8H CHALETS +84 84\n>b: ?ABEIRT 9E BAITER +25 25\n"]
+
+
+def t_notation(rng):
+    cgp = rng.choice(_positions()[:10] + [f"{EMPTY_BOARD} ACEHLST/ 0/0 0"])
+    return CliCase(("judge", "{dawg}", "--cgp", cgp, "--", mutate_text(rng, rng.choice(NOTATIONS))))
+
+
+def t_cgp(rng):
+    cgp = mutate_text(rng, rng.choice(_positions() + [f"{EMPTY_BOARD} ACEHLST/ 0/0 0"]))
+    if rng.random() < 0.5:
+        return CliCase(("moves", rng.choice(["{dawg}", "{gaddawg}"]), "--cgp", cgp, "-n", "3"))
+    return CliCase(("judge", "{dawg}", "--cgp", cgp, "--", rng.choice(NOTATIONS)))
+
+
+def t_gcg(rng):
+    data = rng.choice(_games())
+    text = data.decode("utf-8", "replace")
+    lines = text.split("\n")
+    i = rng.randrange(len(lines))
+    lines[i] = mutate_text(rng, lines[i])
+    return CliCase(("replay", "{file}", "-l", "{dawg}"), "\n".join(lines).encode("utf-8", "surrogatepass"))
+
+
+def t_pattern(rng):
+    return CliCase(("words", rng.choice(["{dawg}", "{gaddawg}", "{anatrie}"]), "--pattern",
+                    mutate_text(rng, rng.choice(PATTERNS)), "--limit", "5"))
+
+
+def t_rack(rng):
+    sub = ("--sub",) if rng.random() < 0.5 else ()
+    return CliCase(("anagram", rng.choice(["{dawg}", "{gaddawg}", "{anatrie}"]), *sub, "--", mutate_text(rng, rng.choice(RACKS))))
+
+
+def t_word(rng):
+    return CliCase((rng.choice(["check", "hooks"]), "{dawg}", "--", mutate_text(rng, rng.choice(WORDS))))
+
+
+TEXT_KINDS: dict[str, Callable[[random.Random], CliCase]] = {
+    "notation": t_notation, "cgp": t_cgp, "gcg": t_gcg, "pattern": t_pattern, "rack": t_rack, "word": t_word}
+
+CLI_LEXICONS: dict[str, str] = {}  # placeholder -> path, made once per run (prepare_cli)
+
+
+def prepare_cli(directory: str) -> None:
+    """Write the small lexicons the command-line cases run on."""
+    from lexc.ruleset import load_ruleset
+    from lexc.wordlist import from_words
+
+    alphabet = load_ruleset("english").alphabet
+    words = from_words(HAND_WORDS + enable_words(), alphabet)
+    for name in ("dawg", "gaddawg", "anatrie"):
+        path = os.path.join(directory, f"fuzz.{name}")
+        if not os.path.exists(path):
+            formats.save(formats.build(words, name, "english"), path)
+        CLI_LEXICONS[name] = path
+
+
+def run_cli(argv: list[str], data: bytes, timeout: float) -> tuple[str, str]:
+    """(outcome, detail) of one command line run in this process (``lexc.cli.main``): exit 0
+    or 1 is ``ok``, exit 2 with one error line is ``error``; a traceback, several lines of
+    error, a memory or recursion error turned into a line, or a hang is a BUG."""
+    import contextlib
+    import io
+    import tempfile
+
+    from lexc.cli import main
+
+    with tempfile.TemporaryDirectory() as tmp:
+        file = os.path.join(tmp, "case.bin")
+        if data:
+            with open(file, "wb") as f:
+                f.write(data)
+        args = [a.format(file=file, **CLI_LEXICONS) if "{" in a and "}" in a and a.strip("{}") in
+                {**CLI_LEXICONS, "file": 1} else a for a in argv]
+        out, err = io.StringIO(), io.StringIO()
+        code: Any = 0
+        old_stdin = sys.stdin
+        try:
+            sys.stdin = io.StringIO("")
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                main(args)
+        except SystemExit as exc:
+            code = exc.code
+        finally:
+            sys.stdin = old_stdin
+    text = err.getvalue()
+    if code not in (0, 1, 2):
+        return "BUG", f"exit status {code!r} | {' '.join(argv)[:120]}"
+    if "out of memory" in text or "nests too deeply" in text:
+        return "BUG", f"memory: {text.strip()[:120]} | {' '.join(argv)[:120]}"
+    lines = [line for line in text.splitlines() if line.strip()]
+    if "Traceback" in text or any(not line.startswith("lexc") for line in lines if code == 2):
+        return "BUG", f"not one line: {text[-160:]!r} | {' '.join(argv)[:100]}"
+    if code == 2:  # warnings may come first (lexc judge: warning: ...); the error is the one last line
+        if not lines or not lines[-1].startswith("lexc: error: ") or sum("error" in line for line in lines) != 1:
+            return "BUG", f"error not one line: {text[:160]!r} | {' '.join(argv)[:100]}"
+        if len(lines[-1]) > 1000:
+            return "BUG", f"an error line of {len(lines[-1])} characters | {' '.join(argv)[:100]}"
+        return "error", ""
+    return "ok", ""
+
+
+FILE_COMMANDS = [("info", "{file}", "--json"), ("anagram", "{file}", "AB?"), ("words", "{file}", "--limit", "3"),
+                 ("hooks", "{file}", "CAT"), ("dump", "{file}", "-n", "3"), ("stats", "{file}"),
+                 ("moves", "{file}", "--cgp", f"{EMPTY_BOARD} ACEHST?/ 0/0 0", "-n", "3")]
+
+
+def exercise_cli_file(data: bytes, timeout: float, rng: random.Random) -> tuple[str, str]:
+    """Two of the commands that read a lexicon file, run on the mutant."""
+    for argv in rng.sample(FILE_COMMANDS, 2):
+        outcome, detail = run_cli(list(argv), data, timeout)
+        if outcome == "BUG":
+            return outcome, detail
+    return "ok", ""
 
 
 # -- running one case -----------------------------------------------------------------------
@@ -500,15 +811,23 @@ def exercise(data: bytes) -> str:
     return "ok"
 
 
-def run_case(data: bytes, timeout: float) -> tuple[str, str]:
-    """(outcome, detail) of one mutant, under a SIGALRM time limit."""
+def run_case(data: Any, timeout: float, cli: bool = False) -> tuple[str, str]:
+    """(outcome, detail) of one mutant (a file's bytes, or a ``CliCase``), under a SIGALRM
+    time limit. With ``cli``, a file mutant is also read by two commands of the CLI."""
     def alarm(signum, frame):
         raise Hang()
 
     old = signal.signal(signal.SIGALRM, alarm)
     signal.setitimer(signal.ITIMER_REAL, timeout)
     try:
-        return exercise(data), ""
+        if isinstance(data, CliCase):
+            return run_cli(list(data.argv), data.data, timeout)
+        outcome = exercise(data)
+        if cli and outcome != "BUG":
+            cli_outcome, detail = exercise_cli_file(data, timeout, random.Random(zlib.crc32(data)))
+            if cli_outcome == "BUG":
+                return cli_outcome, detail
+        return outcome, ""
     except Hang:
         return "BUG", f"hang: more than {timeout} s"
     except MemoryError as exc:
@@ -525,30 +844,31 @@ def run_case(data: bytes, timeout: float) -> tuple[str, str]:
 
 # -- workers ----------------------------------------------------------------------------------
 
-def _limit_memory(mb: int) -> None:
-    """Cap the address space at the current size plus ``mb`` megabytes."""
+def _limit_memory(mb: int, total: bool = False) -> None:
+    """Cap the address space at the current size plus ``mb`` megabytes (with ``total``: at
+    ``mb`` megabytes in all)."""
     try:
         with open("/proc/self/statm") as f:
             current = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
     except OSError:
         current = 0
-    limit = current + mb * 2**20
+    limit = (0 if total else current) + mb * 2**20
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard != resource.RLIM_INFINITY:
         limit = min(limit, hard)
     resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
-def _worker(fd: int, seed: int, indices: list[int], bases, timeout: float, memory_mb: int) -> None:
+def _worker(fd: int, seed: int, indices: list[int], bases, timeout: float, memory_mb: int, cli: float) -> None:
     """Child process: run cases, one line per case on ``fd``; never returns."""
     code = 0
     try:
         faulthandler.disable()  # a crash is reported by the parent, not dumped on stderr
-        _limit_memory(memory_mb)
+        _limit_memory(memory_mb, total=True)
         out = os.fdopen(fd, "w", buffering=1)
         for i in indices:
-            label, kind, data = make_case(seed, i, bases)
-            outcome, detail = run_case(data, timeout)
+            label, kind, data = make_case(seed, i, bases, cli)
+            outcome, detail = run_case(data, timeout, cli=cli > 0)
             out.write(json.dumps([i, label, kind, outcome, detail]) + "\n")
         out.write("DONE\n")
         out.flush()
@@ -561,8 +881,9 @@ class Pool:
     """Forked workers over the case indices; a worker that dies or stops answering has its
     current case recorded as a BUG and is replaced by one that carries on after it."""
 
-    def __init__(self, seed, indices, bases, jobs, timeout, memory_mb, stall):
+    def __init__(self, seed, indices, bases, jobs, timeout, memory_mb, stall, cli):
         self.seed, self.bases, self.timeout, self.memory_mb, self.stall = seed, bases, timeout, memory_mb, stall
+        self.cli = cli
         self.queues = [indices[k::jobs] for k in range(jobs)]
         self.sel = selectors.DefaultSelector()
 
@@ -572,7 +893,7 @@ class Pool:
         pid = os.fork()
         if pid == 0:
             os.close(r)
-            _worker(w, self.seed, queue, self.bases, self.timeout, self.memory_mb)
+            _worker(w, self.seed, queue, self.bases, self.timeout, self.memory_mb, self.cli)
         os.close(w)
         state = {"pid": pid, "queue": queue, "pos": 0, "buf": b"", "last": time.monotonic(), "fd": r}
         self.sel.register(r, selectors.EVENT_READ, state)
@@ -611,7 +932,7 @@ class Pool:
         if not rest:
             return
         i = rest[0]
-        label, kind, _ = make_case(self.seed, i, self.bases)
+        label, kind, _ = make_case(self.seed, i, self.bases, self.cli)
         if why == "stall":
             detail = f"hang: the worker gave no answer for {self.stall} s (stuck outside Python?)"
         elif os.WIFSIGNALED(status):
@@ -626,12 +947,16 @@ class Pool:
 # -- the command ------------------------------------------------------------------------------
 
 def fuzz(cases: int = 2000, seed: int = 0, names: list[str] | None = None, jobs: int = 1, timeout: float = 2.0,
-         memory_mb: int = 0, stall: float = 20.0, bases=None, start: int = 0) -> dict[str, Any]:
-    """Run ``cases`` cases; the result table, the BUG list and the rate."""
+         memory_mb: int = MEMORY_MB, stall: float = 20.0, bases=None, start: int = 0,
+         cli: float = CLI_SHARE) -> dict[str, Any]:
+    """Run ``cases`` cases (a share ``cli`` of them command lines with mutated text input);
+    the result table, the BUG list and the rate. Each worker runs under an address-space cap
+    of ``memory_mb`` megabytes in all."""
+    import tempfile
+
     bases = bases or make_bases(names)
-    if not memory_mb:
-        largest = max(len(b["data"]) for b in bases) * 2
-        memory_mb = 50 + 50 * largest // 2**20 + 1
+    workdir = tempfile.mkdtemp(prefix="lexc-fuzz-")
+    prepare_cli(workdir)
     table: dict[tuple[str, str], Counter] = defaultdict(Counter)
     bugs: list[list] = []
 
@@ -642,7 +967,11 @@ def fuzz(cases: int = 2000, seed: int = 0, names: list[str] | None = None, jobs:
             bugs.append(row)
 
     t0 = time.monotonic()
-    Pool(seed, list(range(start, start + cases)), bases, max(1, jobs), timeout, memory_mb, stall).run(record)
+    try:
+        Pool(seed, list(range(start, start + cases)), bases, max(1, jobs), timeout, memory_mb, stall, cli).run(record)
+    finally:
+        import shutil
+        shutil.rmtree(workdir, ignore_errors=True)
     seconds = time.monotonic() - t0
     bugs.sort()
     return {"table": table, "bugs": bugs, "seconds": seconds, "rate": cases / seconds if seconds else 0.0,
@@ -663,7 +992,7 @@ def summary(result: dict[str, Any], width: int = 18) -> str:
         c = totals[label]
         lines.append(f"{label:<14} {'(all)':<{width}} " + " ".join(f"{c[o]:>8}" for o in OUTCOMES))
     lines.append(f"\n{result['cases']} cases, seed {result['seed']}, {result['seconds']:.1f} s "
-                 f"({result['rate']:.0f} cases/s), worker memory cap +{result['memory_mb']} MB")
+                 f"({result['rate']:.0f} cases/s), each worker under an address-space cap of {result['memory_mb']} MB")
     by_detail: dict[str, list] = defaultdict(list)
     for row in result["bugs"]:
         by_detail[row[4].split(" | ")[0]].append(row)
@@ -686,23 +1015,36 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--formats", nargs="+", choices=sorted(formats.FORMATS), help="formats to fuzz [all]")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes [cpu count]")
     parser.add_argument("--timeout", type=float, default=2.0, help="seconds per case before it is a hang [2]")
-    parser.add_argument("--memory-mb", type=int, default=0, help="address space a worker may add [50x file + 50]")
+    parser.add_argument("--memory-mb", type=int, default=MEMORY_MB, help=f"address space of a worker [{MEMORY_MB}]")
+    parser.add_argument("--cli", type=float, default=CLI_SHARE,
+                        help=f"share of the cases that run command lines with mutated text [{CLI_SHARE}]")
     parser.add_argument("--replay", type=int, metavar="INDEX", help="run one case in this process and show it")
     parser.add_argument("--dump", metavar="FILE", help="with --replay: write the mutant's bytes to FILE")
     args = parser.parse_args(argv)
     if args.replay is not None:
+        import tempfile
+
         bases = make_bases(args.formats)
-        label, kind, data = make_case(args.seed, args.replay, bases)
-        if args.dump:
-            Path(args.dump).write_bytes(data)
-        print(f"case {args.replay}: {label}, {kind}, {len(data)} bytes")
-        try:
-            print("outcome:", exercise(data))
-        except Exception:
-            traceback.print_exc()
-            return 1
+        label, kind, data = make_case(args.seed, args.replay, bases, args.cli)
+        with tempfile.TemporaryDirectory() as workdir:
+            prepare_cli(workdir)
+            if isinstance(data, CliCase):
+                print(f"case {args.replay}: {label}, {kind}: lexc {' '.join(data.argv)[:300]}")
+                if args.dump:
+                    Path(args.dump).write_bytes(data.data)
+                print("outcome:", run_cli(list(data.argv), data.data, args.timeout))
+                return 0
+            if args.dump:
+                Path(args.dump).write_bytes(data)
+            print(f"case {args.replay}: {label}, {kind}, {len(data)} bytes")
+            try:
+                print("outcome:", exercise(data), exercise_cli_file(data, args.timeout, random.Random(zlib.crc32(data))))
+            except Exception:
+                traceback.print_exc()
+                return 1
         return 0
-    result = fuzz(args.cases, args.seed, args.formats, args.jobs, args.timeout, args.memory_mb, start=args.start)
+    result = fuzz(args.cases, args.seed, args.formats, args.jobs, args.timeout, args.memory_mb, start=args.start,
+                  cli=args.cli)
     print(summary(result))
     return 1 if result["bugs"] else 0
 

@@ -31,6 +31,9 @@ from ..alphabet import BLANK_FLAG, Alphabet, AlphabetError
 from ..ruleset import Ruleset
 
 
+MAX_CGP = 8192  # characters of a CGP string, and bytes of a board picture file
+
+
 class PositionError(ValueError):
     """A malformed position (CGP string or picture): the message is one line for the user."""
 
@@ -175,6 +178,8 @@ class Position:
 
 def parse_cgp(text: str, ruleset: Ruleset) -> Position:
     """A position from a CGP string; PositionError with a one-line reason if malformed."""
+    if len(text) > MAX_CGP:
+        raise PositionError(f"a CGP string of {len(text):,} characters; at most {MAX_CGP:,}")
     fields = text.strip().split(None, 4)
     if not fields:
         raise PositionError("empty CGP string")
@@ -187,7 +192,7 @@ def parse_cgp(text: str, ruleset: Ruleset) -> Position:
         squares: list[int] = []
         for token in re.findall(r"[0-9]+|\[[^\]]*\]|.", row_text):
             if token[0] in "0123456789":
-                squares += [0] * min(int(token), n + 1)  # (a huge run is too long, not a memory hog)
+                squares += [0] * (min(int(token), n + 1) if len(token) <= 3 else n + 1)  # a huge run: too long
             else:
                 squares += _tiles(token, alphabet, f"CGP row {r + 1}")
             if len(squares) > n:
@@ -200,23 +205,24 @@ def parse_cgp(text: str, ruleset: Ruleset) -> Position:
     if len(fields) > 1:
         parts = fields[1].split("/")
         if len(parts) != 2:
-            raise PositionError(f"CGP racks {fields[1]!r} must be two racks separated by '/'")
+            raise PositionError(f"CGP racks {fields[1][:40]!r} must be two racks separated by '/'")
         for part in parts:
             try:
                 alphabet.parse_rack(part)
             except ValueError as exc:  # AlphabetError is one
-                raise PositionError(f"CGP rack {part!r}: {exc}") from None
+                raise PositionError(f"CGP rack {part[:40]!r}: {exc}") from None
         racks = (parts[0], parts[1])
     scores = (0, 0)
     if len(fields) > 2:
-        m = re.fullmatch(r"(-?[0-9]+)/(-?[0-9]+)", fields[2])
+        m = re.fullmatch(r"(-?[0-9]{1,9})/(-?[0-9]{1,9})", fields[2])
         if not m:
-            raise PositionError(f"CGP scores {fields[2]!r} must be two integers separated by '/'")
+            raise PositionError(f"CGP scores {fields[2][:40]!r} must be two integers (of at most 9 digits) "
+                                "separated by '/'")
         scores = (int(m.group(1)), int(m.group(2)))
     zeros = 0
     if len(fields) > 3:
-        if not re.fullmatch(r"[0-9]+", fields[3]):
-            raise PositionError(f"CGP scoreless-turn count {fields[3]!r} must be a number")
+        if not re.fullmatch(r"[0-9]{1,4}", fields[3]):
+            raise PositionError(f"CGP scoreless-turn count {fields[3][:40]!r} must be a number of at most 4 digits")
         zeros = int(fields[3])
     ops = []
     if len(fields) > 4:
@@ -288,8 +294,14 @@ def read_position(ruleset: Ruleset, cgp: str | None = None, picture_path: str | 
         raise PositionError("give a position as a CGP string or as a board file, not both or neither")
     if cgp is not None:
         return parse_cgp(cgp, ruleset)
-    with open(picture_path, encoding="utf-8") as f:
-        text = f.read()
+    with open(picture_path, "rb") as f:
+        data = f.read(MAX_CGP + 1)
+    if len(data) > MAX_CGP:
+        raise PositionError(f"{picture_path}: larger than {MAX_CGP:,} bytes; not a board")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise PositionError(f"{picture_path}: not UTF-8 text") from None
     lines = [line for line in text.splitlines() if line.strip()]
     if len(lines) == 1 and "/" in lines[0]:
         return parse_cgp(lines[0], ruleset)

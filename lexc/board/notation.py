@@ -83,7 +83,8 @@ class Play:
         return [0 if code & BLANK_FLAG else code for code in self.tiles if code != THROUGH]
 
 
-_COORD = re.compile(r"^\s*(?:(\d{1,2})([A-Za-z])|([A-Za-z])(\d{1,2}))\s+(\S+)\s*$")
+_COORD = re.compile(r"^\s*(?:([0-9]{1,2})([A-Za-z])|([A-Za-z])([0-9]{1,2}))\s+(\S+)\s*$")
+MAX_NOTATION = 256  # characters of a play (a word of 64 tiles with every tile bracketed fits)
 
 
 def parse_play(text: str, board: Board) -> Play:
@@ -93,6 +94,8 @@ def parse_play(text: str, board: Board) -> Play:
     occupied square, a letter marked as on the board on an empty square, or a coordinate
     or an end that is not the whole word's (the message names the square and the play as
     it should be written)."""
+    if len(text) > MAX_NOTATION:
+        raise PlayError(f"a play of {len(text):,} characters; at most {MAX_NOTATION}")
     m = _COORD.match(text)
     if not m:
         raise PlayError(f"{text.strip()!r} is not a play (expected e.g. '8H WORD' across or 'H8 WORD' down)")

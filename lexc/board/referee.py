@@ -17,7 +17,8 @@ from typing import Any
 
 from ..alphabet import BLANK_FLAG
 from .board import Board, neighbours, overdrawn, square_name, unseen
-from .notation import THROUGH, PlacementError, Play, PlayError, parse_play
+from ..wordlist import excerpt
+from .notation import MAX_NOTATION, THROUGH, PlacementError, Play, PlayError, parse_play
 from .scoring import score, words_formed
 
 
@@ -49,6 +50,8 @@ def judge(board: Board, rack: str, play: str | Play, lexicon: Any, opponent: str
     player's rack when it is known (it sets the bag an exchange needs; unknown or empty,
     the opponent is taken to hold a full rack). Notation that cannot be read raises
     PlayError; one that does not fit the board is an illegal play."""
+    if isinstance(play, str) and len(play) > MAX_NOTATION:
+        raise PlayError(f"a play of {len(play):,} characters; at most {MAX_NOTATION}")
     if isinstance(play, str) and play.strip().startswith("-"):
         return judge_exchange(board, rack, play.strip()[1:], opponent)
     if isinstance(play, str):
@@ -111,14 +114,14 @@ def judge_exchange(board: Board, rack: str, tiles: str, opponent: str | None = N
     is unknown (None or empty). PlayError when ``tiles`` is not a rack text."""
     alphabet, need = board.ruleset.alphabet, board.ruleset.rack_size
     if tiles.strip() != tiles or tiles.startswith("-"):
-        raise PlayError(f"'-{tiles}' is not a move (a play '8H WORD', an exchange '-ABC' or a pass '-')")
+        raise PlayError(f"{excerpt('-' + tiles)} is not a move (a play '8H WORD', an exchange '-ABC' or a pass '-')")
     held = _rack_codes(rack, board)
     if isinstance(held, Ruling):
         return held
     if not tiles:
         return Ruling(True, None, "-", (), 0, 0, alphabet.rack_text(sorted(c for c in held if c), held.count(0)))
-    if tiles.isdigit():
-        count = int(tiles)
+    if tiles.isascii() and tiles.isdigit():
+        count = int(tiles) if len(tiles) <= 4 else 10**4
         if not 0 < count <= len(held):
             return Ruling(False, f"cannot exchange {count} tile{'s' * (count != 1)}: the rack holds {len(held)}")
         codes, notation = None, f"-{count}"
@@ -126,7 +129,7 @@ def judge_exchange(board: Board, rack: str, tiles: str, opponent: str | None = N
         try:
             letters, blanks = alphabet.parse_rack(tiles)
         except ValueError as exc:
-            raise PlayError(f"exchange '-{tiles}': {exc}") from None
+            raise PlayError(f"exchange {excerpt('-' + tiles)}: {exc}") from None
         codes = sorted(letters) + [0] * blanks
         count, notation = len(codes), "-" + alphabet.rack_text(sorted(letters), blanks)
     leave = _take_from_rack(rack, codes, board) if codes is not None else None

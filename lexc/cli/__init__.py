@@ -110,4 +110,10 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         click.echo("lexc: interrupted", err=True)
         sys.exit(130)
+    except MemoryError:  # a last resort: the limits (--max-words, rack, pattern, line caps) come first
+        click.echo("lexc: error: out of memory: the input or the answer is too big for this machine", err=True)
+        sys.exit(2)
+    except RecursionError:
+        click.echo("lexc: error: the input nests too deeply to process", err=True)
+        sys.exit(2)
     sys.exit(0)

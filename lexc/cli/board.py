@@ -9,8 +9,8 @@ import click
 
 from ..board.board import PositionError, read_position
 from ..ruleset import load_ruleset
-from ..lexicons.source import open_lexicon
-from .common import Negative, emit, note, one_line, position_args, position_options
+from ..lexicons.source import check_listable, open_lexicon
+from .common import max_words_option, Negative, emit, note, one_line, position_args, position_options
 
 
 @click.command()
@@ -21,7 +21,8 @@ from .common import Negative, emit, note, one_line, position_args, position_opti
 @click.option("-n", "--top", type=click.IntRange(0), default=None, help="Show only the N best plays.")
 @click.option("--batch", type=click.Path(dir_okay=False), metavar="FILE.jsonl",
               help='One position per line, {"cgp": ..., "rack": ...}: one JSON line out per position.')
-def moves(lexfile, cgp, board_file, rack, ruleset, as_json, strategy, top, batch):
+@max_words_option
+def moves(lexfile, cgp, board_file, rack, ruleset, as_json, strategy, top, batch, max_words):
     """Every legal play for a position and rack, best first (score, then notation).
 
     Example: lexc moves enable.dawg --cgp '15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0' -n 5
@@ -29,6 +30,7 @@ def moves(lexfile, cgp, board_file, rack, ruleset, as_json, strategy, top, batch
     from ..movegen import generate
 
     lexicon = open_lexicon(lexfile, "dawg", ruleset, progress=note)
+    check_listable(lexicon, lexfile or "the bundled lexicon", max_words)  # plays grow with the lexicon
     if batch:
         rules = load_ruleset(ruleset)
         with open(batch, encoding="utf-8") as f:

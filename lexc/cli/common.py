@@ -18,6 +18,9 @@ from ..lexicons.source import open_lexicon
 from ..wordlist import MAX_LISTED_WORDS
 
 
+MAX_MESSAGE = 400  # characters of an error line: an input of any size is quoted in part
+
+
 class Negative(Exception):
     """A query's answer is no: exit status 1, nothing on stderr."""
 
@@ -129,7 +132,8 @@ def one_line(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.filename:
         return f"{exc.filename}: {exc.strerror}"
     text = exc.format_message() if isinstance(exc, click.ClickException) else str(exc)
-    return " ".join(text.split()) or type(exc).__name__
+    text = " ".join(text.split()) or type(exc).__name__
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
 
 
 def max_words_option(f):

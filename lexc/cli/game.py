@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from ..ruleset import load_ruleset
-from ..lexicons.source import open_lexicon
+from ..lexicons.source import check_listable, open_lexicon
 from . import common
 from .common import Negative, emit, note
 
@@ -64,6 +64,7 @@ def selfplay(lexfile, ruleset, games, seed, strategy, end_rule, out_dir, positio
     from ..game.manager import check_replay, selfplay as play_game
 
     lexicon = open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset, progress=note)
+    check_listable(lexicon, lexfile or "the bundled lexicon")  # the programs' plays grow with the lexicon
     name = Path(lexfile).stem if lexfile else "ENABLE"
     summaries, positions, failed = [], [], []
     bar = click.progressbar(length=games, label="self-play", file=sys.stderr) if common.on_terminal() else None
@@ -129,6 +130,7 @@ def play(lexfile, ruleset, seed, strategy, level, name, end_rule, save, watch, c
         raise click.BadParameter("a nickname without spaces or ':', other than 'lexc'", param_hint="--name")
     rules = load_ruleset(ruleset)
     lexicon = open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset, progress=note)
+    check_listable(lexicon, lexfile or "the bundled lexicon")  # the programs' plays grow with the lexicon
     if seed is None:
         seed = _random.SystemRandom().randrange(1_000_000)
     out = sys.stderr if as_json else sys.stdout

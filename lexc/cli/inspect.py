@@ -11,7 +11,7 @@ from ..lexicons.compile import describe, verify
 from ..formats import FORMATS
 from ..ruleset import available, load_ruleset
 from ..lexicons.source import open_lexicon, read_list, read_words
-from .common import Negative, emit, note
+from .common import max_words_option, Negative, emit, note
 
 
 @click.command()
@@ -35,8 +35,9 @@ def info(file, as_json):
 @click.argument("file", required=False)
 @click.option("--against", type=click.Path(dir_okay=False), help="Word list the lexicon must hold exactly.")
 @click.option("-r", "--ruleset", default=None, help="Ruleset to read --against with [default: the file's].")
+@max_words_option
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
-def verify_cmd(file, against, ruleset, as_json):
+def verify_cmd(file, against, ruleset, max_words, as_json):
     """Check invariants, checksums and (with --against) the exact word set. Exit 1 on failure.
 
     Example: lexc verify enable.dawg --against wordlists/enable1.txt
@@ -48,7 +49,7 @@ def verify_cmd(file, against, ruleset, as_json):
                           min_len=lexicon.build_options.get("min_len", 2),
                           max_len=lexicon.build_options.get("max_len"),
                           skip_invalid=lexicon.build_options.get("skip_invalid", False))
-    result = verify(lexicon, words)
+    result = verify(lexicon, words, max_words, file or "")
     emit(result, as_json, ("OK: " if result["ok"] else "FAILED: ") + (
         f"{result['words']:,} words, invariants hold" if result["ok"] else "; ".join(result["problems"])))
     if not result["ok"]:
@@ -109,8 +110,9 @@ def rulesets(as_json):
               help="Alphabet for a side that is a plain word list.")
 @click.option("--limit", type=click.IntRange(0), metavar="N", help="List at most N words of each side (counts stay exact).")
 @click.option("--counts", "counts_only", is_flag=True, help="Counts only, no word lists.")
+@max_words_option
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
-def diff(a, b, ruleset, limit, counts_only, as_json):
+def diff(a, b, ruleset, limit, counts_only, max_words, as_json):
     """Words only in A, only in B, and the counts. A and B may be compiled lexicons of any
     format or plain word lists; they are compared in the alphabet's order, by streaming
     merge. Exit status 0 when they hold the same words, 1 when they differ.
@@ -119,7 +121,8 @@ def diff(a, b, ruleset, limit, counts_only, as_json):
     """
     from ..lexicons.diff import diff_lexicons
 
-    result = diff_lexicons(read_words(a, ruleset), read_words(b, ruleset), limit=0 if counts_only else limit)
+    result = diff_lexicons(read_words(a, ruleset, max_words), read_words(b, ruleset, max_words),
+                           limit=0 if counts_only else limit)
     data = {"a": a, "b": b, **result.as_dict()}
     lines = [f"{a}: {result.count_a:,} words; {b}: {result.count_b:,} words; {result.common:,} in both",
              f"only in {a}: {result.only_a_count:,}", f"only in {b}: {result.only_b_count:,}"]
@@ -136,8 +139,9 @@ def diff(a, b, ruleset, limit, counts_only, as_json):
 @click.command()
 @click.argument("file", required=False, type=click.Path(dir_okay=False, exists=True))
 @click.option("-r", "--ruleset", help="Ruleset to measure against (default: the lexicon's own, else english).")
+@max_words_option
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
-def stats(file, ruleset, as_json):
+def stats(file, ruleset, max_words, as_json):
     """Length histogram, letter frequencies and how many words fit the board, a rack, a bingo
     and the bag, for a compiled lexicon or a plain word list (default: the bundled ENABLE).
 
@@ -146,7 +150,8 @@ def stats(file, ruleset, as_json):
     from ..lexicons.stats import format_stats, lexicon_stats
     from ..lexicons.source import bundled_wordlist
 
-    words = read_words(file, ruleset or "english") if file else read_list(bundled_wordlist(), ruleset or "english")
+    words = (read_words(file, ruleset or "english", max_words) if file
+             else read_list(bundled_wordlist(), ruleset or "english"))
     own = getattr(words, "ruleset", None) if file else None
     result = lexicon_stats(words, ruleset or own or "english")
     emit(result, as_json, format_stats(result).rstrip("\n"))

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 
+from itertools import chain, islice
+
 import click
 
-from .common import Negative, emit, lexicon_arg, lexicon_options
+from ..formats.base import answers
+from ..lexicons.source import check_listable
+from .common import max_words_option, Negative, emit, lexicon_arg, lexicon_options
 
 
 @click.command()
@@ -35,13 +39,23 @@ def words(args, prefix, pattern, limit, lexicon_opt, format_, ruleset, as_json):
     Example: lexc words --pattern 'QU?Z*'
     """
     lexicon, _ = lexicon_arg(args, lexicon_opt, format_, ruleset, min_rest=0)
-    found = lexicon.pattern(pattern) if pattern else lexicon.words(prefix)
-    if pattern and prefix:  # compared as tiles, not text: Spanish C is no prefix of CHICO
-        start = lexicon.encode(prefix)
-        found = [w for w in found if lexicon.encode(w).startswith(start)]
-    shown = found if limit is None else found[:limit]
-    emit(shown, as_json, "\n".join(shown))
-    if not found:
+    found = lexicon.iter_words(prefix, pattern)  # streamed: a list of millions prints in bounded memory
+    first = next(found, None)
+    shown = islice(found, max(0, limit - 1)) if limit is not None else found
+    if first is not None and limit != 0:
+        shown = chain((first,), shown)
+    elif limit != 0:
+        shown = iter(())
+    if as_json:
+        emit(answers(shown), True)
+    else:
+        printed = False
+        for word in shown:
+            click.echo(word)
+            printed = True
+        if not printed:
+            click.echo("")
+    if first is None:
         raise Negative
 
 
@@ -52,12 +66,14 @@ def words(args, prefix, pattern, limit, lexicon_opt, format_, ruleset, as_json):
               help="Also report what the search read (anatrie: bytes and nodes of the file), on stderr "
                    "(with --json: {words, stats}).")
 @lexicon_options
-def anagram(args, sub, stats, lexicon_opt, format_, ruleset, as_json):
+@max_words_option
+def anagram(args, sub, stats, lexicon_opt, format_, ruleset, max_words, as_json):
     """Anagrams of RACK (? is a blank; blank-made letters print in lower case); exit 1 if none.
 
     Example: lexc anagram RETAINS?  |  lexc anagram --sub QI?  |  lexc anagram enable.anatrie --stats RETAIN??
     """
     lexicon, (rack, *extra) = lexicon_arg(args, lexicon_opt, format_, ruleset)
+    check_listable(lexicon, "the lexicon", max_words)  # answers grow with the lexicon
     if extra:
         raise click.UsageError("give one RACK (put several tiles together, e.g. RETAINS?)")
     found = lexicon.anagrams(rack, sub=sub)

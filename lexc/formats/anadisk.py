@@ -106,6 +106,7 @@ class NodeFile:
     def __init__(self, data: Any, letters: int = 127):
         self.data = data
         self.root: int | None = 0 if len(data) else None
+        self.letters = letters  # codes 1..letters are the alphabet's
         self.valid = bytes(range(1, letters + 1))  # the codes a stored word may hold
 
     def checked(self, words: list[bytes], at: int) -> list[bytes]:
@@ -246,7 +247,7 @@ class PascalFile(NodeFile):
         p, depth, pending = 0, 1, []  # pending: (depth, recorded fail offset) of fail subtries to come
         while p < n:
             start, letter, flags = p, data[p], data[p + 1]
-            if not 1 <= letter < 128 or flags & ~(HAS_SUCC | HAS_FAIL | HAS_WORD):
+            if not 1 <= letter <= self.letters or flags & ~(HAS_SUCC | HAS_FAIL | HAS_WORD):
                 raise FormatError(f"offset {p}: not a node record (letter {letter:#x}, flags {flags:#x})")
             if not flags & (HAS_SUCC | HAS_WORD):
                 raise FormatError(f"offset {p}: a node with neither words nor a success subtrie")
@@ -336,7 +337,7 @@ class SimulaFile(NodeFile):
             letter, count = data[p], data[p + 1]
             words = self.words(p + 2, depth) if with_words and count else []
             code = data[p + 2 + count * depth]
-            if not 1 <= letter < 128 or code > 3:
+            if not 1 <= letter <= self.letters or code > 3:
                 raise FormatError(f"offset {p}: not a node record")
             if not count and not code & 1:
                 raise FormatError(f"offset {p}: a node with neither words nor a success subtrie")

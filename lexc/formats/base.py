@@ -15,10 +15,11 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from operator import add
-from typing import Any, ClassVar, Hashable, Iterator, NoReturn, Protocol, Sequence, runtime_checkable
+from itertools import islice
+from typing import Any, Callable, ClassVar, Hashable, Iterable, Iterator, NoReturn, Protocol, Sequence, runtime_checkable
 
 from ..alphabet import BLANK_FLAG, Alphabet
-from ..pattern import Matcher, parse_pattern
+from ..pattern import Matcher, can_match, parse_pattern
 from ..wordlist import MAX_WORD_TILES
 from . import schema
 from .errors import FormatError
@@ -292,9 +293,23 @@ class LexiconBase:
         return self.is_prefix_codes(self.encode(prefix))
 
     def words(self, prefix: str = "") -> list[str]:
-        """Every word starting with ``prefix``, in alphabet order."""
+        """Every word starting with ``prefix``, in alphabet order (at most ``MAX_ANSWERS``;
+        ``iter_codes`` streams any number)."""
         decode = self.alphabet.decode
-        return [decode(w) for w in self.iter_codes(self.encode(prefix))]
+        return [decode(w) for w in answers(self.iter_codes(self.encode(prefix)))]
+
+    def iter_words(self, prefix: str = "", pattern: str | None = None) -> Iterator[str]:
+        """The words starting with ``prefix`` (as tiles: Spanish C is no prefix of CHICO) and
+        matching ``pattern`` if given, in alphabet order, decoded one by one: any number of
+        them in bounded memory."""
+        decode = self.alphabet.decode
+        start = self.encode(prefix)
+        if pattern is None:
+            return map(decode, self.iter_codes(start))
+        tokens = parse_pattern(pattern, self.alphabet)
+        if not can_match(tokens):
+            return iter(())
+        return (decode(w) for w in self.pattern_codes(tokens) if w.startswith(start))
 
     def anagrams(self, rack: str, sub: bool = False) -> list[str]:
         """Anagrams (or with ``sub`` sub-anagrams) of a rack; ``?`` is a blank. Sorted by
@@ -304,9 +319,13 @@ class LexiconBase:
         return self.alphabet.decode_joined(in_anagram_order(found)) if found else []
 
     def pattern(self, pattern: str) -> list[str]:
-        """Words matching a pattern (see ``lexc.pattern``), in alphabet order."""
+        """Words matching a pattern (see ``lexc.pattern``), in alphabet order; a pattern that
+        needs more letters than any word has matches nothing, answered without a search."""
+        tokens = parse_pattern(pattern, self.alphabet)
+        if not can_match(tokens):
+            return []
         decode = self.alphabet.decode
-        return [decode(w) for w in self.pattern_codes(parse_pattern(pattern, self.alphabet))]
+        return [decode(w) for w in answers(self.pattern_codes(tokens))]
 
     def hooks(self, word: str) -> Hooks:
         """Front and back hooks of ``word`` and its validity."""
@@ -343,6 +362,34 @@ def in_anagram_order(found: list[bytes]) -> bytes:
 
 _UNBLANK = bytes(b & 0x7F for b in range(256))
 _LENGTH_KEY = [chr(255 - n) for n in range(255)]
+
+
+MAX_ANSWERS = 10_000_000  # words one query may list; a lexicon whose graph spells more streams them (iter_codes)
+
+
+class TooManyAnswers(FormatError):
+    """A query's answer would hold more than ``MAX_ANSWERS`` words."""
+
+    def __init__(self) -> None:
+        super().__init__(f"more than {MAX_ANSWERS:,} answers: narrow the query")
+
+
+def answers(found: Iterable[bytes]) -> list[bytes]:
+    """The words of a search as a list, refused (TooManyAnswers) past ``MAX_ANSWERS``: a
+    small file can spell an enormous list, and memory is bounded by what was asked."""
+    out = list(islice(found, MAX_ANSWERS + 1))
+    if len(out) > MAX_ANSWERS:
+        raise TooManyAnswers()
+    return out
+
+
+def capped_append(out: list[bytes]) -> Callable[[bytes], None]:
+    """An ``out.append`` that raises TooManyAnswers once ``out`` holds more than ``MAX_ANSWERS``."""
+    def append(word: bytes) -> None:
+        out.append(word)
+        if len(out) > MAX_ANSWERS:
+            raise TooManyAnswers()
+    return append
 
 
 def is_count(value: Any) -> bool:

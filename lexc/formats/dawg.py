@@ -18,7 +18,7 @@ from ..alphabet import BLANK_FLAG, Alphabet
 from ..wordlist import MAX_WORD_TILES
 from . import edges as edgemod
 from . import graph, schema
-from .base import Capability, LexiconBase, is_count, require
+from .base import MAX_ANSWERS, Capability, LexiconBase, capped_append, is_count, require
 from .errors import FormatError
 from .minimize import Minimizer
 
@@ -359,7 +359,8 @@ class Dawg(LexiconBase):
         need = len(letters) + blanks
         lst, shift, last, cmask, tbit = self._list, self._shift, self._lbit, self._cmask, 1 << self._tbit
         out: list[bytes] = []
-        append = out.append
+        # a graph that spells more words than one answer may hold gets a counting append
+        append = out.append if self.word_count <= MAX_ANSWERS else capped_append(out)
         flag = BLANK_FLAG
 
         def search(i: int, path: bytes, blanks: int, room: int) -> None:

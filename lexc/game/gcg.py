@@ -29,7 +29,8 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
+
+from ..wordlist import excerpt
 
 PLAY, EXCHANGE, PASS, PHONY = "play", "exchange", "pass", "phony-returned"
 CHALLENGE, END_POINTS, END_PENALTY, TIME = "challenge-bonus", "end-rack-points", "end-rack-penalty", "time-penalty"
@@ -37,9 +38,17 @@ TURNS = (PLAY, EXCHANGE, PASS)  # the events that take a turn (players alternate
 ENDINGS = (END_POINTS, END_PENALTY, TIME)  # the events that only come once the game is over
 _ENCODINGS = {"UTF-8": "utf-8", "UTF8": "utf-8", "ISO-8859-1": "latin-1", "ISO8859-1": "latin-1",
               "LATIN-1": "latin-1", "LATIN1": "latin-1"}
-_SCORE, _TOTAL = re.compile(r"[+-]\d+$"), re.compile(r"-?\d+$")
+_SCORE, _TOTAL = re.compile(r"[+-][0-9]{1,9}$"), re.compile(r"-?[0-9]{1,9}$")  # ASCII digits, at most 9
 _RACK = re.compile(r"(?:[^\W\d_]|\?|\[[^\W\d_]+\])+$")
-_COORD = re.compile(r"(?:\d+[A-Za-z]|[A-Za-z]\d+)$")
+_COORD = re.compile(r"(?:[0-9]{1,2}[A-Za-z]|[A-Za-z][0-9]{1,2})$")
+_COUNT = re.compile(r"[0-9]{1,2}$")  # an exchange written as the number of tiles
+MAX_GCG_BYTES = 1 << 20  # a game record is a few kilobytes
+MAX_GCG_LINE = 4096  # characters of one line
+
+
+def is_count(tiles: str) -> bool:
+    """Whether an exchange's tiles are written as their number (``-7``): ASCII digits only."""
+    return bool(_COUNT.match(tiles))
 
 
 class GCGError(ValueError):
@@ -108,7 +117,14 @@ def read_gcg(source: str | bytes | os.PathLike) -> Game:
     or starting with ``#``/``>``)."""
     if isinstance(source, str) and ("\n" in source or source.lstrip().startswith(("#", ">"))):
         return parse_gcg(source)
-    text, encoding = decode_gcg(source if isinstance(source, bytes) else Path(source).read_bytes())
+    if isinstance(source, bytes):
+        data = source
+    else:
+        with open(source, "rb") as f:
+            data = f.read(MAX_GCG_BYTES + 1)
+        if len(data) > MAX_GCG_BYTES:
+            raise GCGError(f"larger than {MAX_GCG_BYTES:,} bytes: not a game record")
+    text, encoding = decode_gcg(data)
     return parse_gcg(text, encoding)
 
 
@@ -116,11 +132,13 @@ def parse_gcg(text: str, encoding: str = "utf-8") -> Game:
     """Parse GCG text; GCGError with the line number for anything malformed."""
     game, nicks, in_note = Game(players=[("", ""), ("", "")], encoding=encoding), {}, False
     for n, line in enumerate(re.split(r"\r\n|\r|\n", text), 1):
+        if len(line) > MAX_GCG_LINE:
+            raise GCGError(f"line {n}: longer than {MAX_GCG_LINE:,} characters")
         line = line.strip()
         if not line:
             continue
         if line.startswith("#"):
-            name, value = (line[1:].split(None, 1) + [""])[:2]
+            name, value = (line[1:].split(None, 1) + ["", ""])[:2]
             in_note = name == "note"
             if name == "character-encoding":
                 if n != 1:
@@ -135,7 +153,7 @@ def parse_gcg(text: str, encoding: str = "utf-8") -> Game:
                 if game.players[p][0]:
                     raise GCGError(f"line {n}: player {p + 1} is declared twice")
                 if nick in nicks:
-                    raise GCGError(f"line {n}: both players have the nickname {nick!r}")
+                    raise GCGError(f"line {n}: both players have the nickname {excerpt(nick)}")
                 game.players[p], nicks[nick] = (nick, full or nick), p
             elif name == "note":
                 _add_note(game, value)
@@ -148,12 +166,14 @@ def parse_gcg(text: str, encoding: str = "utf-8") -> Game:
                 raise GCGError(f"line {n}: an event line must start '>nickname:'")
             if nick.strip() not in nicks:
                 known = ", ".join(nicks) or "none declared"
-                raise GCGError(f"line {n}: no player has the nickname {nick.strip()!r} (players: {known})")
+                raise GCGError(f"line {n}: no player has the nickname {excerpt(nick.strip())} (players: {known})")
             game.events.append(_event(n, nicks[nick.strip()], body))
         elif in_note:
             _add_note(game, line)
         else:
             raise GCGError(f"line {n}: not a pragma (#...), an event (>...) or a #note's continuation")
+    if not game.events and not any(nick for nick, _ in game.players):
+        raise GCGError("no players and no moves: not a GCG game record")
     return game
 
 
@@ -170,7 +190,7 @@ def _event(n: int, player: int, body: str) -> Event:
     toks = body.split()
     i = next((i for i in range(len(toks) - 1) if _SCORE.match(toks[i]) and _TOTAL.match(toks[i + 1])), None)
     if i is None:
-        raise GCGError(f"line {n}: no '+SCORE TOTAL' in {body.strip()!r}")
+        raise GCGError(f"line {n}: no '+SCORE TOTAL' in {excerpt(body.strip())}")
     head, score, total, extra = toks[:i], int(toks[i]), int(toks[i + 1]), " ".join(toks[i + 2:])
     event = Event(n, player, "", "", score, total, extra=extra)
     if len(head) == 3 or (len(head) == 2 and _COORD.match(head[0])):
@@ -183,18 +203,18 @@ def _event(n: int, player: int, body: str) -> Event:
             event.kind = kinds[last]
         elif last.startswith("-"):
             event.kind, event.tiles = EXCHANGE, last[1:]
-            if not (event.tiles.isdigit() or _RACK.match(event.tiles)):
-                raise GCGError(f"line {n}: malformed exchange {last!r}")
+            if not (_COUNT.match(event.tiles) or _RACK.match(event.tiles)):
+                raise GCGError(f"line {n}: malformed exchange {excerpt(last)}")
         elif len(last) > 2 and last[0] == "(" and last[-1] == ")" and _RACK.match(last[1:-1]):
             penalty = score < 0 or toks[i] == "-0"  # a rack of blanks only costs -0
             event.kind, event.tiles = (END_PENALTY if penalty else END_POINTS), last[1:-1]
     if not event.kind:
-        raise GCGError(f"line {n}: cannot read {body.strip()!r} (expected RACK, then 8H WORD, -TILES, -, --, "
+        raise GCGError(f"line {n}: cannot read {excerpt(body.strip())} (expected RACK, then 8H WORD, -TILES, -, --, "
                        f"(challenge), (time) or (RACK), then +SCORE TOTAL)")
     if event.kind == PLAY and not _COORD.match(event.position):
-        raise GCGError(f"line {n}: {event.position!r} is not a coordinate such as 8H or H8")
+        raise GCGError(f"line {n}: {excerpt(event.position)} is not a coordinate such as 8H or H8")
     if event.rack and not _RACK.match(event.rack):
-        raise GCGError(f"line {n}: malformed rack {event.rack!r}")
+        raise GCGError(f"line {n}: malformed rack {excerpt(event.rack)}")
     return event
 
 

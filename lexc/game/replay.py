@@ -37,7 +37,7 @@ from typing import Any
 from ..alphabet import BLANK_FLAG
 from ..board.board import Board, overdrawn, unseen
 from .gcg import (CHALLENGE, END_PENALTY, END_POINTS, ENDINGS, EXCHANGE, PHONY, PLAY, TIME, TURNS, Event, Game,
-                  read_gcg)
+                  is_count, read_gcg)
 from ..board.notation import PlayError, parse_play
 from ..board.referee import judge
 from ..ruleset import Ruleset, available, load_ruleset
@@ -305,9 +305,9 @@ class _Replay:
 
     def _exchange(self, i: int, e: Event, r: EventReport) -> None:
         r.computed, r.error = 0, self._rack_problem(e.rack) if e.rack else None
-        if e.tiles.isdigit() and int(e.tiles) > self.ruleset.rack_size:
+        if is_count(e.tiles) and int(e.tiles) > self.ruleset.rack_size:
             r.error = f"cannot exchange {e.tiles} tiles: a rack holds {self.ruleset.rack_size}"
-        elif e.rack and not r.error and not e.tiles.isdigit() and Counter(e.tiles.upper()) - Counter(e.rack.upper()):
+        elif e.rack and not r.error and not is_count(e.tiles) and Counter(e.tiles.upper()) - Counter(e.rack.upper()):
             r.error = f"exchanged tiles {e.tiles} are not all on the rack {e.rack}"
         elif e.kind == EXCHANGE and not r.error:
             bag, need = self._bag_for_exchange(e), self.ruleset.rack_size

@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable
 from .. import formats
 from ..formats import FORMATS, FormatError, LexiconBase, container
 from ..ruleset import load_ruleset
-from .source import read_list
+from .source import check_listable, read_list
 from ..wordlist import MAX_LISTED_WORDS, WordList, digest
 
 
@@ -192,9 +192,12 @@ def describe(lexicon: LexiconBase, path: str | os.PathLike | None = None) -> dic
     }
 
 
-def verify(lexicon: LexiconBase, against: WordList | None = None) -> dict[str, Any]:
+def verify(lexicon: LexiconBase, against: WordList | None = None, max_words: int = MAX_LISTED_WORDS,
+           path: str | os.PathLike = "") -> dict[str, Any]:
     """Check a loaded lexicon's invariants, its word count and checksum of its words, and
-    (with ``against``) that it holds exactly the words of a list."""
+    (with ``against``) that it holds exactly the words of a list. A lexicon of more than
+    ``max_words`` words is refused (FormatError) before its words are listed."""
+    check_listable(lexicon, path or "lexicon", max_words)
     problems = list(lexicon.check())
     if problems:  # a structure that fails its invariants is not walked for its words
         return {"words": None, "wordlist_sha256": None, "problems": problems, "ok": False}

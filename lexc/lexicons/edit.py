@@ -18,6 +18,7 @@ from ..alphabet import Alphabet
 from .compile import build_and_save, default_output
 from ..formats import FormatError, LexiconBase, container
 from ..formats.kwg import looks_like_kwg, open_kwg
+from .source import check_listable
 from ..wordlist import MAX_LISTED_WORDS, WordList, WordListError, digest, normalize_word
 
 
@@ -139,14 +140,6 @@ def _checked_words(lexicon: LexiconBase, path: Path, max_words: int = MAX_LISTED
     if lexicon.wordlist_sha256 and words.sha256 != lexicon.wordlist_sha256:
         raise FormatError(f"{path}: its words do not match the SHA-256 recorded at build time (see 'lexc verify')")
     return words
-
-
-def check_listable(lexicon: LexiconBase, path: str | os.PathLike, max_words: int = MAX_LISTED_WORDS) -> None:
-    """FormatError unless the lexicon's words (counted from its graph on load) are few enough
-    to be listed in memory: ``--max-words`` raises the limit."""
-    if len(lexicon) > max_words:
-        raise FormatError(f"{path}: holds {len(lexicon):,} words, more than the {max_words:,} lexc lists at once "
-                          "(raise --max-words to go on)")
 
 
 def _split_options(lexicon: LexiconBase) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -20,7 +20,7 @@ from .._version import __version__
 from ..formats import FormatError, LexiconBase, container
 from ..formats.kwg import looks_like_kwg, open_kwg
 from ..ruleset import load_ruleset
-from ..wordlist import WordList, read_wordlist
+from ..wordlist import MAX_LISTED_WORDS, WordList, read_wordlist
 
 BUNDLED_NAME = "enable1.txt"
 
@@ -53,14 +53,29 @@ def read_list(path: str | os.PathLike, ruleset: str = "english", **options: Any)
     return read_wordlist(path, rules.alphabet, board_size=rules.board_size, **options)
 
 
-def read_words(path: str | os.PathLike, ruleset: str = "english") -> LexiconBase | WordList:
+def read_words(path: str | os.PathLike, ruleset: str = "english",
+               max_words: int = MAX_LISTED_WORDS) -> LexiconBase | WordList:
     """The words of a file without compiling anything: a compiled lexicon is loaded, a plain
-    word list is read (for word-by-word work such as ``lexc diff`` and ``lexc stats``)."""
+    word list is read (for word-by-word work such as ``lexc diff`` and ``lexc stats``). A
+    compiled file whose graph spells more than ``max_words`` words is refused before any
+    is read: a small file may spell an enormous list."""
     if container.looks_like_container(path):
-        return formats.load(path)
-    if looks_like_kwg(path):
-        return open_kwg(path, ruleset)
-    return read_list(path, ruleset)
+        lexicon = formats.load(path)
+    elif looks_like_kwg(path):
+        lexicon = open_kwg(path, ruleset)
+    else:
+        return read_list(path, ruleset)
+    check_listable(lexicon, path, max_words)
+    return lexicon
+
+
+def check_listable(lexicon: LexiconBase, path: str | os.PathLike, max_words: int = MAX_LISTED_WORDS) -> None:
+    """FormatError unless the lexicon's words (counted from its graph on load) are few enough
+    to be listed in memory: ``--max-words`` raises the limit."""
+    if len(lexicon) > max_words:
+        raise FormatError(f"{path}: holds {len(lexicon):,} words, more than the {max_words:,} lexc lists at once "
+                          "(raise --max-words to go on)")
+
 
 
 def compile_list(path: str | os.PathLike, format: str = "dawg", ruleset: str = "english",
