@@ -946,7 +946,7 @@ class Pool:
 
 # -- the command ------------------------------------------------------------------------------
 
-def fuzz(cases: int = 2000, seed: int = 0, names: list[str] | None = None, jobs: int = 1, timeout: float = 2.0,
+def fuzz(cases: int = 2000, seed: int = 0, names: list[str] | None = None, jobs: int = 1, timeout: float = 10.0,
          memory_mb: int = MEMORY_MB, stall: float = 20.0, bases=None, start: int = 0,
          cli: float = CLI_SHARE) -> dict[str, Any]:
     """Run ``cases`` cases (a share ``cli`` of them command lines with mutated text input);
@@ -1014,7 +1014,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--start", type=int, default=0, help="first case index [0]")
     parser.add_argument("--formats", nargs="+", choices=sorted(formats.FORMATS), help="formats to fuzz [all]")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes [cpu count]")
-    parser.add_argument("--timeout", type=float, default=2.0, help="seconds per case before it is a hang [2]")
+    parser.add_argument("--timeout", type=float, default=10.0, help="seconds per case before it is a hang [10]")
     parser.add_argument("--memory-mb", type=int, default=MEMORY_MB, help=f"address space of a worker [{MEMORY_MB}]")
     parser.add_argument("--cli", type=float, default=CLI_SHARE,
                         help=f"share of the cases that run command lines with mutated text [{CLI_SHARE}]")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Iterator, NoReturn, Sequence
 
+from ..alphabet import MAX_WORD_TILES
 from .base import require
 from .errors import FormatError
 
@@ -43,6 +44,8 @@ def decode_stream(stream: bytes, n_letters: int, pieces: Sequence) -> Iterator[t
         letter, word = byte & 0x7F, byte >> 7
         if depth >= len(path):
             _error(offset, f"depth {depth} skips a level (the previous key has length {len(path) - 1})")
+        if depth >= MAX_WORD_TILES:
+            _error(offset, f"a key longer than {MAX_WORD_TILES} letters, longer than any word")
         if not 1 <= letter <= n_letters:
             _error(offset, f"letter code {letter} is outside 1..{n_letters}")
         if not previous_word and depth != len(previous):

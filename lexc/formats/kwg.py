@@ -54,14 +54,16 @@ def export_kwg(lexicon: Any, max_words: int = MAX_WORDS) -> bytes:
     return graph.payload()
 
 
-def _open(data: bytes, alphabet: Alphabet, name: str) -> Gaddawg:
+def _open(data: bytes, alphabet: Alphabet, name: str, ascending: bool = True) -> Gaddawg:
     """A KWG's edge array as a read-only ``gaddawg``, after every check a reader needs before
     it follows an edge: the size, the root pointers, every child index inside the array and
     reserved bits clear, every tile in the alphabet (0 only in the GADDAG half), every sibling
     list in ascending tile order (the KWG convention every reader's seek relies on), and the
     graph's proof (``graph.prove``: no cycle, no word longer than ``MAX_WORD_TILES``, no
     separator in the DAWG half); the numbers of words and GADDAG strings are counted there,
-    before anything is spelled, since a KWG has no header to say them."""
+    before anything is spelled, since a KWG has no header to say them. Without
+    ``ascending`` the sibling order is not required (reading words only, as from a KWG an
+    older lexc exported with the separator last)."""
     if len(data) % 4 or len(data) < 8:
         raise FormatError(f"{name}: not a KWG file ({len(data)} bytes; a KWG is at least 2 four-byte edges)")
     if len(data) > LAYOUT.max_edges * 4:
@@ -72,7 +74,8 @@ def _open(data: bytes, alphabet: Alphabet, name: str) -> Gaddawg:
         edges.byteswap()
     try:
         lexicon = Gaddawg(edges, LAYOUT, alphabet, 0, {"layout": "u32"}, strings=0)
-        _ascending(edges, name)
+        if ascending:
+            _ascending(edges, name)
         (strings, gaddag_seps), (words, dawg_seps) = lexicon.count_roots(MAX_WORDS * MAX_WORD_TILES)
     except FormatError as exc:
         raise FormatError(f"{name}: {exc}") from None
@@ -106,11 +109,11 @@ def read_kwg(data: bytes, alphabet: Alphabet, name: str = "<kwg>", max_words: in
     """The words (as letter codes, sorted) a KWG's DAWG spells, after every check of
     ``open_kwg``; a FormatError, before any word is spelled, if they are more than
     ``max_words`` (``lexc build --from kwg --max-words``)."""
-    lexicon = _open(data, alphabet, name)
+    lexicon = _open(data, alphabet, name, ascending=False)  # the words are exact in any sibling order
     if len(lexicon) > max_words:
         raise FormatError(f"{name}: the KWG spells {len(lexicon):,} words, more than the {max_words:,} a list "
                           "is read with (raise --max-words to read it)")
-    return list(lexicon.iter_codes())
+    return sorted(lexicon.iter_codes())
 
 
 def looks_like_kwg(path: str | os.PathLike) -> bool:
