@@ -92,6 +92,12 @@ class Alphabet:
     def __len__(self) -> int:
         return len(self.labels)
 
+    def latin1_codes(self) -> bytes | None:
+        """For an alphabet of one-character Latin-1 labels, 256 bytes mapping a character (any
+        case that folds to a label) to its letter code, 0 for any other: the compiled core
+        encodes such words itself. None for other alphabets."""
+        return _latin1_codes(self)
+
     @property
     def codes(self) -> range:
         """The letter codes, 1..n."""
@@ -208,3 +214,25 @@ class Alphabet:
             plain = len(label) == 1 and self.match_label(rest, 0) == fold(label)
             out.append(label if plain else f"[{label}]")
         return "".join(out) + BLANK_CHAR * blanks
+
+
+def _latin1_table(alphabet: "Alphabet") -> bytes | None:
+    """``Alphabet.latin1_codes``, computed once per alphabet (see ``_latin1_codes``)."""
+    if not alphabet.single_char or any(ord(label) > 255 for label in alphabet.labels):
+        return None
+    table = bytearray(256)
+    for ch in range(256):
+        folded = fold(chr(ch))
+        if folded in alphabet._codes:
+            table[ch] = alphabet._codes[folded]
+    return bytes(table)
+
+
+_LATIN1: dict[tuple[str, ...], bytes | None] = {}
+
+
+def _latin1_codes(alphabet: "Alphabet") -> bytes | None:
+    labels = alphabet.labels
+    if labels not in _LATIN1:
+        _LATIN1[labels] = _latin1_table(alphabet)
+    return _LATIN1[labels]

@@ -52,9 +52,9 @@ def cache_dir(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def enable_retains(cache_dir):
     """``lexc anagram RETAINS --json`` with no FILE: compiles and caches the bundled ENABLE."""
-    before = sorted(p.name for p in cache_dir.iterdir())
+    before = sorted(p.name for p in cache_dir.glob("*.lexc"))  # (proofs/ may hold other tests' proofs)
     result = CliRunner().invoke(cli, ["anagram", "RETAINS", "--json"], env={"LEXC_CACHE": str(cache_dir)})
-    after = sorted(p.name for p in cache_dir.iterdir())
+    after = sorted(p.name for p in cache_dir.glob("*.lexc"))
     return before, result, after
 
 

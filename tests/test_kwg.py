@@ -227,3 +227,17 @@ def test_hostile_kwg_files_are_refused_by_every_command(tmp_path, capsys, edges,
     path.write_bytes(_pack(*edges))
     code, _, err = run(capsys, "check", path, "AT")
     assert code == 2 and message in err and str(path) in err and len(err.strip().splitlines()) == 1
+
+
+def test_an_old_separator_last_kwg_still_gives_its_words(tmp_path, capsys):
+    """An older lexc exported the GADDAG half's separator last among its siblings: the
+    loader refuses such a file for queries, but ``build --from kwg`` reads its words (the
+    sibling lists sorted first, which the words do not depend on)."""
+    path = tmp_path / "old.kwg"
+    # DAWG half: AT; GADDAG half: the strings of AT (TA, A^T), the separator listed after T
+    path.write_bytes(_pack((0, 0, 1, 2), (0, 0, 1, 4), (1, 0, 1, 3), (20, 1, 1, 0),
+                           (20, 0, 0, 6), (0, 0, 1, 3), (1, 1, 1, 0)))
+    code, _, err = run(capsys, "build", "--from", "kwg", path, "-f", "dawg", "-o", tmp_path / "at.dawg")
+    assert code == 0, err
+    code, out, _ = run(capsys, "words", tmp_path / "at.dawg")
+    assert out.split() == ["AT"]

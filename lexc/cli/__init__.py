@@ -17,6 +17,7 @@ from pathlib import Path
 
 import click
 
+from .. import native
 from .._version import __version__
 from ..alphabet import AlphabetError
 from ..bench.runner import BenchError
@@ -64,7 +65,7 @@ LIBRARY = {
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="lexc")
+@click.version_option(__version__, prog_name="lexc", message=f"%(prog)s, version %(version)s\nengine: {native.path_name()}")
 def cli() -> None:
     """lexc: compile word lists into lexicon formats for crossword games, and query them.
 

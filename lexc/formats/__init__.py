@@ -18,7 +18,7 @@ from ..alphabet import Alphabet
 from ..wordlist import WordList
 from ..ruleset import RulesetError, check_reference
 from ..ruleset import reference as ruleset_reference
-from . import container, schema
+from . import container, proofs, schema
 from .base import LIST_OPTION_SPECS, Capability, Hooks, LexiconBase
 from .anatrie import AnagramTrie
 from .dawg import Dawg
@@ -74,9 +74,14 @@ def dumps(lexicon: LexiconBase, extra_options: dict[str, Any] | None = None) -> 
 
 
 def save(lexicon: LexiconBase, path: str | os.PathLike, extra_options: dict[str, Any] | None = None) -> int:
-    """Write a lexicon file atomically; returns its size in bytes."""
+    """Write a lexicon file atomically; returns its size in bytes. A word graph lexc built
+    itself is remembered as proved (``proofs``): loading the file again skips the walk."""
     data = dumps(lexicon, extra_options)
     container.write_atomic(path, data)
+    facts = getattr(lexicon, "proof_facts", None)
+    if facts is not None and getattr(lexicon, "proven", False):
+        header, _ = container.unpack(data)
+        proofs.remember(facts(header["payload_sha256"]))
     return len(data)
 
 

@@ -94,6 +94,12 @@ class LexiconBase:
     word_count: int
     build_options: dict[str, Any]
 
+    @property
+    def engine(self) -> str:
+        """What answers this lexicon's queries and searches: ``"compiled core (C)"`` or
+        ``"pure Python"`` (a prefix set names the C/C++ library it sits on)."""
+        return "pure Python"
+
     # -- what every format provides -------------------------------------------------------
     @classmethod
     def build(cls, words: Sequence[bytes], alphabet: Alphabet, **options: Any) -> "LexiconBase":

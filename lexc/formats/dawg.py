@@ -11,14 +11,17 @@ terminal bit lives on the edge. The root handle is 0, the root pointer.
 
 from __future__ import annotations
 
+import sys
 from array import array
 from typing import Any, ClassVar, Iterator, Sequence
 
+from .. import native
 from ..alphabet import BLANK_FLAG, Alphabet
 from ..wordlist import MAX_WORD_TILES
 from . import edges as edgemod
-from . import graph, schema
-from .base import MAX_ANSWERS, Capability, LexiconBase, capped_append, is_count, require
+from . import graph, proofs, schema
+from ..pattern import STAR
+from .base import MAX_ANSWERS, Capability, LexiconBase, TooManyAnswers, capped_append, is_count, require, too_deep
 from .errors import FormatError
 from .minimize import Minimizer
 
@@ -39,24 +42,66 @@ class Dawg(LexiconBase):
                   "nodes": schema.optional(schema.integer(0, 2**40)),
                   "trie_nodes": schema.optional(schema.integer(0, 2**48))}
     meta_required = ("layout", "edges")
+    zero_copy = True  # from_payload gets the file's view: the compiled core reads the edges in place
 
-    def __init__(self, edges: array, layout: edgemod.EdgeLayout, alphabet: Alphabet, word_count: int,
+    def __init__(self, edges: array | memoryview, layout: edgemod.EdgeLayout, alphabet: Alphabet, word_count: int,
                  build_options: dict[str, Any] | None = None, nodes: int | None = None,
-                 trie_nodes: int | None = None):
-        self.edges = edges
+                 trie_nodes: int | None = None, raw: Any = None):
+        self.edges = edges  # an array, or (loaded for the compiled core) a view of the file's edges
         self.layout = layout
         self.alphabet = alphabet
         self.word_count = word_count
         self.build_options = dict(build_options or {})
         self._nodes = nodes
         self.trie_nodes = trie_nodes
-        self._list = edges.tolist()  # one C-level copy: list indexing is faster than array indexing
         self._shift = layout.letter_shift
         self._tbit = layout.terminal_bit
         self._lbit = 1 << layout.last_bit
         self._cmask = layout.child_mask
         self._root = 0  # the pointer edge forward traversal starts from
-        self._check_structure()
+        self.proven = False  # set by the builder and by the loader's proof: what save may remember
+        self._lst: list[int] | None = None  # the edges as a list, made only for the pure-Python path
+        self._extra: list[int] = []  # edges kept in memory after the stored ones (a GADDAG's rebuilt root)
+        core = native.core()
+        self._native = None
+        if core is None:
+            self._check_structure()
+        else:
+            self._native = self._graph(core, edges if raw is None else raw)
+        self._extra = self._extra_edges()
+        if self._extra:
+            if self._native is not None:
+                self._native.set_extra(edgemod.to_bytes(array("Q", self._extra)))
+            self._root = len(self.edges)
+
+    def _graph(self, core: Any, buffer: Any) -> Any:
+        """The compiled core's graph over the stored edges; it checks what its walks rely on
+        (as ``_check_structure`` does, whose message names the fault if it finds one)."""
+        layout = self.layout
+        try:
+            return core.Graph(buffer, layout.name == "u64", layout.letter_shift, layout.terminal_bit,
+                              layout.last_bit, layout.child_bits, len(self.alphabet), len(self.pointers),
+                              self.separator, b"", self.alphabet.latin1_codes())
+        except ValueError as exc:
+            self._check_structure()  # names the fault as the pure path does
+            raise FormatError(f"the edge array is malformed ({exc.args[0] if exc.args else exc})") from None
+
+    @property
+    def engine(self) -> str:
+        """The compiled core when this graph was made with it, else pure Python."""
+        return "compiled core (C)" if self._native is not None else "pure Python"
+
+    def _extra_edges(self) -> list[int]:
+        """Edges to keep in memory after the stored ones (none for a DAWG)."""
+        return []
+
+    @property
+    def _list(self) -> list[int]:
+        """The edges as a Python list, for the pure-Python path (list indexing is faster than
+        array indexing): made on first use, never on the compiled core's path."""
+        if self._lst is None:
+            self._lst = self.edges.tolist() + self._extra
+        return self._lst
 
     # -- build, bytes ---------------------------------------------------------------------
     @classmethod
@@ -67,8 +112,10 @@ class Dawg(LexiconBase):
         packed, chosen, nodes = m.pack([root], layout)
         trie_nodes = m.trie_nodes
         del m  # the register is the build's biggest object: free it before the lexicon's copies
-        return cls(packed, chosen, alphabet, len(words), {"layout": layout},
-                   nodes=nodes + 1, trie_nodes=trie_nodes)
+        lexicon = cls(packed, chosen, alphabet, len(words), {"layout": layout},
+                      nodes=nodes + 1, trie_nodes=trie_nodes)
+        lexicon.proven = True  # the minimizer makes no other kind of graph
+        return lexicon
 
     def payload(self) -> bytes:
         """The edge array, little-endian."""
@@ -87,27 +134,52 @@ class Dawg(LexiconBase):
         name = meta.get("layout")
         layout = edgemod.LAYOUTS.get(name) if isinstance(name, str) else None
         require(layout is not None, f"unknown edge layout {name!r}")
-        edges = edgemod.from_bytes(payload, layout)
+        if len(payload) % layout.itemsize:
+            raise FormatError(f"payload of {len(payload)} bytes is not a whole number of {layout.itemsize}-byte edges")
+        zero_copy = native.enabled() and isinstance(payload, memoryview) and sys.byteorder == "little"
+        edges = payload.cast(layout.typecode) if zero_copy else edgemod.from_bytes(payload, layout)
         require(len(edges) == meta.get("edges"), f"header says {meta.get('edges')!r} edges, payload has {len(edges)}")
         counts = {k: meta.get(k) for k in cls.meta_counts}
         require(all(v is None or is_count(v) for v in counts.values()), f"bad meta counts {counts}")
-        lexicon = cls(edges, layout, alphabet, header["words"], header.get("options"), **counts)
-        lexicon.prove()
+        lexicon = cls(edges, layout, alphabet, header["words"], header.get("options"), **counts,
+                      raw=payload if zero_copy else None)
+        facts = lexicon.proof_facts(header["payload_sha256"])
+        if not proofs.known(facts):  # the same bytes proved before need no second walk (formats/proofs.py)
+            lexicon.prove()
+            proofs.remember(facts)
+        lexicon.proven = True
         return lexicon
 
+    def proof_facts(self, payload_sha256: str) -> dict[str, Any]:
+        """What a proof of this graph establishes, with the payload it was made for: the key
+        under which ``proofs`` remembers it."""
+        return {"payload_sha256": payload_sha256, "format": self.name, "version": self.version,
+                "layout": self.layout.name, "letters": len(self.alphabet),
+                "counts": [expected for _, _, expected, _ in self.proof_roots()]}
+
     # -- the proof a loaded graph owes (formats/README.md, "What the loader guarantees") ---
+    def _edge(self, i: int) -> int:
+        """One edge, stored or kept in memory."""
+        n = len(self.edges)
+        return self.edges[i] if i < n else self._extra[i - n]
+
     def proof_roots(self) -> list[tuple[str, int, int, int]]:
         """(name, root node position, strings it must spell, separators a string may hold)
         of every root a traversal starts from."""
-        return [("root", self._list[0] & self._cmask, self.word_count, 0)]
+        return [("root", self._edge(0) & self._cmask, self.word_count, 0)]
 
     def count_roots(self, most: int) -> list[tuple[int, int]]:
         """(strings spelled, most separators on one) of each of ``proof_roots``, from the
-        whole graph checked once (``graph.prove``): FormatError for a cycle, a path longer
-        than a word, or more than ``most`` strings from one edge."""
+        whole graph checked once (``graph.prove``, or the compiled core's): FormatError for
+        a cycle, a path longer than a word, or more than ``most`` strings from one edge."""
         longest = MAX_WORD_TILES + (1 if self.separator else 0)
-        return graph.prove(self._list, self._cmask, self._tbit, self._lbit, self._shift,
-                           [position for _, position, _, _ in self.proof_roots()], longest, most)
+        roots = [position for _, position, _, _ in self.proof_roots()]
+        if self._native is not None:
+            try:
+                return self._native.prove(roots, longest, min(most, 2**64 - 1))
+            except ValueError as exc:
+                raise FormatError(graph.message(*exc.args[:2], longest, most)) from None
+        return graph.prove(self._list, self._cmask, self._tbit, self._lbit, self._shift, roots, longest, most)
 
     def prove(self) -> None:
         """Check the whole graph once: no cycle, no path longer than a word, no separator
@@ -143,10 +215,15 @@ class Dawg(LexiconBase):
         for i in range(1, slots):
             require(not edgemod.holds(raw, self.layout, i), f"an edge points at the {self.pointers[i]} pointer, not at a node")
         allowed = bytes(range(0 if self.separator else 1, len(self.alphabet) + 1))
-        stray = edgemod.letters(edges, self.layout)[slots:].translate(None, allowed)
+        letters = edgemod.letters(edges, self.layout)
+        stray = letters[slots:].translate(None, allowed)
         if stray:
             raise FormatError(f"letter code {stray[0]} is outside the {len(self.alphabet)}-letter alphabet"
                               + (" (0 only labels a GADDAG separator)" if stray[0] == 0 else ""))
+        bad = edgemod.out_of_order(edges, self.layout, slots)
+        if bad >= 0:
+            raise FormatError(f"edge {bad}: its siblings are not in ascending letter order (letter {letters[bad]} "
+                              f"before {letters[bad + 1]})")
 
     # -- sizes and invariants -------------------------------------------------------------
     @property
@@ -326,8 +403,8 @@ class Dawg(LexiconBase):
         """The terminal bit of the edge."""
         return bool(self._list[node] >> self._tbit & 1)
 
-    def word_letters(self, node: int) -> int:
-        """Letters whose edge out of this node is terminal."""
+    def _word_letters(self, node: int) -> int:
+        """Letters whose edge out of this node is terminal (pure Python)."""
         lst, shift, last, tbit = self._list, self._shift, self._lbit, self._tbit
         i = lst[node] & self._cmask
         mask = 0
@@ -341,8 +418,8 @@ class Dawg(LexiconBase):
         return mask
 
     # -- native queries -------------------------------------------------------------------
-    def walk(self, codes: bytes) -> int | None:
-        """Follow a path of letters; the final edge index or None."""
+    def _walk(self, codes: bytes) -> int | None:
+        """Follow a path of letters; the final edge index or None (pure Python)."""
         lst, cmask, find = self._list, self._cmask, self._find
         i: int | None = self._root
         for letter in codes:
@@ -351,8 +428,8 @@ class Dawg(LexiconBase):
                 return None
         return i
 
-    def anagram_codes(self, letters: Sequence[int], blanks: int, sub: bool) -> list[bytes]:
-        """Rack search straight over the edge list (see ``LexiconBase.anagram_codes``)."""
+    def _anagram_codes(self, letters: Sequence[int], blanks: int, sub: bool) -> list[bytes]:
+        """Rack search straight over the edge list (pure Python; see ``LexiconBase.anagram_codes``)."""
         counts = [0] * 256
         for c in letters:
             counts[c] += 1
@@ -392,6 +469,95 @@ class Dawg(LexiconBase):
         if root and need:
             search(root, b"", blanks, need)
         return out
+
+
+    # -- the compiled core's answers (the pure-Python code above is the reference) -----------
+    # Each method below asks the compiled core when the lexicon has one (``self._native``)
+    # and otherwise runs the pure-Python code; the tests hold the two to the same answers.
+
+    def __contains__(self, word: object) -> bool:
+        g = self._native
+        if g is not None and type(word) is str:
+            found = g.contains_str(word, self._root)
+            if found is not None:
+                return found
+        return LexiconBase.__contains__(self, word)
+
+    def contains_codes(self, codes: bytes) -> bool:
+        """Membership of an encoded word."""
+        if self._native is not None:
+            return self._native.contains(bytes(codes), self._root)
+        return LexiconBase.contains_codes(self, codes)
+
+    def is_prefix_codes(self, codes: bytes) -> bool:
+        """Some word starts with ``codes``."""
+        if self._native is not None:
+            return self._native.walk(bytes(codes), self._root) >= 0
+        return LexiconBase.is_prefix_codes(self, codes)
+
+    def iter_codes(self, prefix: bytes = b"") -> Iterator[bytes]:
+        """Every word starting with ``prefix``, in code order (the compiled core lists up to
+        MAX_ANSWERS at once; past that, the pure path streams them)."""
+        g = self._native
+        if g is not None:
+            node = g.walk(bytes(prefix), self._root)
+            if node < 0:
+                return iter(())
+            try:
+                blob, count = g.words(node, bytes(prefix), MAX_ANSWERS)
+            except ValueError as exc:
+                if exc.args and exc.args[0] == "deep":
+                    too_deep(bytes(prefix))
+                return LexiconBase.iter_codes(self, prefix)
+            return iter(blob.split(b"\x00") if count else ())
+        return LexiconBase.iter_codes(self, prefix)
+
+    def pattern_codes(self, tokens: tuple[int, ...]) -> Iterator[bytes]:
+        """Words matching a parsed pattern, in code order."""
+        g = self._native
+        if g is not None and len(tokens) <= 255:
+            packed = b"".join((b"\x01" + bytes(16)) if tok == STAR else b"\x00" + tok.to_bytes(16, "little")
+                              for tok in tokens)
+            try:
+                blob, count = g.pattern(self._root, packed, MAX_ANSWERS)
+            except ValueError as exc:
+                if exc.args and exc.args[0] == "cap":
+                    raise TooManyAnswers() from None
+                too_deep(b"")
+            return iter(blob.split(b"\x00") if count else ())
+        return LexiconBase.pattern_codes(self, tokens)
+
+    def word_letters(self, node: int) -> int:
+        """Letters whose edge out of this node is terminal."""
+        if self._native is not None:
+            return self._native.word_letters(node)
+        return self._word_letters(node)
+
+    def front_hooks(self, codes: bytes) -> int:
+        """Letters L with L + word a word."""
+        if self._native is not None:
+            return self._native.front_hooks(bytes(codes), self._root)
+        return LexiconBase.front_hooks(self, codes)
+
+    def walk(self, codes: bytes) -> int | None:
+        """Follow a path of letters; the final edge index or None."""
+        if self._native is not None:
+            end = self._native.walk(bytes(codes), self._root)
+            return None if end < 0 else end
+        return self._walk(codes)
+
+    def anagram_codes(self, letters: Sequence[int], blanks: int, sub: bool) -> list[bytes]:
+        """Rack search (see ``LexiconBase.anagram_codes``)."""
+        g = self._native
+        if g is not None:
+            try:
+                blob, count = g.anagram(self._root, bytes(letters), blanks, sub, MAX_ANSWERS)
+            except ValueError as exc:
+                if exc.args and exc.args[0] == "cap":
+                    raise TooManyAnswers() from None
+                raise
+            return blob.split(b"\x00") if count else []
+        return self._anagram_codes(letters, blanks, sub)
 
 
 _BYTE = [bytes((i,)) for i in range(256)]

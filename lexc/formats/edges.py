@@ -13,6 +13,7 @@ edge (0: the child has no edges). Two layouts are defined, see ``formats/dawg.md
 
 from __future__ import annotations
 
+import operator
 import sys
 from array import array
 from dataclasses import dataclass
@@ -111,6 +112,19 @@ def child_fields(edges: array, layout: EdgeLayout) -> bytes:
 def letters(edges: array, layout: EdgeLayout) -> bytes:
     """The letter byte of every edge, in one C-level slice."""
     return to_bytes(edges)[layout.letter_shift // 8 :: layout.itemsize]
+
+
+def out_of_order(edges: array, layout: EdgeLayout, start: int) -> int:
+    """The first edge from ``start`` that is not the last of its list and whose letter is not
+    smaller than the next edge's, or -1: sibling lists strictly ascending, checked in C-level
+    passes (the searches stop at the first letter that is not smaller than the one they seek)."""
+    raw = to_bytes(edges)
+    size = layout.itemsize
+    letters = raw[layout.letter_shift // 8 :: size]
+    last = raw[layout.last_bit // 8 :: size].translate(bytes(i >> (layout.last_bit % 8) & 1 for i in range(256)))
+    ok = bytes(map(operator.or_, last[start:-1], map(operator.lt, letters[start:-1], letters[start + 1 :])))
+    bad = ok.find(0)
+    return -1 if bad < 0 else bad + start
 
 
 def holds(fields: bytes, layout: EdgeLayout, value: int) -> bool:

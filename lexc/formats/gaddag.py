@@ -94,11 +94,11 @@ class Gaddag(Dawg):
 
     def __init__(self, edges: array, layout: edgemod.EdgeLayout, alphabet: Alphabet, word_count: int,
                  build_options: dict[str, Any] | None = None, nodes: int | None = None,
-                 trie_nodes: int | None = None, strings: int | None = None):
-        super().__init__(edges, layout, alphabet, word_count, build_options, nodes, trie_nodes)
+                 trie_nodes: int | None = None, strings: int | None = None, raw: Any = None):
         self.strings = strings if strings is not None else 0
-        if not self.stores_dawg_root:
-            self._root = self._rebuild_dawg_root()
+        super().__init__(edges, layout, alphabet, word_count, build_options, nodes, trie_nodes, raw)
+        if self.stores_dawg_root:
+            self._root = DAWG_SLOT
 
     # -- build, bytes ---------------------------------------------------------------------
     @classmethod
@@ -113,34 +113,42 @@ class Gaddag(Dawg):
         packed, chosen, nodes = m.pack(roots, layout, share_tails=True)
         trie_nodes = m.trie_nodes - before + hidden
         del m
-        return cls(packed, chosen, alphabet, len(words), {"layout": layout}, nodes=nodes + 1,
-                   trie_nodes=trie_nodes, strings=sum(map(len, words)))
+        lexicon = cls(packed, chosen, alphabet, len(words), {"layout": layout}, nodes=nodes + 1,
+                      trie_nodes=trie_nodes, strings=sum(map(len, words)))
+        lexicon.proven = True  # the minimizer makes no other kind of graph
+        return lexicon
 
     def meta(self) -> dict[str, Any]:
         """Header fields: the edge layout and counts, and how many GADDAG strings there are."""
         return {**super().meta(), "strings": self.strings}
 
-    def _rebuild_dawg_root(self) -> int:
-        """Append the DAWG root (and a pointer to it) to the in-memory edge list: for each
-        letter c leaving the GADDAG root, an edge c, terminal as the GADDAG edge (c is a
-        word), whose child is the separator child of the GADDAG node of c. Letters that start
-        no word are left out. Returns the new pointer's index."""
-        lst, cmask, last, shift, tbit = self._list, self._cmask, self._lbit, self._shift, 1 << self._tbit
+    def _extra_edges(self) -> list[int]:
+        """The DAWG root, rebuilt in memory after the stored edges (a pointer to it, then its
+        edges) when the file has none: for each letter c leaving the GADDAG root, an edge c,
+        terminal as the GADDAG edge (c is a word), whose child is the separator child of the
+        GADDAG node of c. Letters that start no word are left out. The edges are read one by
+        one from the checked array (the pure path's list is not made for this)."""
+        if self.stores_dawg_root:
+            return []
+        edge, cmask, last, shift, tbit = self._edge, self._cmask, self._lbit, self._shift, 1 << self._tbit
         rebuilt = []
-        for letter, i in self.children(GADDAG_SLOT):
-            e = lst[i]
-            sep = self._separator_edge(e & cmask)
-            child = lst[sep] & cmask if sep is not None else 0
+        i = edge(GADDAG_SLOT) & cmask
+        while i:
+            e = edge(i)
+            below = e & cmask
+            child = 0
+            if below and not edge(below) >> shift & 0xFF:  # the separator comes first
+                child = edge(below) & cmask
             if child or e & tbit:
-                rebuilt.append(letter << shift | (e & tbit) | child)
-        pointer = len(lst)
-        if rebuilt:
-            rebuilt[-1] |= last
-            lst.append(last | (pointer + 1))
-            lst.extend(rebuilt)
-        else:
-            lst.append(last)
-        return pointer
+                rebuilt.append((e >> shift & 0xFF) << shift | (e & tbit) | child)
+            if e & last:
+                break
+            i += 1
+        pointer = len(self.edges)
+        if not rebuilt:
+            return [last]
+        rebuilt[-1] |= last
+        return [last | (pointer + 1)] + rebuilt
 
     def _separator_edge(self, i: int) -> int | None:
         """The separator edge of the node list starting at ``i`` (it is the first), or None."""
@@ -154,10 +162,10 @@ class Gaddag(Dawg):
     def proof_roots(self) -> list[tuple[str, int, int, int]]:
         """The GADDAG root (one string per letter of every word, each with at most one
         separator), and the DAWG root, stored or rebuilt (the words, with none)."""
-        lst, cmask = self._list, self._cmask
+        edge, cmask = self._edge, self._cmask
         dawg = "DAWG root" if self.stores_dawg_root else "rebuilt DAWG root"
-        return [("GADDAG root", lst[GADDAG_SLOT] & cmask, self.strings, 1),
-                (dawg, lst[self._root] & cmask, self.word_count, 0)]
+        return [("GADDAG root", edge(GADDAG_SLOT) & cmask, self.strings, 1),
+                (dawg, edge(self._root) & cmask, self.word_count, 0)]
 
     def expected_counts(self) -> dict[int, int]:
         """The DAWG root (if stored) spells the words; the GADDAG root one string per letter."""
@@ -192,6 +200,8 @@ class Gaddag(Dawg):
     # -- queries the GADDAG answers natively ----------------------------------------------
     def contains_codes(self, codes: bytes) -> bool:
         """Membership by the reversed path from the GADDAG root (the i = n string)."""
+        if self._native is not None:
+            return self._native.contains(bytes(codes), GADDAG_SLOT, True)
         if not codes:
             return False
         lst, cmask, find = self._list, self._cmask, self._find
@@ -205,6 +215,10 @@ class Gaddag(Dawg):
     def front_hooks(self, codes: bytes) -> int:
         """Letters L with L + word a word: the terminal edges after rev(word), one walk (for
         the empty word, the one-letter words: the GADDAG root's terminal edges)."""
+        g = self._native
+        if g is not None:
+            end = g.walk(bytes(codes[::-1]), GADDAG_SLOT)
+            return 0 if end < 0 else g.word_letters(end)
         node = self.gaddag_walk(codes[::-1])
         return 0 if node is None else self.word_letters(node)
 

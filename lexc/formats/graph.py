@@ -55,7 +55,7 @@ def prove(edges: Sequence[int], child_mask: int, terminal_bit: int, last_bit: in
             c = e & child_mask
             if c and count[c] < 0:
                 if on_path[c]:
-                    raise FormatError(f"the word graph has a cycle through edge {c}")
+                    raise FormatError(message("cycle", c, longest, most))
                 on_path[c] = 1
                 stack.append(c)
                 continue
@@ -65,7 +65,7 @@ def prove(edges: Sequence[int], child_mask: int, terminal_bit: int, last_bit: in
                 j = i + 1
                 if count[j] < 0:
                     if on_path[j]:
-                        raise FormatError(f"the word graph has a cycle through edge {j}")
+                        raise FormatError(message("cycle", j, longest, most))
                     on_path[j] = 1
                     stack.append(j)
                     continue
@@ -73,10 +73,10 @@ def prove(edges: Sequence[int], child_mask: int, terminal_bit: int, last_bit: in
             below = count[c] if c else 0
             total = (e >> terminal_bit & 1) + below + rest
             if total > most:
-                raise FormatError(f"edge {i} begins more than {most:,} strings: the graph spells more than its header says")
+                raise FormatError(message("most", i, longest, most))
             deep = height[c] + 1 if c else 1
             if deep > longest:
-                raise FormatError(f"a path of more than {longest} letters from edge {i}: longer than any word")
+                raise FormatError(message("deep", i, longest, most))
             sep = (not e >> letter_shift & 0xFF) + (seps[c] if c else 0)
             count[i] = total
             height[i] = deep if deep > high else high
@@ -85,3 +85,12 @@ def prove(edges: Sequence[int], child_mask: int, terminal_bit: int, last_bit: in
             stack.pop()
         totals.append((count[root], seps[root]))
     return totals
+
+
+def message(kind: str, edge: int, longest: int, most: int) -> str:
+    """The one-line reason of a failed proof (the same from the pure path and the compiled core)."""
+    if kind == "cycle":
+        return f"the word graph has a cycle through edge {edge}"
+    if kind == "deep":
+        return f"a path of more than {longest} letters from edge {edge}: longer than any word"
+    return f"edge {edge} begins more than {most:,} strings: the graph spells more than its header says"

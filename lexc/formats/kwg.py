@@ -73,9 +73,11 @@ def _open(data: bytes, alphabet: Alphabet, name: str, ascending: bool = True) ->
     if sys.byteorder == "big":
         edges.byteswap()
     try:
-        lexicon = Gaddawg(edges, LAYOUT, alphabet, 0, {"layout": "u32"}, strings=0)
         if ascending:
             _ascending(edges, name)
+        else:
+            edges = _sorted_siblings(edges)
+        lexicon = Gaddawg(edges, LAYOUT, alphabet, 0, {"layout": "u32"}, strings=0)
         (strings, gaddag_seps), (words, dawg_seps) = lexicon.count_roots(MAX_WORDS * MAX_WORD_TILES)
     except FormatError as exc:
         raise FormatError(f"{name}: {exc}") from None
@@ -100,6 +102,29 @@ def _ascending(edges: array, name: str) -> None:
         p = bad + 2
         raise FormatError(f"edge {p} breaks the ascending tile order of its sibling list (tile {tiles[p + 1]} "
                           f"after {tiles[p]}; a KWG exported by an older lexc put the separator last: export it again)")
+
+
+def _sorted_siblings(edges: array) -> array:
+    """The edges with every sibling list sorted by tile (the last-edge flag moved to the new
+    last edge), for reading the words of a KWG written in another order (an older lexc put
+    the separator last): the loader requires ascending lists, the words do not depend on
+    them. Lists already in order are left as they are; only a legacy file pays the loop."""
+    raw = edgemod.to_bytes(edges)
+    tiles = raw[LAYOUT.letter_shift // 8 :: 4]
+    last = raw[LAYOUT.last_bit // 8 :: 4].translate(_LAST_FLAG)
+    ok = bytes(map(operator.or_, last[2:-1], map(operator.lt, tiles[2:-1], tiles[3:])))
+    if ok.find(0) < 0:
+        return edges
+    out = array("I", edges)
+    flag, start = 1 << LAYOUT.last_bit, 2
+    for i in range(2, len(out)):
+        if last[i]:
+            if i > start:
+                run = sorted((e & ~flag for e in out[start : i + 1]), key=lambda e: e >> LAYOUT.letter_shift & 0xFF)
+                run[-1] |= flag
+                out[start : i + 1] = array("I", run)
+            start = i + 1
+    return out
 
 
 _LAST_FLAG = bytes(i >> (LAYOUT.last_bit % 8) & 1 for i in range(256))

@@ -244,6 +244,11 @@ class PrefixSet(PrefixClosed):
     built on load from the key stream, plus a bitmap of word flags indexed by marisa key id
     (bit ``i``: byte ``i // 8``, bit ``i % 8``)."""
 
+    @property
+    def engine(self) -> str:
+        """Its keys sit in a compiled library; lexc's searches over them are Python."""
+        return "marisa-trie (C++) and pure Python"
+
     name = "prefixset"
     version = 2
     description = "Norvig's words + prefixes: marisa-trie BinaryTrie built on load from a (depth, letter) key stream"

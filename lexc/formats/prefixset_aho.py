@@ -27,6 +27,11 @@ class AhoPrefixSet(PrefixClosed):
     """The key set in a pyahocorasick ``Automaton`` (trie kind; keys are ``str`` with code
     ``c`` as ``chr(c)``, values the word flags), rebuilt from the key stream on load."""
 
+    @property
+    def engine(self) -> str:
+        """Its keys sit in a compiled library; lexc's searches over them are Python."""
+        return "pyahocorasick (C) and pure Python"
+
     name = "prefixset-aho"
     version = 1
     description = "Norvig's words + prefixes: pyahocorasick trie rebuilt on load from a (depth, letter) key stream"

@@ -184,6 +184,7 @@ def describe(lexicon: LexiconBase, path: str | os.PathLike | None = None) -> dic
         "ruleset": getattr(lexicon, "ruleset", ""),
         "options": dict(lexicon.build_options),
         "capabilities": lexicon.capabilities.names(),
+        "engine": lexicon.engine,
         "wordlist_sha256": getattr(lexicon, "wordlist_sha256", ""),
         "payload_sha256": header.get("payload_sha256", ""),
         "lexc_version": header.get("lexc_version", ""),

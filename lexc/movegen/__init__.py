@@ -22,7 +22,8 @@ from ..board.board import Board
 from ..formats.base import Capability
 from ..board.notation import THROUGH, Play
 from ..board.scoring import lane_scoring
-from . import appel_jacobson, gordon, naive, shapiro_smith
+from . import appel_jacobson, compiled, gordon, naive, shapiro_smith
+from .compiled import Plays
 from .lanes import lanes
 from .rack import Rack
 
@@ -58,6 +59,13 @@ def choose(lexicon: Any, strategy: str = "auto") -> Any:
 
 def generate(board: Board, rack: str, lexicon: Any, strategy: str = "auto") -> list[Move]:
     """Every legal play, scored, best first (score descending, then notation)."""
+    return generate_plays(board, rack, lexicon, strategy).moves()
+
+
+def generate_plays(board: Board, rack: str, lexicon: Any, strategy: str = "auto") -> Plays:
+    """Every legal play as a compact ``Plays``: from the compiled core when the lexicon has
+    one and the strategy is Appel & Jacobson's or Gordon's (no Python object per play until
+    ``Plays.moves`` is asked for some), else from the pure-Python strategy (the reference)."""
     module = choose(lexicon, strategy)
     alphabet = board.ruleset.alphabet
     if tuple(lexicon.alphabet.labels) != tuple(alphabet.labels):
@@ -70,6 +78,8 @@ def generate(board: Board, rack: str, lexicon: Any, strategy: str = "auto") -> l
         raise MoveGenError(f"rack {rack!r} has {len(letters) + blanks} tiles; the {board.ruleset.name} rack holds "
                            f"{board.ruleset.rack_size}")
     tiles = Rack(alphabet, letters, blanks)
+    if compiled.applicable(lexicon, module.NAME):
+        return compiled.plays(board, tiles.counts, lexicon, module.NAME)
     moves = []
     for lane in lanes(board, lexicon):
         scoring = lane_scoring(board, lane.index, lane.down)
@@ -78,7 +88,7 @@ def generate(board: Board, rack: str, lexicon: Any, strategy: str = "auto") -> l
             if lane.down and _listed_across(board, play):
                 continue
             moves.append(Move(scoring.score(start, placed), play.notation(board), play))
-    return ranked(moves)
+    return Plays(board, moves=moves)
 
 
 def ranked(moves: list[Move]) -> list[Move]:

@@ -1,0 +1,116 @@
+"""Whole-position move generation in the compiled core, and the compact result both paths share.
+
+``Plays`` holds every play of a position. From the compiled core it is the core's buffer of
+fixed records (score, square, direction, tiles; ``lexc/native/README.md``) and nothing else:
+``Move`` objects and their notation are made only for the plays a caller asks for
+(``moves()`` for all of them, ``moves(top=N)`` for the best N, ``len()`` and ``scores()``
+for none). From the pure-Python strategies it wraps their list of moves.
+"""
+
+from __future__ import annotations
+
+import struct
+from functools import lru_cache
+from typing import Any
+
+from .. import native
+from ..board.board import Board, tile_text
+from ..board.notation import Play
+from ..ruleset import Ruleset
+
+RECORD = 36  # bytes of a play record (lexc.native._core.RECORD)
+MAX_PLAYS = 5_000_000  # plays one position may have before the compiled core stops (a crafted lexicon)
+
+
+class Plays:
+    """The plays of one position: ``len()``, ``scores()``, and ``moves(top)`` ranked best
+    first (score descending, then notation)."""
+
+    def __init__(self, board: Board, records: bytes = b"", count: int = 0, moves: list | None = None):
+        self.board = board
+        self.records = records
+        self.count = count if moves is None else len(moves)
+        self._moves = moves
+
+    def __len__(self) -> int:
+        return self.count
+
+    def scores(self) -> list[int]:
+        """Each play's score, in the order generated (not ranked)."""
+        if self._moves is not None:
+            return [m.score for m in self._moves]
+        return [s for (s,) in struct.iter_unpack("<i32x", self.records)]
+
+    def moves(self, top: int | None = None) -> list[Any]:
+        """The plays as ``Move`` objects, best first; only the best ``top`` if given (the
+        notation of the others is never made)."""
+        from . import Move, ranked
+
+        if self._moves is not None:
+            found = ranked(self._moves)
+            return found if top is None else found[:top]
+        records, count = self.records, self.count
+        if top is not None and top < count:
+            scores = self.scores()
+            if top <= 0:
+                return []
+            cut = sorted(scores, reverse=True)[top - 1]
+            keep = [i for i, s in enumerate(scores) if s >= cut]  # ties at the cut are ranked by notation
+            records = b"".join(records[i * RECORD : (i + 1) * RECORD] for i in keep)
+            count = len(keep)
+        board = self.board
+        texts = _tile_texts(board.ruleset.alphabet.labels)
+        notes = native.core().notations(records, count, b"".join(board.rows), board.size, texts)
+        out = []
+        for k, ((score, row, col, down, length), note) in enumerate(zip(struct.iter_unpack("<iBBBB28x", records), notes)):
+            tiles = records[k * RECORD + 8 : k * RECORD + 8 + length]
+            out.append(Move(score, note, Play(row, col, bool(down), tiles)))
+        found = ranked(out)
+        return found if top is None else found[:top]
+
+
+@lru_cache(maxsize=16)
+def _tile_texts(labels: tuple[str, ...]) -> tuple[bytes, ...]:
+    """Each board code's text in notation, as UTF-8 (what ``tile_text`` writes)."""
+    from ..alphabet import Alphabet
+
+    alphabet = Alphabet(labels)
+    known = set(alphabet.codes)
+    return tuple(tile_text(alphabet, code).encode("utf-8") if code & 0x7F in known else b"?" for code in range(256))
+
+
+@lru_cache(maxsize=16)
+def _ruleset_arrays(ruleset: Ruleset) -> tuple[bytes, bytes, bytes]:
+    """The ruleset as the compiled core reads it: tile values by board code (256 int32),
+    letter and word multipliers of every square (n x n bytes)."""
+    values = struct.pack("<256i", *ruleset.tile_values)
+    letter = bytes(lm for row in ruleset.premiums for lm, _ in row)
+    word = bytes(wm for row in ruleset.premiums for _, wm in row)
+    return values, letter, word
+
+
+def applicable(lexicon: Any, strategy: str) -> bool:
+    """Whether the compiled core generates for this lexicon and strategy: Appel & Jacobson
+    over a word graph's DAWG root, Gordon over its GADDAG root."""
+    if getattr(lexicon, "_native", None) is None:
+        return False
+    return strategy == "appel-jacobson" or (strategy == "gordon" and hasattr(lexicon, "gaddag_root"))
+
+
+def plays(board: Board, counts: list[int], lexicon: Any, strategy: str) -> Plays:
+    """Every play of the position, from the compiled core (``applicable`` must hold)."""
+    ruleset = board.ruleset
+    values, letter, word = _ruleset_arrays(ruleset)
+    root = lexicon.gaddag_root() if strategy == "gordon" else lexicon._root
+    start_row, start_col = ruleset.start
+    try:
+        records, count = native.core().movegen(
+            lexicon._native, b"".join(board.rows), board.size, bytes(counts), 1 if strategy == "gordon" else 0,
+            lexicon._root, root, values, letter, word, ruleset.rack_size, ruleset.bingo_bonus, start_row, start_col,
+            MAX_PLAYS)
+    except ValueError as exc:
+        from . import MoveGenError
+        if exc.args and exc.args[0] == "cap":
+            raise MoveGenError(f"more than {MAX_PLAYS:,} plays in one position: the lexicon spells too much") from None
+        raise MoveGenError(f"the position cannot be searched ({exc})") from None
+    return Plays(board, records, count)

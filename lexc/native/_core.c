@@ -1,0 +1,830 @@
+/* lexc.native._core: the compiled core over lexc's word graphs (C99, limited API 3.11).
+ *
+ * The Graph type wraps an edge array (formats/dawg.md) and answers the queries of the
+ * format protocol over it: membership, walks, words with a prefix, anagrams with blanks,
+ * patterns, hooks; it proves a loaded graph (no cycle, bounded paths, counts); movegen.c
+ * generates every play of a position in one call, anatrie.c runs Shapiro & Smith's search
+ * on the anagram trie's file. Results come back as compact buffers (words joined by the
+ * code 0, plays as fixed records); Python objects only where one is asked for.
+ */
+#include "core.h"
+
+PyTypeObject *GraphType = NULL;
+
+/* -- small helpers --------------------------------------------------------------------- */
+
+int buf_put(Buf *b, const void *src, Py_ssize_t len) {
+    if (b->len + len > b->cap) {
+        Py_ssize_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + len) cap *= 2;
+        unsigned char *data = realloc(b->data, (size_t)cap);
+        if (!data) { PyErr_NoMemory(); return -1; }
+        b->data = data;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, src, (size_t)len);
+    b->len += len;
+    return 0;
+}
+
+void buf_free(Buf *b) { free(b->data); b->data = NULL; b->len = b->cap = 0; }
+
+PyObject *buf_bytes(Buf *b) {
+    PyObject *out = PyBytes_FromStringAndSize(b->len ? (const char *)b->data : "", b->len);
+    buf_free(b);
+    return out;
+}
+
+PyObject *mask_to_long(Mask m) {
+    PyObject *lo = PyLong_FromUnsignedLongLong(m.lo), *hi = NULL, *shift = NULL, *high = NULL, *out = NULL;
+    if (!lo) return NULL;
+    if (!m.hi) return lo;
+    hi = PyLong_FromUnsignedLongLong(m.hi);
+    shift = PyLong_FromLong(64);
+    if (hi && shift) high = PyNumber_Lshift(hi, shift);
+    if (high) out = PyNumber_Or(high, lo);
+    Py_XDECREF(lo); Py_XDECREF(hi); Py_XDECREF(shift); Py_XDECREF(high);
+    return out;
+}
+
+int long_to_mask(PyObject *value, Mask *out) {
+    PyObject *all = PyLong_FromUnsignedLongLong(~0ULL), *shift = PyLong_FromLong(64), *lo = NULL, *rest = NULL, *hi = NULL;
+    int ok = -1;
+    if (all && shift && (lo = PyNumber_And(value, all)) && (rest = PyNumber_Rshift(value, shift)) &&
+        (hi = PyNumber_And(rest, all))) {
+        out->lo = PyLong_AsUnsignedLongLong(lo);
+        out->hi = PyLong_AsUnsignedLongLong(hi);
+        ok = PyErr_Occurred() ? -1 : 0;
+    }
+    Py_XDECREF(all); Py_XDECREF(shift); Py_XDECREF(lo); Py_XDECREF(rest); Py_XDECREF(hi);
+    return ok;
+}
+
+static PyObject *fail(const char *kind, Py_ssize_t index, long long value) {
+    PyObject *args = Py_BuildValue("(snL)", kind, index, value);
+    if (args) { PyErr_SetObject(PyExc_ValueError, args); Py_DECREF(args); }
+    return NULL;
+}
+
+/* -- the Graph type ---------------------------------------------------------------------- */
+
+/* whether some edge in [b0, b1) of a u32 array (the one u32 layout: letter in bits 24-31,
+ * last bit 22, child in bits 0-21) is suspect: child outside the stored array or at a root
+ * pointer, a letter outside [lo, hi], or (not the last of its list) a next sibling whose
+ * letter is not larger. Branch-free, constant shifts: it vectorizes. */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((noinline, optimize("O3")))
+#endif
+static uint32_t block32(const uint32_t *E, Py_ssize_t b0, Py_ssize_t b1, uint32_t un, uint32_t up, uint32_t lo,
+                        uint32_t span) {
+    uint32_t any = 0;
+    for (Py_ssize_t i = b0; i < b1; i++) {
+        uint32_t e = E[i], nx = E[i + 1], c = e & 0x3FFFFFu, lt = e >> 24, nlt = nx >> 24;
+        uint32_t open = ((e >> 22) & 1u) ^ 1u;
+        any |= (uint32_t)(c >= un) | (uint32_t)(c - 1u < up - 1u) | (uint32_t)(lt - lo > span) |
+               (open & (uint32_t)(nlt <= lt));
+    }
+    return any;
+}
+
+static Py_ssize_t scan64(const Graph *g, uint64_t reserved, int lowest) {
+    const uint64_t *E = (const uint64_t *)g->base;
+    Py_ssize_t n = g->n, p = g->pointers;
+    uint64_t cm = g->cmask, un = (uint64_t)n, up = (uint64_t)p;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        uint64_t e = E[i], c = e & cm;
+        int lt = (int)(e >> g->lshift & 0xFF);
+        if (c >= un || (e & reserved) || (c && c < up)) return i;
+        if (i < p) continue;
+        if (lt < lowest || lt > g->n_letters) return i;
+        if (i + 1 < n && !(e >> g->lastshift & 1) && (int)(E[i + 1] >> g->lshift & 0xFF) <= lt) return i;
+    }
+    return -1;
+}
+
+static Py_ssize_t scan32(const Graph *g, uint32_t reserved, int lowest) {
+    const uint32_t *E = (const uint32_t *)g->base;
+    Py_ssize_t n = g->n, p = g->pointers;
+    uint32_t cm = (uint32_t)g->cmask, un = (uint32_t)n, up = (uint32_t)p, lo = (uint32_t)lowest;
+    uint32_t span = (uint32_t)g->n_letters - lo;
+    if (g->lshift != 24 || g->lastshift != 22 || cm != 0x3FFFFFu || reserved) return scan64(g, reserved, lowest);
+    for (Py_ssize_t i = 0; i < p; i++) {
+        uint32_t c = E[i] & cm;
+        if (c >= un || (c && c < up)) return i;
+    }
+    /* every edge but the last compares itself with the next; the last closes its list (checked before) */
+    for (Py_ssize_t b0 = p; b0 < n - 1; b0 += 4096) {
+        Py_ssize_t b1 = b0 + 4096 < n - 1 ? b0 + 4096 : n - 1;
+        if (block32(E, b0, b1, un, up, lo, span))
+            for (Py_ssize_t i = b0; i < b1; i++)
+                if (block32(E, i, i + 1, un, up, lo, span)) return i;
+    }
+    if (n > p) { /* the last edge: no next sibling */
+        uint32_t e = E[n - 1], c = e & cm, lt = e >> 24;
+        if (c >= un || (c && c < up) || lt - lo > span) return n - 1;
+    }
+    return -1;
+}
+
+/* Graph(edges, wide, letter_shift, terminal_bit, last_bit, child_bits, letters, pointers,
+ *       separator, extra=b"", encode=None)
+ * `edges`: a buffer of little-endian u32/u64 edges; `extra`: little-endian u64 edges kept
+ * after the stored ones; `encode`: 256 bytes mapping a Latin-1 character to its letter code.
+ * Checks what every walk relies on (ValueError(kind, index, value) naming the first fault):
+ * the root pointers are there, the stored array's last edge closes its list, every child
+ * index is inside the array (stored edges: inside the stored array) and not at a root
+ * pointer slot, the reserved bits are clear, every letter is in the alphabet (0 only where
+ * a separator may be), and the extra edges' last one closes its list. */
+static PyObject *Graph_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    static char *names[] = {"edges", "wide", "letter_shift", "terminal_bit", "last_bit", "child_bits", "letters",
+                            "pointers", "separator", "extra", "encode", NULL};
+    PyObject *edges, *encode = Py_None;
+    int wide, lshift, tshift, lastshift, cbits, letters, pointers, separator;
+    Py_buffer extra = {0};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "Oiiiiiiip|y*O", names, &edges, &wide, &lshift, &tshift,
+                                     &lastshift, &cbits, &letters, &pointers, &separator, &extra, &encode))
+        return NULL;
+    Graph *g = (Graph *)PyType_GenericAlloc(type, 0);
+    if (!g) { if (extra.obj) PyBuffer_Release(&extra); return NULL; }
+    g->extra = NULL;
+    if (PyObject_GetBuffer(edges, &g->view, PyBUF_SIMPLE) < 0) {
+        if (extra.obj) PyBuffer_Release(&extra);
+        Py_DECREF(g);
+        return NULL;
+    }
+    g->has_view = 1;
+    g->base = (const unsigned char *)g->view.buf;
+    g->wide = wide;
+    int size = wide ? 8 : 4;
+    g->n = g->view.len / size;
+    g->lshift = lshift; g->tshift = tshift; g->lastshift = lastshift;
+    g->cmask = cbits >= 64 ? ~0ULL : (1ULL << cbits) - 1;
+    g->n_letters = letters; g->pointers = pointers; g->separator = separator;
+    if (extra.obj && extra.len) {
+        g->n_extra = extra.len / 8;
+        g->extra = malloc((size_t)g->n_extra * 8);
+        if (!g->extra) { PyBuffer_Release(&extra); Py_DECREF(g); return PyErr_NoMemory(); }
+        memcpy(g->extra, extra.buf, (size_t)g->n_extra * 8);
+    }
+    if (extra.obj) PyBuffer_Release(&extra);
+    if (encode != Py_None) {
+        Py_buffer enc;
+        if (PyObject_GetBuffer(encode, &enc, PyBUF_SIMPLE) < 0) { Py_DECREF(g); return NULL; }
+        if (enc.len == 256) { memcpy(g->encode, enc.buf, 256); g->has_encode = 1; }
+        PyBuffer_Release(&enc);
+    }
+    if (g->view.len % size || size * 8 - 8 != lshift || lshift > 56 || tshift >= lshift || lastshift >= lshift ||
+        cbits > lastshift || letters < 1 || letters > 127 || pointers < 1) {
+        Py_DECREF(g);
+        return fail("layout", 0, 0);
+    }
+    /* every check a walk relies on */
+    Py_ssize_t n = g->n, total = g->n + g->n_extra;
+    uint64_t reserved = 0; /* the bits between the child field and the last bit */
+    for (int b = cbits; b < lastshift; b++) reserved |= 1ULL << b;
+    if (n < pointers) { Py_DECREF(g); return fail("short", n, pointers); }
+    if (n > pointers && !LASTE(g, edge_at(g, n - 1))) { Py_DECREF(g); return fail("unclosed", n - 1, 0); }
+    if (g->n_extra && !LASTE(g, g->extra[g->n_extra - 1])) { Py_DECREF(g); return fail("unclosed", total - 1, 0); }
+    int lowest = separator ? 0 : 1;
+    /* the stored edges: a branch-free pass over blocks that only says whether a block holds
+       a suspect edge (it vectorizes), then a closer look at that block for the first one, and
+       the checks one by one on that edge for the message */
+    Py_ssize_t suspect = wide ? scan64(g, reserved, lowest) : scan32(g, (uint32_t)reserved, lowest);
+    if (suspect >= 0) {
+        Py_ssize_t i = suspect;
+        uint64_t e = edge_at(g, i);
+        Py_ssize_t c = CHILD(g, e);
+        int lt = LETTER(g, e);
+        Py_DECREF(g);
+        if (c >= n || (e & reserved)) return fail("child", i, (long long)c);
+        if (c && c < pointers) return fail("pointer", i, (long long)c);
+        if (lt < lowest || lt > letters) return fail("letter", i, lt);
+        return fail("order", i, lt);
+    }
+    for (Py_ssize_t i = n; i < total; i++) { /* the extra edges */
+        uint64_t e = edge_at(g, i);
+        Py_ssize_t c = CHILD(g, e);
+        if (c >= total || (e & reserved)) { Py_DECREF(g); return fail("child", i, (long long)c); }
+    }
+    return (PyObject *)g;
+}
+
+static void Graph_dealloc(PyObject *self) {
+    Graph *g = (Graph *)self;
+    if (g->has_view) PyBuffer_Release(&g->view);
+    free(g->extra);
+    PyTypeObject *tp = Py_TYPE(self);
+    freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+    tp_free(self);
+    Py_DECREF(tp);
+}
+
+/* -- the proof ------------------------------------------------------------------------------ */
+
+/* prove(roots, longest, most) -> [(strings, separators), ...] (graph.prove, in C): a walk over
+ * positions, S[i] = terminal(i) + S[child(i)] + S[i + 1] (unless i closes its list), with the
+ * longest string and the most separators on one; ValueError(kind, edge, 0) for a cycle
+ * ("cycle"), a path longer than `longest` ("deep") or more than `most` strings ("most"). */
+static PyObject *prove_exact(PyObject *self, PyObject *args) {
+    Graph *g = (Graph *)self;
+    PyObject *roots;
+    int longest;
+    unsigned long long most;
+    if (!PyArg_ParseTuple(args, "OiK", &roots, &longest, &most)) return NULL;
+    Py_ssize_t total = g->n + g->n_extra, nroots = PySequence_Size(roots);
+    if (nroots < 0) return NULL;
+    uint64_t *count = malloc((size_t)(total ? total : 1) * sizeof(uint64_t));
+    uint8_t *height = calloc((size_t)(total ? total : 1), 1), *seps = calloc((size_t)(total ? total : 1), 1);
+    uint8_t *state = calloc((size_t)(total ? total : 1), 1); /* 0 new, 1 on the path, 2 done */
+    Py_ssize_t cap = 1024, top = 0;
+    Py_ssize_t *stack = malloc((size_t)cap * sizeof(Py_ssize_t));
+    PyObject *out = PyList_New(0);
+    const char *error = NULL;
+    Py_ssize_t where = 0;
+    if (!count || !height || !seps || !state || !stack || !out) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t k = 0; k < nroots && !error; k++) {
+        PyObject *item = PySequence_GetItem(roots, k);
+        if (!item) goto done;
+        Py_ssize_t root = PyLong_AsSsize_t(item);
+        Py_DECREF(item);
+        if (root == -1 && PyErr_Occurred()) goto done;
+        if (root < 0 || root >= total) { PyErr_SetString(PyExc_IndexError, "root outside the array"); goto done; }
+        if (root && state[root] != 2) {
+            top = 0;
+            stack[top++] = root;
+            state[root] = 1;
+            while (top) {
+                Py_ssize_t i = stack[top - 1], push = -1;
+                uint64_t e = edge_at(g, i);
+                Py_ssize_t c = CHILD(g, e);
+                if (c && state[c] != 2) {
+                    if (state[c] == 1) { error = "cycle"; where = c; break; }
+                    push = c;
+                } else if (!LASTE(g, e) && state[i + 1] != 2) {
+                    if (state[i + 1] == 1) { error = "cycle"; where = i + 1; break; }
+                    push = i + 1;
+                }
+                if (push >= 0) {
+                    if (top == cap) {
+                        Py_ssize_t *grown = realloc(stack, (size_t)cap * 2 * sizeof(Py_ssize_t));
+                        if (!grown) { PyErr_NoMemory(); goto done; }
+                        stack = grown; cap *= 2;
+                    }
+                    state[push] = 1;
+                    stack[top++] = push;
+                    continue;
+                }
+                uint64_t rest = 0;
+                int high = 0, most_seps = 0;
+                if (!LASTE(g, e)) { rest = count[i + 1]; high = height[i + 1]; most_seps = seps[i + 1]; }
+                uint64_t below = c ? count[c] : 0;
+                uint64_t sum = (uint64_t)TERM(g, e) + below;
+                if (sum < below || sum + rest < sum || sum + rest > most) { error = "most"; where = i; break; }
+                int deep = c ? height[c] + 1 : 1;
+                if (deep > longest) { error = "deep"; where = i; break; }
+                int sep = (LETTER(g, e) == 0) + (c ? seps[c] : 0);
+                count[i] = sum + rest;
+                height[i] = (uint8_t)(deep > high ? deep : high);
+                sep = sep > most_seps ? sep : most_seps;
+                seps[i] = (uint8_t)(sep > 2 ? 2 : sep);
+                state[i] = 2;
+                top--;
+            }
+        }
+        if (!error) {
+            PyObject *pair = root ? Py_BuildValue("(Ki)", (unsigned long long)count[root], (int)seps[root])
+                                  : Py_BuildValue("(ii)", 0, 0);
+            if (!pair || PyList_Append(out, pair) < 0) { Py_XDECREF(pair); goto done; }
+            Py_DECREF(pair);
+        }
+    }
+done:
+    free(count); free(height); free(seps); free(state); free(stack);
+    if (PyErr_Occurred()) { Py_XDECREF(out); return NULL; }
+    if (error) { Py_XDECREF(out); return fail(error, where, 0); }
+    return out;
+}
+
+/* The same proof, faster, for the files that pass it: a depth-first walk over sibling lists
+ * (a frame settles one list's positions from its end down to the one asked for, so the
+ * positions of a list are read in order and none is pushed on its own). Where it meets a
+ * fault it hands over to prove_exact, which walks in the pure path's order, so a fault is
+ * reported at the same edge whichever path found it. */
+typedef struct { Py_ssize_t lo, j; } Frame;
+
+/* one word per position: the strings it spells (bits 0-47), the longest (48-54), the most
+ * separators on one (55-56), and its state (57-58: 0 new, 1 pending, 2 settled), so that a
+ * child's facts come with one memory read */
+#define P_COUNT(x) ((x) & 0xFFFFFFFFFFFFULL)
+#define P_HIGH(x) ((int)((x) >> 48 & 0x7F))
+#define P_SEPS(x) ((int)((x) >> 55 & 3))
+#define P_STATE(x) ((int)((x) >> 57 & 3))
+#define P_MAKE(count, high, seps) ((count) | (uint64_t)(high) << 48 | (uint64_t)(seps) << 55 | 2ULL << 57)
+#define P_PENDING (1ULL << 57)
+
+static PyObject *Graph_prove(PyObject *self, PyObject *args) {
+    Graph *g = (Graph *)self;
+    PyObject *roots;
+    int longest;
+    unsigned long long most;
+    if (!PyArg_ParseTuple(args, "OiK", &roots, &longest, &most)) return NULL;
+    Py_ssize_t total = g->n + g->n_extra, nroots = PySequence_Size(roots);
+    if (nroots < 0) return NULL;
+    if (most > 0xFFFFFFFFFFFFULL || longest > 127) return prove_exact(self, args); /* beyond the packed word */
+    size_t cells = (size_t)(total ? total : 1);
+    uint64_t *info = calloc(cells, sizeof(uint64_t));
+    Py_ssize_t cap = 256, top = 0;
+    Frame *stack = malloc((size_t)cap * sizeof(Frame));
+    PyObject *out = PyList_New(0);
+    int fault = 0;
+    if (!info || !stack || !out) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t k = 0; k < nroots && !fault; k++) {
+        PyObject *item = PySequence_GetItem(roots, k);
+        if (!item) goto done;
+        Py_ssize_t root = PyLong_AsSsize_t(item);
+        Py_DECREF(item);
+        if (root == -1 && PyErr_Occurred()) goto done;
+        if (root < 0 || root >= total) { PyErr_SetString(PyExc_IndexError, "root outside the array"); goto done; }
+        Py_ssize_t want = root;
+        top = 0;
+        while (want >= 0 || top) {
+            if (want >= 0) { /* open a frame for the suffix of a list from `want` */
+                if (want && P_STATE(info[want]) != 2) {
+                    Py_ssize_t e = want;
+                    while (!LASTE(g, edge_at(g, e)) && e + 1 < total) e++;
+                    while (P_STATE(info[e]) == 2) e--;
+                    for (Py_ssize_t x = want; x <= e; x++) {
+                        if (info[x]) { fault = 1; break; } /* pending in an open frame: a cycle */
+                        info[x] = P_PENDING;
+                    }
+                    if (fault) break;
+                    if (top == cap) {
+                        Frame *grown = realloc(stack, (size_t)cap * 2 * sizeof(Frame));
+                        if (!grown) { PyErr_NoMemory(); goto done; }
+                        stack = grown; cap *= 2;
+                    }
+                    stack[top].lo = want; stack[top].j = e; top++;
+                }
+                want = -1;
+                continue;
+            }
+            Frame *f = &stack[top - 1];
+            Py_ssize_t j = f->j, lo = f->lo;
+            uint64_t next = P_STATE(info[j + (j + 1 < total)]) == 2 ? info[j + (j + 1 < total)] : 0;
+            for (; j >= lo; j--) {
+                uint64_t e = edge_at(g, j);
+                Py_ssize_t c = CHILD(g, e);
+#if defined(__GNUC__)
+                if (j - 4 >= lo) __builtin_prefetch(&info[CHILD(g, edge_at(g, j - 4))]);
+#endif
+                uint64_t below = 0;
+                int deep = 1, sep = LETTER(g, e) == 0;
+                if (c) {
+                    below = info[c];
+                    if (P_STATE(below) != 2) {
+                        if (P_STATE(below) == 1) fault = 1;
+                        else want = c;
+                        break;
+                    }
+                    deep = P_HIGH(below) + 1;
+                    sep += P_SEPS(below);
+                    below = P_COUNT(below);
+                }
+                uint64_t rest = 0;
+                int high = 0, most_seps = 0;
+                if (!LASTE(g, e)) { rest = P_COUNT(next); high = P_HIGH(next); most_seps = P_SEPS(next); }
+                uint64_t sum = (uint64_t)TERM(g, e) + below + rest;
+                if (sum > most || deep > longest) { fault = 1; break; }
+                if (high > deep) deep = high;
+                if (most_seps > sep) sep = most_seps;
+                next = P_MAKE(sum, deep, sep > 2 ? 2 : sep);
+                info[j] = next;
+            }
+            f->j = j;
+            if (fault) break;
+            if (want < 0) top--;
+        }
+        if (fault) break;
+        PyObject *pair = root ? Py_BuildValue("(Ki)", (unsigned long long)P_COUNT(info[root]), P_SEPS(info[root]))
+                              : Py_BuildValue("(ii)", 0, 0);
+        if (!pair || PyList_Append(out, pair) < 0) { Py_XDECREF(pair); goto done; }
+        Py_DECREF(pair);
+    }
+done:
+    free(info); free(stack);
+    if (PyErr_Occurred()) { Py_XDECREF(out); return NULL; }
+    if (fault) {
+        Py_XDECREF(out);
+        return prove_exact(self, args);
+    }
+    return out;
+}
+
+/* -- queries ------------------------------------------------------------------------------ */
+
+/* walk(codes, from_edge) -> the final edge index, or -1 */
+static PyObject *Graph_walk(PyObject *self, PyObject *args) {
+    Graph *g = (Graph *)self;
+    Py_buffer codes;
+    Py_ssize_t from;
+    if (!PyArg_ParseTuple(args, "y*n", &codes, &from)) return NULL;
+    Py_ssize_t total = g->n + g->n_extra;
+    if (from < 0 || from >= total) { PyBuffer_Release(&codes); PyErr_SetString(PyExc_IndexError, "edge"); return NULL; }
+    Py_ssize_t end = g_walk(g, from, (const uint8_t *)codes.buf, codes.len);
+    PyBuffer_Release(&codes);
+    return PyLong_FromSsize_t(end);
+}
+
+/* contains(codes, from_edge, reverse=False) -> bool: the path (reversed: a GADDAG's word
+ * read from its root without the separator) ends on a terminal edge */
+static PyObject *Graph_contains(PyObject *self, PyObject *args) {
+    Graph *g = (Graph *)self;
+    Py_buffer codes;
+    Py_ssize_t from;
+    int reverse = 0;
+    if (!PyArg_ParseTuple(args, "y*n|p", &codes, &from, &reverse)) return NULL;
+    Py_ssize_t len = codes.len, i = from;
+    const uint8_t *c = (const uint8_t *)codes.buf;
+    if (!len || from < 0 || from >= g->n + g->n_extra) { PyBuffer_Release(&codes); Py_RETURN_FALSE; }
+    for (Py_ssize_t k = 0; k < len && i >= 0; k++)
+        i = g_find(g, CHILD(g, edge_at(g, i)), c[reverse ? len - 1 - k : k]);
+    PyBuffer_Release(&codes);
+    if (i >= 0 && TERM(g, edge_at(g, i))) Py_RETURN_TRUE;
+    Py_RETURN_FALSE;
+}
+
+/* contains_str(word, from_edge, reverse=False) -> True, False, or None when the word is not
+ * plain Latin-1 letters of a one-character alphabet (the caller then encodes it) */
+static PyObject *Graph_contains_str(PyObject *self, PyObject *args) {
+    Graph *g = (Graph *)self;
+    PyObject *word;
+    Py_ssize_t from;
+    int reverse = 0;
+    if (!PyArg_ParseTuple(args, "Un|p", &word, &from, &reverse)) return NULL;
+    if (!g->has_encode) Py_RETURN_NONE;
+    Py_ssize_t size;
+    const char *text = PyUnicode_AsUTF8AndSize(word, &size);
+    if (!text) return NULL;
+    uint8_t codes[MAX_TILES + 1];
+    Py_ssize_t len = 0;
+    for (Py_ssize_t k = 0; k < size; k++) {
+        unsigned char ch = (unsigned char)text[k];
+        unsigned int cp = ch;
+        if (ch >= 0x80) {
+            if ((ch & 0xE0) != 0xC0 || k + 1 >= size || ch > 0xC3) Py_RETURN_NONE; /* beyond Latin-1 */
+            cp = ((ch & 0x1Fu) << 6) | ((unsigned char)text[++k] & 0x3Fu);
+        }
+        uint8_t code = g->encode[cp];
+        if (!code || len == MAX_TILES) Py_RETURN_NONE;
+        codes[len++] = code;
+    }
+    if (!len || from < 0 || from >= g->n + g->n_extra) Py_RETURN_FALSE;
+    Py_ssize_t i = from;
+    for (Py_ssize_t k = 0; k < len && i >= 0; k++)
+        i = g_find(g, CHILD(g, edge_at(g, i)), codes[reverse ? len - 1 - k : k]);
+    if (i >= 0 && TERM(g, edge_at(g, i))) Py_RETURN_TRUE;
+    Py_RETURN_FALSE;
+}
+
+static int check_edge(const Graph *g, Py_ssize_t i) {
+    if (i < 0 || i >= g->n + g->n_extra) { PyErr_SetString(PyExc_IndexError, "edge outside the array"); return -1; }
+    return 0;
+}
+
+/* word_letters(edge) -> mask of the letters ending a word one step below the node */
+static PyObject *Graph_word_letters(PyObject *self, PyObject *arg) {
+    Graph *g = (Graph *)self;
+    Py_ssize_t i = PyLong_AsSsize_t(arg);
+    if ((i == -1 && PyErr_Occurred()) || check_edge(g, i) < 0) return NULL;
+    return mask_to_long(g_word_letters(g, i));
+}
+
+/* front_hooks(codes, dawg_root) -> letters L with L + codes a word (one walk per first letter) */
+static PyObject *Graph_front_hooks(PyObject *self, PyObject *args) {
+    Graph *g = (Graph *)self;
+    Py_buffer codes;
+    Py_ssize_t root;
+    if (!PyArg_ParseTuple(args, "y*n", &codes, &root)) return NULL;
+    if (check_edge(g, root) < 0) { PyBuffer_Release(&codes); return NULL; }
+    Mask m = {0, 0};
+    Py_ssize_t i = CHILD(g, edge_at(g, root));
+    while (i) {
+        uint64_t e = edge_at(g, i);
+        Py_ssize_t end = g_walk(g, i, (const uint8_t *)codes.buf, codes.len);
+        if (end >= 0 && TERM(g, edge_at(g, end)) && LETTER(g, e)) mask_set(&m, LETTER(g, e));
+        if (LASTE(g, e)) break;
+        i++;
+    }
+    PyBuffer_Release(&codes);
+    return mask_to_long(m);
+}
+
+/* words(node_edge, prefix, cap) -> the words below the node (prefixed), joined by 0, in code
+ * order, the prefix itself first when it is a word; ValueError("deep") past MAX_TILES letters,
+ * ValueError("cap") past `cap` words */
+static PyObject *Graph_words(PyObject *self, PyObject *args) {
+    Graph *g = (Graph *)self;
+    Py_ssize_t start, cap;
+    Py_buffer prefix;
+    if (!PyArg_ParseTuple(args, "ny*n", &start, &prefix, &cap)) return NULL;
+    if (check_edge(g, start) < 0 || prefix.len > MAX_TILES) {
+        PyBuffer_Release(&prefix);
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "prefix too long");
+        return NULL;
+    }
+    uint8_t path[MAX_PATH + 1];
+    Py_ssize_t stack[MAX_PATH + 1], count = 0;
+    int plen = (int)prefix.len, depth = plen;
+    memcpy(path, prefix.buf, (size_t)plen);
+    PyBuffer_Release(&prefix);
+    Buf out = {0};
+    static const uint8_t zero = 0;
+    if (plen && TERM(g, edge_at(g, start))) {
+        if (buf_put(&out, path, plen) < 0) return NULL;
+        count++;
+    }
+    stack[depth] = CHILD(g, edge_at(g, start));
+    while (depth >= plen) {
+        Py_ssize_t i = stack[depth];
+        if (!i) { depth--; continue; }
+        uint64_t e = edge_at(g, i);
+        stack[depth] = LASTE(g, e) ? 0 : i + 1;
+        path[depth] = (uint8_t)LETTER(g, e);
+        if (TERM(g, e)) {
+            if (count && buf_put(&out, &zero, 1) < 0) return NULL;
+            if (buf_put(&out, path, depth + 1) < 0) return NULL;
+            if (++count > cap) { buf_free(&out); return fail("cap", count, 0); }
+        }
+        Py_ssize_t c = CHILD(g, e);
+        if (c) {
+            if (depth + 1 >= MAX_PATH) { buf_free(&out); return fail("deep", i, 0); }
+            stack[++depth] = c;
+        }
+    }
+    PyObject *blob = buf_bytes(&out);
+    if (!blob) return NULL;
+    return Py_BuildValue("(Nn)", blob, count);
+}
+
+/* -- anagrams ---------------------------------------------------------------------------- */
+
+typedef struct {
+    const Graph *g;
+    int counts[256];
+    int need, sub;
+    Py_ssize_t cap, found;
+    uint8_t path[MAX_PATH];
+    Buf out;
+    int failed;
+} Anagram;
+
+static void anagram_search(Anagram *a, Py_ssize_t i, int depth, int blanks, int room) {
+    const Graph *g = a->g;
+    static const uint8_t zero = 0;
+    for (;;) {
+        if (a->failed) return;
+        uint64_t e = edge_at(g, i);
+        int letter = LETTER(g, e), tile = -1;
+        if (a->counts[letter]) tile = letter;
+        else if (blanks) tile = letter | BLANK_FLAG;
+        if (tile >= 0) {
+            a->path[depth] = (uint8_t)tile;
+            if (TERM(g, e) && (a->sub || room == 1)) {
+                if ((a->found && buf_put(&a->out, &zero, 1) < 0) || buf_put(&a->out, a->path, depth + 1) < 0) {
+                    a->failed = 1; return;
+                }
+                if (++a->found > a->cap) { a->failed = 2; return; }
+            }
+            Py_ssize_t c = CHILD(g, e);
+            if (c && room > 1 && depth + 1 < MAX_TILES) {
+                if (tile == letter) { a->counts[letter]--; anagram_search(a, c, depth + 1, blanks, room - 1); a->counts[letter]++; }
+                else anagram_search(a, c, depth + 1, blanks - 1, room - 1);
+            }
+        }
+        if (LASTE(g, e)) return;
+        i++;
+    }
+}
+
+/* anagram(root_edge, letters, blanks, sub, cap) -> (words joined by 0, count): words from the
+ * rack, each once, natural tiles used before a blank (BLANK_FLAG on blank-made letters);
+ * ValueError("cap") past `cap` answers */
+static PyObject *Graph_anagram(PyObject *self, PyObject *args) {
+    Graph *g = (Graph *)self;
+    Py_ssize_t root, cap;
+    Py_buffer letters;
+    int blanks, sub;
+    if (!PyArg_ParseTuple(args, "ny*ipn", &root, &letters, &blanks, &sub, &cap)) return NULL;
+    Anagram *a = calloc(1, sizeof(Anagram));
+    if (!a) { PyBuffer_Release(&letters); return PyErr_NoMemory(); }
+    a->g = g; a->sub = sub; a->cap = cap;
+    const uint8_t *l = (const uint8_t *)letters.buf;
+    for (Py_ssize_t k = 0; k < letters.len; k++) a->counts[l[k]]++;
+    a->counts[0] = 0; /* no letter 0 in a DAWG: a separator is never matched */
+    a->need = (int)letters.len + blanks;
+    PyBuffer_Release(&letters);
+    if (check_edge(g, root) < 0 || blanks < 0 || a->need > MAX_TILES) {
+        free(a);
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "rack");
+        return NULL;
+    }
+    Py_ssize_t first = CHILD(g, edge_at(g, root));
+    if (first && a->need) anagram_search(a, first, 0, blanks, a->need);
+    PyObject *result = NULL;
+    if (a->failed == 1) { buf_free(&a->out); }
+    else if (a->failed == 2) { buf_free(&a->out); fail("cap", a->found, 0); }
+    else {
+        PyObject *blob = buf_bytes(&a->out);
+        if (blob) result = Py_BuildValue("(Nn)", blob, a->found);
+    }
+    free(a);
+    return result;
+}
+
+/* -- patterns ----------------------------------------------------------------------------- */
+
+#define MAX_TOKENS 255
+#define STATE_WORDS 4 /* up to 256 positions */
+typedef struct { uint64_t w[STATE_WORDS]; } States;
+
+typedef struct {
+    const Graph *g;
+    int ntok;
+    int star[MAX_TOKENS];
+    Mask mask[MAX_TOKENS];
+    Py_ssize_t cap, found;
+    Buf out;
+    int failed;
+} Pattern;
+
+static inline int st_has(const States *s, int p) { return (int)(s->w[p >> 6] >> (p & 63) & 1); }
+static inline void st_set(States *s, int p) { s->w[p >> 6] |= 1ULL << (p & 63); }
+static inline int st_empty(const States *s) { return !(s->w[0] | s->w[1] | s->w[2] | s->w[3]); }
+
+static void closure(const Pattern *pt, States *s) {
+    for (int p = 0; p < pt->ntok; p++)
+        if (st_has(s, p) && pt->star[p]) st_set(s, p + 1);
+}
+
+static States step(const Pattern *pt, const States *s, int letter) {
+    States out = {{0, 0, 0, 0}};
+    for (int p = 0; p < pt->ntok; p++) {
+        if (!st_has(s, p)) continue;
+        if (pt->star[p]) st_set(&out, p);
+        else if (mask_has(pt->mask[p], letter)) st_set(&out, p + 1);
+    }
+    if (!st_empty(&out)) closure(pt, &out);
+    return out;
+}
+
+/* pattern(root_edge, tokens, cap) -> (words joined by 0, count) in code order: `tokens` is 17
+ * bytes a token, a kind byte (1: `*`, 0: one letter) and a 128-bit little-endian letter mask */
+static PyObject *Graph_pattern(PyObject *self, PyObject *args) {
+    Graph *g = (Graph *)self;
+    Py_ssize_t root, cap;
+    Py_buffer tokens;
+    if (!PyArg_ParseTuple(args, "ny*n", &root, &tokens, &cap)) return NULL;
+    if (tokens.len % 17 || tokens.len / 17 > MAX_TOKENS || check_edge(g, root) < 0) {
+        PyBuffer_Release(&tokens);
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "tokens");
+        return NULL;
+    }
+    Pattern *pt = calloc(1, sizeof(Pattern));
+    if (!pt) { PyBuffer_Release(&tokens); return PyErr_NoMemory(); }
+    pt->g = g; pt->cap = cap; pt->ntok = (int)(tokens.len / 17);
+    const uint8_t *t = (const uint8_t *)tokens.buf;
+    for (int p = 0; p < pt->ntok; p++) {
+        pt->star[p] = t[17 * p];
+        memcpy(&pt->mask[p].lo, t + 17 * p + 1, 8);
+        memcpy(&pt->mask[p].hi, t + 17 * p + 9, 8);
+    }
+    PyBuffer_Release(&tokens);
+    /* an iterative search: per depth, the next edge to try and the states before it */
+    States states[MAX_PATH + 1];
+    Py_ssize_t next[MAX_PATH + 1];
+    uint8_t path[MAX_PATH + 1];
+    static const uint8_t zero = 0;
+    memset(&states[0], 0, sizeof(States));
+    st_set(&states[0], 0);
+    closure(pt, &states[0]);
+    int depth = 0;
+    next[0] = CHILD(g, edge_at(g, root));
+    while (depth >= 0) {
+        Py_ssize_t i = next[depth];
+        if (!i) { depth--; continue; }
+        uint64_t e = edge_at(g, i);
+        next[depth] = LASTE(g, e) ? 0 : i + 1;
+        int letter = LETTER(g, e);
+        States s = step(pt, &states[depth], letter);
+        if (st_empty(&s)) continue;
+        path[depth] = (uint8_t)letter;
+        if (TERM(g, e) && st_has(&s, pt->ntok)) {
+            if ((pt->found && buf_put(&pt->out, &zero, 1) < 0) || buf_put(&pt->out, path, depth + 1) < 0) {
+                pt->failed = 1; break;
+            }
+            if (++pt->found > pt->cap) { pt->failed = 2; break; }
+        }
+        Py_ssize_t c = CHILD(g, e);
+        if (c) {
+            if (depth + 1 >= MAX_TILES) { pt->failed = 3; break; }
+            depth++;
+            states[depth] = s;
+            next[depth] = c;
+        }
+    }
+    PyObject *result = NULL;
+    int failed = pt->failed;
+    Py_ssize_t found = pt->found;
+    if (failed) {
+        buf_free(&pt->out);
+        if (failed == 2) fail("cap", found, 0);
+        else if (failed == 3) fail("deep", 0, 0);
+    } else {
+        PyObject *blob = buf_bytes(&pt->out);
+        if (blob) result = Py_BuildValue("(Nn)", blob, found);
+    }
+    free(pt);
+    return result;
+}
+
+/* -- module -------------------------------------------------------------------------------- */
+
+/* set_extra(edges): little-endian u64 edges kept in memory after the stored ones (a GADDAG's
+ * rebuilt DAWG root), checked as the stored ones are: children inside the array, the last
+ * edge closing its list. */
+static PyObject *Graph_set_extra(PyObject *self, PyObject *arg) {
+    Graph *g = (Graph *)self;
+    Py_buffer extra;
+    if (PyObject_GetBuffer(arg, &extra, PyBUF_SIMPLE) < 0) return NULL;
+    Py_ssize_t k = extra.len / 8, total = g->n + k;
+    uint64_t *edges = k ? malloc((size_t)k * 8) : NULL;
+    if (k && !edges) { PyBuffer_Release(&extra); return PyErr_NoMemory(); }
+    if (k) memcpy(edges, extra.buf, (size_t)k * 8);
+    PyBuffer_Release(&extra);
+    for (Py_ssize_t i = 0; i < k; i++) {
+        Py_ssize_t c = (Py_ssize_t)(edges[i] & g->cmask);
+        if (c >= total || LETTER(g, edges[i]) > g->n_letters) { free(edges); return fail("child", g->n + i, (long long)c); }
+    }
+    if (k && !LASTE(g, edges[k - 1])) { free(edges); return fail("unclosed", total - 1, 0); }
+    free(g->extra);
+    g->extra = edges;
+    g->n_extra = k;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Graph_size(PyObject *self, PyObject *unused) {
+    (void)unused;
+    Graph *g = (Graph *)self;
+    return Py_BuildValue("(nn)", g->n, g->n_extra);
+}
+
+static PyMethodDef Graph_methods[] = {
+    {"prove", Graph_prove, METH_VARARGS, "prove(roots, longest, most) -> [(strings, separators)]"},
+    {"walk", Graph_walk, METH_VARARGS, "walk(codes, from_edge) -> edge or -1"},
+    {"contains", Graph_contains, METH_VARARGS, "contains(codes, from_edge, reverse=False) -> bool"},
+    {"contains_str", Graph_contains_str, METH_VARARGS, "contains_str(word, from_edge, reverse=False) -> bool or None"},
+    {"word_letters", Graph_word_letters, METH_O, "word_letters(edge) -> letter mask"},
+    {"front_hooks", Graph_front_hooks, METH_VARARGS, "front_hooks(codes, dawg_root) -> letter mask"},
+    {"words", Graph_words, METH_VARARGS, "words(node_edge, prefix, cap) -> (blob, count)"},
+    {"anagram", Graph_anagram, METH_VARARGS, "anagram(root_edge, letters, blanks, sub, cap) -> (blob, count)"},
+    {"pattern", Graph_pattern, METH_VARARGS, "pattern(root_edge, tokens, cap) -> (blob, count)"},
+    {"size", Graph_size, METH_NOARGS, "size() -> (stored edges, extra edges)"},
+    {"set_extra", Graph_set_extra, METH_O, "set_extra(edges): u64 edges kept after the stored ones"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot Graph_slots[] = {
+    {Py_tp_new, Graph_new},
+    {Py_tp_dealloc, Graph_dealloc},
+    {Py_tp_methods, Graph_methods},
+    {Py_tp_doc, "A word graph's edge array, checked on construction, and the queries over it."},
+    {0, NULL},
+};
+
+static PyType_Spec Graph_spec = {"lexc.native._core.Graph", sizeof(Graph), 0, Py_TPFLAGS_DEFAULT, Graph_slots};
+
+static int core_exec(PyObject *module) {
+    uint16_t probe = 1;
+    if (*(uint8_t *)&probe != 1) {
+        PyErr_SetString(PyExc_ImportError, "lexc's compiled core reads little-endian arrays in place (a big-endian host)");
+        return -1;
+    }
+    GraphType = (PyTypeObject *)PyType_FromSpec(&Graph_spec);
+    if (!GraphType) return -1;
+    Py_INCREF((PyObject *)GraphType);
+    if (PyModule_AddObject(module, "Graph", (PyObject *)GraphType) < 0) { Py_DECREF(GraphType); return -1; }
+    if (PyModule_AddIntConstant(module, "MAX_TILES", MAX_TILES) < 0) return -1;
+    if (movegen_init(module) < 0) return -1;
+    if (anatrie_init(module) < 0) return -1;
+    return 0;
+}
+
+static PyModuleDef_Slot core_slots[] = {{Py_mod_exec, core_exec}, {0, NULL}};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "lexc.native._core",
+    "lexc's compiled core: word-graph queries, proofs and move generation (see lexc/native/README.md).",
+    0, NULL, core_slots, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__core(void) { return PyModuleDef_Init(&core_module); }

@@ -1,0 +1,123 @@
+/* lexc's compiled core: shared definitions (C99, CPython limited API 3.11).
+ *
+ * The contract (lexc/native/README.md): the loader has checked the arrays handed in here
+ * (formats/README.md, "What the loader guarantees"); the Graph constructor checks again
+ * what indexing relies on (child indices and list ends inside the arrays), so no function
+ * reads outside an array whatever it is given, and every walk is bounded by MAX_PATH.
+ */
+#ifndef LEXC_CORE_H
+#define LEXC_CORE_H
+
+#define Py_LIMITED_API 0x030B0000
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TILES 64            /* the longest word (alphabet.MAX_WORD_TILES) */
+#define MAX_PATH (MAX_TILES + 2) /* a GADDAG string holds one separator more */
+#define BLANK_FLAG 0x80
+#define MAX_BOARD 26
+#define THROUGH 0
+
+typedef struct { uint64_t lo, hi; } Mask; /* a set of letter codes 0..127 */
+
+static inline int mask_has(Mask m, int c) { return c < 64 ? (int)(m.lo >> c & 1) : (int)(m.hi >> (c - 64) & 1); }
+static inline void mask_set(Mask *m, int c) { if (c < 64) m->lo |= 1ULL << c; else m->hi |= 1ULL << (c - 64); }
+static inline void mask_clear(Mask *m, int c) { if (c < 64) m->lo &= ~(1ULL << c); else m->hi &= ~(1ULL << (c - 64)); }
+static inline Mask mask_and(Mask a, Mask b) { Mask m = {a.lo & b.lo, a.hi & b.hi}; return m; }
+static inline int mask_empty(Mask m) { return !(m.lo | m.hi); }
+/* the highest letter in a non-empty mask */
+static inline int mask_top(Mask m) {
+#if defined(__GNUC__)
+    return m.hi ? 127 - __builtin_clzll(m.hi) : 63 - __builtin_clzll(m.lo);
+#else
+    int c = 127;
+    while (c > 0 && !mask_has(m, c)) c--;
+    return c;
+#endif
+}
+
+/* A word graph: an edge array in the u32 or u64 layout (formats/dawg.md), plus edges kept
+ * in memory after the stored ones (the GADDAG's rebuilt DAWG root). */
+typedef struct {
+    PyObject_HEAD
+    Py_buffer view;
+    int has_view;
+    const unsigned char *base;
+    Py_ssize_t n;          /* stored edges */
+    uint64_t *extra;       /* in-memory edges n .. n + n_extra - 1 */
+    Py_ssize_t n_extra;
+    int wide;              /* 0: u32, 1: u64 */
+    int lshift, tshift, lastshift;
+    uint64_t cmask;
+    int n_letters;
+    int pointers;          /* root pointer slots at the array's start */
+    int separator;         /* letter 0 allowed (GADDAG) */
+    uint8_t encode[256];   /* Latin-1 character -> letter code (0: not a one-character label) */
+    int has_encode;
+} Graph;
+
+static inline uint64_t edge_at(const Graph *g, Py_ssize_t i) {
+    if (__builtin_expect(i < g->n, 1)) {
+        if (!g->wide) return ((const uint32_t *)g->base)[i]; /* the payload is 8-aligned in its file */
+        return ((const uint64_t *)g->base)[i];
+    }
+    return g->extra[i - g->n];
+}
+#define LETTER(g, e) ((int)(((e) >> (g)->lshift) & 0xFF))
+#define TERM(g, e) ((int)(((e) >> (g)->tshift) & 1))
+#define LASTE(g, e) ((int)(((e) >> (g)->lastshift) & 1))
+#define CHILD(g, e) ((Py_ssize_t)((e) & (g)->cmask))
+
+/* the edge labelled `letter` in the list starting at edge `i` (0: no list), or -1 */
+static inline Py_ssize_t g_find(const Graph *g, Py_ssize_t i, int letter) {
+    if (!i) return -1;
+    for (;;) {
+        uint64_t e = edge_at(g, i);
+        int lt = LETTER(g, e);
+        if (lt == letter) return i;
+        if (lt > letter || LASTE(g, e)) return -1;
+        i++;
+    }
+}
+
+/* follow `len` letters from the node reached by edge `from`; the final edge or -1 */
+static inline Py_ssize_t g_walk(const Graph *g, Py_ssize_t from, const uint8_t *codes, Py_ssize_t len) {
+    Py_ssize_t i = from;
+    for (Py_ssize_t k = 0; k < len; k++) {
+        i = g_find(g, CHILD(g, edge_at(g, i)), codes[k]);
+        if (i < 0) return -1;
+    }
+    return i;
+}
+
+/* the letters whose edge out of the node reached by edge `node` is terminal */
+static inline Mask g_word_letters(const Graph *g, Py_ssize_t node) {
+    Mask m = {0, 0};
+    Py_ssize_t i = CHILD(g, edge_at(g, node));
+    while (i) {
+        uint64_t e = edge_at(g, i);
+        if (TERM(g, e)) mask_set(&m, LETTER(g, e));
+        if (LASTE(g, e)) break;
+        i++;
+    }
+    return m;
+}
+
+/* A growing byte buffer (results come back as compact buffers). */
+typedef struct { unsigned char *data; Py_ssize_t len, cap; } Buf;
+int buf_put(Buf *b, const void *src, Py_ssize_t len);
+void buf_free(Buf *b);
+PyObject *buf_bytes(Buf *b);
+
+PyObject *mask_to_long(Mask m);
+int long_to_mask(PyObject *value, Mask *out);
+
+extern PyTypeObject *GraphType;
+int movegen_init(PyObject *module);
+int anatrie_init(PyObject *module);
+
+#endif

@@ -1,0 +1,473 @@
+/* Move generation for a whole position in one call (lexc.movegen, in C).
+ *
+ * The same rules as the pure-Python generators, which are the reference: anchors (the start
+ * square on an empty board), cross-checks as letter masks from the DAWG, Appel & Jacobson's
+ * LeftPart/ExtendRight over the DAWG root or Gordon's search over the GADDAG root, one lane
+ * (row or column) at a time; each play scored by the lane's premiums and cross-sums
+ * (scoring.LaneScoring); a one-tile play that forms words both ways listed once, across.
+ * Plays come back as fixed records (RECORD bytes): int32 score, row, column, down, length,
+ * then the tiles (0 where the word runs through a board tile, BLANK_FLAG on blanks).
+ */
+#include "core.h"
+
+#define RECORD 36
+
+typedef struct {
+    const Graph *g;
+    int n, letters, rack_size, bingo, down, lane;
+    Py_ssize_t root;                 /* DAWG root pointer (A&J) or GADDAG root pointer (Gordon) */
+    uint8_t squares[MAX_BOARD];      /* the lane's tiles (0 empty) */
+    Mask checks[MAX_BOARD];          /* cross-check of each empty square */
+    uint8_t anchor[MAX_BOARD];
+    int cross[MAX_BOARD];            /* cross-sum of each empty square, -1: no cross word */
+    int lm[MAX_BOARD], wm[MAX_BOARD];
+    const int32_t *values;           /* by board code */
+    const uint8_t *board;            /* the real board, n x n, row-major */
+    int counts[128];                 /* rack: counts[0] blanks */
+    Mask naturals;                   /* the letters the rack holds (bit c: counts[c] > 0) */
+    uint8_t tiles[MAX_BOARD + 1];    /* the play being built (A&J: from its start; Gordon: at its squares) */
+    Buf *out;
+    Py_ssize_t found, cap;
+    int failed;
+} Lane;
+
+static int lane_score(const Lane *L, int start, const uint8_t *tiles, int len) {
+    int main = 0, crossed = 0, placed = 0, factor = 1;
+    for (int k = 0; k < len; k++) {
+        int i = start + k, tile = tiles[k];
+        if (tile == THROUGH) { main += L->values[L->squares[i]]; continue; }
+        placed++;
+        int value = L->values[tile] * L->lm[i];
+        main += value;
+        factor *= L->wm[i];
+        if (L->cross[i] >= 0) crossed += (L->cross[i] + value) * L->wm[i];
+    }
+    int total = len > 1 ? main * factor + crossed : crossed;
+    return placed == L->rack_size ? total + L->bingo : total;
+}
+
+static void emit(Lane *L, int start, const uint8_t *tiles, int len) {
+    if (L->failed) return;
+    int row = L->down ? start : L->lane, col = L->down ? L->lane : start;
+    if (L->down) { /* a lone tile down that also forms an across word is listed across */
+        int placed = -1, count = 0;
+        for (int k = 0; k < len; k++) if (tiles[k] != THROUGH) { count++; placed = k; }
+        if (count == 1) {
+            int r = start + placed, c = L->lane, n = L->n;
+            if ((c > 0 && L->board[r * n + c - 1]) || (c + 1 < n && L->board[r * n + c + 1])) return;
+        }
+    }
+    unsigned char rec[RECORD] = {0};
+    int32_t score = lane_score(L, start, tiles, len);
+    memcpy(rec, &score, 4);
+    rec[4] = (unsigned char)row; rec[5] = (unsigned char)col; rec[6] = (unsigned char)L->down; rec[7] = (unsigned char)len;
+    memcpy(rec + 8, tiles, (size_t)len);
+    if (buf_put(L->out, rec, RECORD) < 0) { L->failed = 1; return; }
+    if (++L->found > L->cap) L->failed = 2;
+}
+
+/* -- the rack: counts, and the mask of letters it can put down ----------------------------- */
+
+static const Mask ALL = {~0ULL, ~0ULL};
+
+static inline void rack_mask(Lane *L) {
+    Mask m = {0, 0};
+    for (int c = 1; c <= L->letters; c++) if (L->counts[c]) mask_set(&m, c);
+    L->naturals = m;
+}
+
+/* the letters the rack can put down: all while it holds a blank */
+static inline Mask have(const Lane *L) { return L->counts[0] ? ALL : L->naturals; }
+
+/* take a tile (a blank when it carries BLANK_FLAG) off the rack, and put it back */
+static inline void take(Lane *L, int tile) {
+    if (!tile) return;
+    int k = tile & BLANK_FLAG ? 0 : tile;
+    if (!--L->counts[k] && k) mask_clear(&L->naturals, k);
+}
+static inline void put_back(Lane *L, int tile) {
+    if (!tile) return;
+    int k = tile & BLANK_FLAG ? 0 : tile;
+    if (L->counts[k]++ == 0 && k) mask_set(&L->naturals, k);
+}
+
+/* -- Appel & Jacobson ------------------------------------------------------------------ */
+
+static void extend_right(Lane *L, Py_ssize_t node, int len, int start, int pos, int anchor) {
+    const Graph *g = L->g;
+    if (L->failed) return;
+    if (pos < L->n && L->squares[pos]) {
+        Py_ssize_t nxt = g_find(g, CHILD(g, edge_at(g, node)), L->squares[pos] & ~BLANK_FLAG);
+        if (nxt >= 0) { L->tiles[len] = THROUGH; extend_right(L, nxt, len + 1, start, pos + 1, anchor); }
+        return;
+    }
+    if (pos > anchor && len > 1 && TERM(g, edge_at(g, node))) emit(L, start, L->tiles, len);
+    if (pos == L->n) return;
+    Mask allowed = mask_and(L->checks[pos], have(L));
+    if (mask_empty(allowed)) return;
+    int top = mask_top(allowed);
+    Py_ssize_t i = CHILD(g, edge_at(g, node));
+    while (i) {
+        uint64_t e = edge_at(g, i);
+        int letter = LETTER(g, e);
+        if (letter > top) break;
+        if (letter && mask_has(allowed, letter)) {
+            if (L->counts[letter]) {
+                take(L, letter); L->tiles[len] = (uint8_t)letter;
+                extend_right(L, i, len + 1, start, pos + 1, anchor);
+                put_back(L, letter);
+            }
+            if (L->counts[0]) {
+                take(L, BLANK_FLAG); L->tiles[len] = (uint8_t)(letter | BLANK_FLAG);
+                extend_right(L, i, len + 1, start, pos + 1, anchor);
+                put_back(L, BLANK_FLAG);
+            }
+        }
+        if (LASTE(g, e)) break;
+        i++;
+    }
+}
+
+static void left_part(Lane *L, Py_ssize_t node, int len, int limit, int anchor) {
+    const Graph *g = L->g;
+    extend_right(L, node, len, anchor - len, anchor, anchor);
+    Mask can = have(L);
+    if (!limit || L->failed || mask_empty(can)) return;
+    int top = mask_top(can);
+    Py_ssize_t i = CHILD(g, edge_at(g, node));
+    while (i) {
+        uint64_t e = edge_at(g, i);
+        int letter = LETTER(g, e);
+        if (letter > top) break;
+        if (letter) {
+            if (L->counts[letter]) {
+                take(L, letter); L->tiles[len] = (uint8_t)letter;
+                left_part(L, i, len + 1, limit - 1, anchor);
+                put_back(L, letter);
+            }
+            if (L->counts[0]) {
+                take(L, BLANK_FLAG); L->tiles[len] = (uint8_t)(letter | BLANK_FLAG);
+                left_part(L, i, len + 1, limit - 1, anchor);
+                put_back(L, BLANK_FLAG);
+            }
+        }
+        if (LASTE(g, e)) break;
+        i++;
+    }
+}
+
+static void appel_jacobson(Lane *L) {
+    const Graph *g = L->g;
+    int n = L->n;
+    for (int anchor = 0; anchor < n && !L->failed; anchor++) {
+        if (!L->anchor[anchor]) continue;
+        if (anchor && L->squares[anchor - 1]) { /* the left part is on the board */
+            int start = anchor - 1;
+            while (start && L->squares[start - 1]) start--;
+            uint8_t codes[MAX_BOARD];
+            for (int k = start; k < anchor; k++) codes[k - start] = L->squares[k] & ~BLANK_FLAG;
+            Py_ssize_t node = g_walk(g, L->root, codes, anchor - start);
+            if (node >= 0) {
+                for (int k = 0; k < anchor - start; k++) L->tiles[k] = THROUGH;
+                extend_right(L, node, anchor - start, start, anchor, anchor);
+            }
+            continue;
+        }
+        int limit = 0;
+        while (anchor - limit > 0 && !L->squares[anchor - limit - 1] && !L->anchor[anchor - limit - 1]) limit++;
+        left_part(L, L->root, 0, limit, anchor);
+    }
+}
+
+/* -- Gordon ------------------------------------------------------------------------------ */
+
+/* The tiles of the word being built sit at their squares' positions in L->tiles, so the
+ * search never copies them: a word from square `start` to `end` is tiles[start .. end]. */
+
+static void go_right(Lane *L, int pos, Py_ssize_t node, int start);
+
+static void go_left(Lane *L, int pos, Py_ssize_t node, int anchor, int end_free) {
+    const Graph *g = L->g;
+    int n = L->n;
+    int free_left = pos == 0 || !L->squares[pos - 1];
+    int further = pos && (L->squares[pos - 1] || !L->anchor[pos - 1]);
+    int square = L->squares[pos];
+    if (square) { /* the board's tile */
+        Py_ssize_t nxt = g_find(g, CHILD(g, edge_at(g, node)), square & ~BLANK_FLAG);
+        if (nxt < 0) return;
+        L->tiles[pos] = THROUGH;
+        int len = anchor - pos + 1;
+        if (free_left && end_free && len > 1 && TERM(g, edge_at(g, nxt))) emit(L, pos, L->tiles + pos, len);
+        if (further) go_left(L, pos - 1, nxt, anchor, end_free);
+        if (free_left && anchor + 1 < n) {
+            Py_ssize_t sep = g_find(g, CHILD(g, edge_at(g, nxt)), 0);
+            if (sep >= 0) go_right(L, anchor + 1, sep, pos);
+        }
+        return;
+    }
+    Mask allowed = mask_and(L->checks[pos], have(L));
+    if (mask_empty(allowed)) return;
+    int top = mask_top(allowed);
+    Py_ssize_t i = CHILD(g, edge_at(g, node));
+    while (i && !L->failed) {
+        uint64_t e = edge_at(g, i);
+        int letter = LETTER(g, e);
+        if (letter > top) break;
+        if (letter && mask_has(allowed, letter)) {
+            for (int blank = 0; blank < 2; blank++) {
+                int tile = blank ? letter | BLANK_FLAG : letter;
+                if (!L->counts[blank ? 0 : letter]) continue;
+                L->tiles[pos] = (uint8_t)tile;
+                take(L, tile);
+                int len = anchor - pos + 1;
+                if (free_left && end_free && len > 1 && TERM(g, e)) emit(L, pos, L->tiles + pos, len);
+                if (further) go_left(L, pos - 1, i, anchor, end_free);
+                if (free_left && anchor + 1 < n) {
+                    Py_ssize_t sep = g_find(g, CHILD(g, e), 0);
+                    if (sep >= 0) go_right(L, anchor + 1, sep, pos);
+                }
+                put_back(L, tile);
+            }
+        }
+        if (LASTE(g, e)) break;
+        i++;
+    }
+}
+
+static void go_right(Lane *L, int pos, Py_ssize_t node, int start) {
+    const Graph *g = L->g;
+    int n = L->n, end_free = pos + 1 == n || !L->squares[pos + 1];
+    int square = L->squares[pos];
+    if (square) {
+        Py_ssize_t nxt = g_find(g, CHILD(g, edge_at(g, node)), square & ~BLANK_FLAG);
+        if (nxt < 0) return;
+        L->tiles[pos] = THROUGH;
+        if (end_free && TERM(g, edge_at(g, nxt))) emit(L, start, L->tiles + start, pos - start + 1);
+        if (pos + 1 < n) go_right(L, pos + 1, nxt, start);
+        return;
+    }
+    Mask allowed = mask_and(L->checks[pos], have(L));
+    if (mask_empty(allowed)) return;
+    int top = mask_top(allowed);
+    Py_ssize_t i = CHILD(g, edge_at(g, node));
+    while (i && !L->failed) {
+        uint64_t e = edge_at(g, i);
+        int letter = LETTER(g, e);
+        if (letter > top) break;
+        if (letter && mask_has(allowed, letter)) {
+            for (int blank = 0; blank < 2; blank++) {
+                int tile = blank ? letter | BLANK_FLAG : letter;
+                if (!L->counts[blank ? 0 : letter]) continue;
+                L->tiles[pos] = (uint8_t)tile;
+                if (end_free && TERM(g, e)) emit(L, start, L->tiles + start, pos - start + 1);
+                if (pos + 1 < n) {
+                    take(L, tile);
+                    go_right(L, pos + 1, i, start);
+                    put_back(L, tile);
+                }
+            }
+        }
+        if (LASTE(g, e)) break;
+        i++;
+    }
+}
+
+static void gordon(Lane *L) {
+    int n = L->n;
+    for (int anchor = 0; anchor < n && !L->failed; anchor++)
+        if (L->anchor[anchor]) go_left(L, anchor, L->root, anchor, anchor + 1 == n || !L->squares[anchor + 1]);
+}
+
+/* -- a position ----------------------------------------------------------------------------- */
+
+/* the cross-check of an empty square: the letters x with before + x + after a word */
+static Mask cross_check(const Graph *g, Py_ssize_t dawg_root, const uint8_t *before, int nb, const uint8_t *after,
+                        int na) {
+    Mask m = {0, 0};
+    Py_ssize_t node = g_walk(g, dawg_root, before, nb);
+    if (node < 0) return m;
+    if (!na) return g_word_letters(g, node);
+    Py_ssize_t i = CHILD(g, edge_at(g, node));
+    while (i) {
+        uint64_t e = edge_at(g, i);
+        Py_ssize_t end = g_walk(g, i, after, na);
+        if (end >= 0 && TERM(g, edge_at(g, end))) mask_set(&m, LETTER(g, e));
+        if (LASTE(g, e)) break;
+        i++;
+    }
+    return m;
+}
+
+/* movegen(graph, board, n, rack, strategy, dawg_root, search_root, values, letter_mult,
+ *         word_mult, rack_size, bingo, start_row, start_col, cap) -> (records, count)
+ * board: n*n codes row-major (0 empty, BLANK_FLAG on blanks); rack: counts by letter code,
+ * index 0 the blanks; strategy: 0 Appel & Jacobson from the DAWG root `search_root`, 1 Gordon
+ * from the GADDAG root `search_root`; cross-checks always from `dawg_root`; values: 256
+ * little-endian int32 by board code; letter_mult, word_mult: n*n bytes. ValueError("cap")
+ * past `cap` plays. */
+static PyObject *movegen(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *graph;
+    Py_buffer board, rack, values, lm, wm;
+    int n, strategy, rack_size, bingo, sr, sc;
+    Py_ssize_t dawg_root, root, cap;
+    if (!PyArg_ParseTuple(args, "O!y*iy*inny*y*y*iiiin", GraphType, &graph, &board, &n, &rack, &strategy, &dawg_root,
+                          &root, &values, &lm, &wm, &rack_size, &bingo, &sr, &sc, &cap))
+        return NULL;
+    const Graph *g = (const Graph *)graph;
+    Py_ssize_t total = g->n + g->n_extra;
+    PyObject *result = NULL;
+    Lane *L = NULL;
+    Buf out = {0};
+    if (n < 1 || n > MAX_BOARD || board.len != (Py_ssize_t)n * n || lm.len != board.len || wm.len != board.len ||
+        values.len != 256 * 4 || rack.len > 128 || dawg_root < 0 || dawg_root >= total || root < 0 || root >= total ||
+        sr < 0 || sr >= n || sc < 0 || sc >= n || (strategy != 0 && strategy != 1)) {
+        PyErr_SetString(PyExc_ValueError, "movegen: bad arguments");
+        goto done;
+    }
+    const uint8_t *b = (const uint8_t *)board.buf;
+    for (Py_ssize_t k = 0; k < board.len; k++)
+        if ((b[k] & ~BLANK_FLAG) > g->n_letters || b[k] == BLANK_FLAG) {
+            PyErr_SetString(PyExc_ValueError, "movegen: a board code outside the alphabet");
+            goto done;
+        }
+    L = calloc(1, sizeof(Lane));
+    if (!L) { PyErr_NoMemory(); goto done; }
+    L->g = g; L->n = n; L->letters = g->n_letters; L->rack_size = rack_size; L->bingo = bingo;
+    L->root = root; L->values = (const int32_t *)values.buf; L->board = b; L->out = &out; L->cap = cap;
+    const uint8_t *rc = (const uint8_t *)rack.buf;
+    for (Py_ssize_t k = 0; k < rack.len; k++) L->counts[k] = rc[k];
+    rack_mask(L);
+    const uint8_t *lmul = (const uint8_t *)lm.buf, *wmul = (const uint8_t *)wm.buf;
+    int empty = 1;
+    for (Py_ssize_t k = 0; k < board.len; k++) if (b[k]) { empty = 0; break; }
+    Mask any = {~0ULL, ~0ULL};
+    for (int down = 0; down < 2 && !L->failed; down++) {
+        L->down = down;
+        for (int lane = 0; lane < n && !L->failed; lane++) {
+            int has_anchor = 0;
+            L->lane = lane;
+            for (int i = 0; i < n; i++) {
+                int r = down ? i : lane, c = down ? lane : i; /* square i of the lane */
+                int code = b[r * n + c];
+                L->squares[i] = (uint8_t)code;
+                L->lm[i] = lmul[r * n + c]; L->wm[i] = wmul[r * n + c];
+                L->anchor[i] = 0;
+                L->cross[i] = -1;
+                L->checks[i] = (Mask){0, 0};
+                if (code) continue;
+                if (empty) L->anchor[i] = r == sr && c == sc;
+                else L->anchor[i] = (r > 0 && b[(r - 1) * n + c]) || (r + 1 < n && b[(r + 1) * n + c]) ||
+                                    (c > 0 && b[r * n + c - 1]) || (c + 1 < n && b[r * n + c + 1]);
+                has_anchor |= L->anchor[i];
+                /* the perpendicular line through the square: its tiles before and after */
+                uint8_t before[MAX_BOARD], after[MAX_BOARD];
+                int nb = 0, na = 0, sum = 0;
+                int p = down ? c : r; /* position along the perpendicular line */
+                int q = p;
+                while (q > 0 && b[down ? r * n + q - 1 : (q - 1) * n + c]) q--;
+                for (int t = q; t < p; t++) {
+                    int code2 = b[down ? r * n + t : t * n + c];
+                    before[nb++] = (uint8_t)(code2 & ~BLANK_FLAG);
+                    sum += L->values[code2];
+                }
+                for (int t = p + 1; t < n && b[down ? r * n + t : t * n + c]; t++) {
+                    int code2 = b[down ? r * n + t : t * n + c];
+                    after[na++] = (uint8_t)(code2 & ~BLANK_FLAG);
+                    sum += L->values[code2];
+                }
+                if (!nb && !na) { L->checks[i] = any; continue; }
+                L->cross[i] = sum;
+                L->checks[i] = cross_check(g, dawg_root, before, nb, after, na);
+            }
+            if (!has_anchor) continue;
+            if (strategy == 0) appel_jacobson(L); else gordon(L);
+        }
+    }
+    if (L->failed == 2) {
+        PyObject *a = Py_BuildValue("(snL)", "cap", L->found, 0LL);
+        if (a) { PyErr_SetObject(PyExc_ValueError, a); Py_DECREF(a); }
+        goto done;
+    }
+    if (L->failed) goto done;
+    {
+        Py_ssize_t found = L->found;
+        PyObject *blob = buf_bytes(&out);
+        if (blob) result = Py_BuildValue("(Nn)", blob, found);
+    }
+done:
+    buf_free(&out);
+    free(L);
+    PyBuffer_Release(&board); PyBuffer_Release(&rack); PyBuffer_Release(&values);
+    PyBuffer_Release(&lm); PyBuffer_Release(&wm);
+    return result;
+}
+
+/* notations(records, count, board, n, texts) -> [str]: each play's standard notation,
+ * `texts` the 256 tile texts by code (UTF-8 bytes: upper case, lower case for a blank,
+ * brackets around a multi-character label) */
+static PyObject *notations(PyObject *module, PyObject *args) {
+    (void)module;
+    Py_buffer records, board;
+    Py_ssize_t count;
+    int n;
+    PyObject *texts;
+    if (!PyArg_ParseTuple(args, "y*ny*iO", &records, &count, &board, &n, &texts)) return NULL;
+    PyObject *out = NULL;
+    const char *text[256];
+    Py_ssize_t tlen[256];
+    if (count < 0 || records.len < count * RECORD || n < 1 || n > MAX_BOARD || board.len != (Py_ssize_t)n * n ||
+        PySequence_Size(texts) != 256) {
+        PyErr_SetString(PyExc_ValueError, "notations: bad arguments");
+        goto done;
+    }
+    PyObject *items[256] = {0};
+    int ok = 1;
+    for (int c = 0; c < 256 && ok; c++) {
+        items[c] = PySequence_GetItem(texts, c);
+        char *s;
+        if (!items[c] || PyBytes_AsStringAndSize(items[c], &s, &tlen[c]) < 0 || tlen[c] > 32) ok = 0;
+        else text[c] = s;
+    }
+    if (ok) out = PyList_New(count);
+    const uint8_t *rec = (const uint8_t *)records.buf, *b = (const uint8_t *)board.buf;
+    for (Py_ssize_t k = 0; out && k < count; k++, rec += RECORD) {
+        char s[32 * 3 * MAX_BOARD + 16];
+        int len = 0, row = rec[4], col = rec[5], down = rec[6], L = rec[7], inside = 0;
+        if (row >= n || col >= n || L > MAX_BOARD || (down ? row : col) + L > n) {
+            PyErr_SetString(PyExc_ValueError, "notations: a record off the board");
+            Py_CLEAR(out);
+            break;
+        }
+        if (down) len += sprintf(s + len, "%c%d ", 'A' + col, row + 1);
+        else len += sprintf(s + len, "%d%c ", row + 1, 'A' + col);
+        for (int t = 0; t < L; t++) {
+            int r = down ? row + t : row, c = down ? col : col + t;
+            int tile = rec[8 + t], through = tile == THROUGH;
+            if (through != inside) { s[len++] = through ? '(' : ')'; inside = through; }
+            int code = through ? b[r * n + c] : tile;
+            memcpy(s + len, text[code], (size_t)tlen[code]);
+            len += (int)tlen[code];
+        }
+        if (inside) s[len++] = ')';
+        PyObject *str = PyUnicode_DecodeUTF8(s, len, "strict");
+        if (!str) { Py_CLEAR(out); break; }
+        PyList_SetItem(out, k, str);
+    }
+    for (int c = 0; c < 256; c++) Py_XDECREF(items[c]);
+done:
+    PyBuffer_Release(&records);
+    PyBuffer_Release(&board);
+    return out;
+}
+
+static PyMethodDef movegen_methods[] = {
+    {"movegen", movegen, METH_VARARGS, "Every play of a position: (records, count)."},
+    {"notations", notations, METH_VARARGS, "The notation of each play record."},
+    {NULL, NULL, 0, NULL},
+};
+
+int movegen_init(PyObject *module) {
+    if (PyModule_AddFunctions(module, movegen_methods) < 0) return -1;
+    return PyModule_AddIntConstant(module, "RECORD", RECORD);
+}

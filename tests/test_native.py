@@ -1,0 +1,87 @@
+"""The compiled core's switch and plumbing: which path is active and how to choose it, that a
+lexicon keeps the path it was made on, and what the core's graph refuses. The agreement of
+the two paths' answers is tested where each answer is (queries, move generation, alphabets,
+the big list), over both paths (``lexicons.ENGINES``)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from lexc import formats, native
+from lexc.formats import build
+from lexc.wordlist import from_words
+
+ROOT = Path(__file__).resolve().parent.parent
+HOOK = ROOT / "formats" / "golden" / "hook.gaddawg"
+
+needs_core = pytest.mark.skipif(not native.available(), reason="the compiled core was not built on this machine")
+
+
+def _lexc(*args: str, **env: str) -> subprocess.CompletedProcess:
+    environ = dict(os.environ, PYTHONPATH=str(ROOT), **env)
+    return subprocess.run([sys.executable, "-m", "lexc", *args], capture_output=True, text=True, env=environ,
+                          timeout=120)
+
+
+def test_version_names_the_active_path():
+    done = _lexc("--version")
+    assert done.returncode == 0
+    expected = "engine: compiled core (C)" if native.available() else "engine: pure Python"
+    assert expected in done.stdout
+
+
+def test_lexc_pure_forces_the_pure_path():
+    done = _lexc("--version", LEXC_PURE="1")
+    assert done.returncode == 0 and "engine: pure Python" in done.stdout and "compiled core (C)" not in done.stdout
+    info = _lexc("info", str(HOOK), LEXC_PURE="1")
+    assert "engine: pure Python" in info.stdout
+
+
+@needs_core
+def test_info_says_which_path_answers():
+    done = _lexc("info", str(HOOK))
+    assert done.returncode == 0 and "engine: compiled core (C)" in done.stdout
+
+
+def test_a_lexicon_keeps_the_path_it_was_made_on(english):
+    words = from_words(["AT", "CAT", "TA"], english.alphabet)
+    with native.pure():
+        reference = build(words, "gaddawg")
+    assert reference.engine == "pure Python"
+    compiled = build(words, "gaddawg")
+    assert compiled.engine == ("compiled core (C)" if native.available() else "pure Python")
+    assert formats.dumps(reference) == formats.dumps(compiled)  # one file, whichever path built it
+    assert sorted(reference) == sorted(compiled) == ["AT", "CAT", "TA"]
+
+
+@needs_core
+def test_the_core_graph_refuses_what_it_cannot_walk():
+    """The core checks on construction what its walks rely on; the loader's own checks name
+    the fault (tests/test_hostile.py covers the files), the core never reads past its arrays."""
+    core = native.core()
+    ok = bytes(4) + (1 << 22 | 2).to_bytes(4, "little") + (1 << 24 | 1 << 23 | 1 << 22).to_bytes(4, "little")
+    with pytest.raises(ValueError):  # a buffer that is not whole edges
+        core.Graph(ok[:-1], False, 24, 23, 22, 22, 26, 1, False, b"", bytes(256))
+    with pytest.raises(ValueError):  # a child index outside the array
+        bad = ok[:8] + (1 << 24 | 1 << 23 | 1 << 22 | 9).to_bytes(4, "little")
+        core.Graph(bad, False, 24, 23, 22, 22, 26, 1, False, b"", bytes(256))
+    with pytest.raises(ValueError):  # a letter outside the alphabet
+        bad = ok[:8] + (27 << 24 | 1 << 23 | 1 << 22).to_bytes(4, "little")
+        core.Graph(bad, False, 24, 23, 22, 22, 26, 1, False, b"", bytes(256))
+
+
+@needs_core
+def test_a_loaded_graph_is_not_copied_into_python_objects(tmp_path, english):
+    """The loaded DAWG family reads the mapped file's edges in place: no list of edges."""
+    lines = (ROOT / "wordlists" / "enable1.txt").read_text().split()[:20000]
+    path = tmp_path / "e.dawg"
+    formats.save(build(from_words(lines, english.alphabet), "dawg"), path)
+    lexicon = formats.load(path)
+    assert lexicon.engine == "compiled core (C)"
+    assert "BAT" in lexicon and "BATZ" not in lexicon and lexicon.anagrams("TAB") == ["BAT"]
+    assert lexicon._lst is None  # the pure path's list of edges was never made
