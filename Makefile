@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DEMO   := build/demo
 
-.PHONY: help install demo check test bench biglist fuzz positions lint clean
+.PHONY: help install demo check test bench biglist fuzz sanitize positions lint clean
 
 help:           ## list the targets
 	@grep -E '^[a-z]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -36,7 +36,8 @@ demo: install   ## compile the bundled ENABLE list into every format and run a f
 test: install   ## install and run the whole test suite (in parallel, one worker per core)
 	cd tests && ../$(BIN)/python -m pytest -c ../pyproject.toml --rootdir .. $(PYTEST_ARGS)
 
-check: $(STAMP) ## the quick loop while you work: the source tree, every test module, without the slow tests (ENABLE's GADDAG, the big list)
+check: $(STAMP) ## the quick loop while you work: the source tree (its compiled core built in place), every test module, without the slow tests (ENABLE's GADDAG, the big list)
+	$(BIN)/python setup.py -q build_ext --inplace 2>&1 | grep -v "Warning\|warn(" || true
 	cd tests && env -u PYTHONDONTWRITEBYTECODE PYTHONPATH=$(CURDIR) ../$(BIN)/python -m pytest -c ../pyproject.toml --rootdir .. -m "not slow" $(PYTEST_ARGS)
 
 BIGWORDS ?= 3000000
@@ -49,6 +50,24 @@ biglist: install  ## a synthetic 3,000,000-word list (lexc synth) in every forma
 
 fuzz: install   ## load 100,000 mutated lexicon files of every format (CASES=, SEED= to change); exit 1 on any crash, hang or stray exception
 	$(BIN)/python tools/fuzz.py --cases $(or $(CASES),100000) --seed $(or $(SEED),0)
+
+SANITIZE := build/sanitize
+ASAN_LIB := $(shell gcc -print-file-name=libasan.so 2>/dev/null)
+UBSAN_LIB := $(shell gcc -print-file-name=libubsan.so 2>/dev/null)
+
+sanitize: $(STAMP) ## the compiled core under AddressSanitizer and UndefinedBehaviorSanitizer: the agreement tests, then 20,000 fuzz cases (CASES= to change)
+	rm -rf $(SANITIZE) && mkdir -p $(SANITIZE)
+	cp -r lexc tests tools wordlists formats setup.py pyproject.toml $(SANITIZE)/
+	rm -f $(SANITIZE)/lexc/native/*.so
+	cd $(SANITIZE) && LEXC_SANITIZE=address,undefined ../../$(BIN)/python setup.py -q build_ext --inplace 2>&1 | grep -v "Warning\|warn(" || true
+	test -f $(SANITIZE)/lexc/native/_core.abi3.so  # the sanitized build must exist: no silent pure-Python run
+	cd $(SANITIZE)/tests && env LD_PRELOAD="$(ASAN_LIB) $(UBSAN_LIB)" ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:allocator_may_return_null=1:soft_rss_limit_mb=3072 \
+	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 PYTHONPATH=$(CURDIR)/$(SANITIZE) LEXC_REQUIRE_CORE=1 \
+	    ../../../$(BIN)/python -m pytest -c ../pyproject.toml --rootdir .. -p no:cacheprovider \
+	    test_native.py test_queries.py test_movegen.py test_alphabets.py test_biglist.py test_kwg.py test_hostile.py test_dawg.py test_gaddag.py $(PYTEST_ARGS)
+	cd $(SANITIZE) && env LD_PRELOAD="$(ASAN_LIB) $(UBSAN_LIB)" ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:allocator_may_return_null=1:soft_rss_limit_mb=3072 \
+	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 PYTHONPATH=$(CURDIR)/$(SANITIZE) LEXC_REQUIRE_CORE=1 \
+	    ../../$(BIN)/python tools/fuzz.py --cases $(or $(CASES),20000) --seed $(or $(SEED),0) --jobs 2 --memory-mb 0
 
 bench: install  ## measure every format side by side (lexc bench); write docs/bench/ and the README's report
 	$(BIN)/lexc bench --movegen-repeat 3 --out docs/bench

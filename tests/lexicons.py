@@ -5,18 +5,48 @@ from __future__ import annotations
 import fcntl
 import os
 import random
+from contextlib import nullcontext
 from pathlib import Path
 
 import pytest
 
 import lexc
-from lexc import formats
+from lexc import formats, native
 from lexc.formats import FORMATS, build
 from lexc.wordlist import from_words, read_wordlist
 
 ROOT = Path(__file__).resolve().parent.parent
 ENABLE = ROOT / "wordlists" / "enable1.txt"
 FORMAT_NAMES = sorted(FORMATS)
+
+
+def engine_kinds(names) -> list[str]:
+    """Each format name (on the path lexc chooses: the compiled core when it is built), plus
+    ``NAME:pure`` for each format the compiled core runs, when it is built: the agreement
+    tests hold both paths to the same answers."""
+    out = list(names)
+    if native.available():
+        out += [f"{name}:pure" for name in names if FORMATS[name].compiled]
+    return sorted(out)
+
+
+LEXICON_KINDS = engine_kinds(FORMAT_NAMES)
+
+
+def format_of(kind: str) -> str:
+    """The format name of a lexicon kind (``gaddag:pure`` -> ``gaddag``)."""
+    return kind.split(":")[0]
+
+
+def made_on(kind: str):
+    """A context in which lexicons are made on the kind's path."""
+    return native.pure() if kind.endswith(":pure") else nullcontext()
+
+
+def build_kind(words, kind: str, **options):
+    """``formats.build`` on the kind's path."""
+    with made_on(kind):
+        return build(words, format_of(kind), **options)
 
 SMALL = {
     "paper": ["CAR", "CARE", "CARS", "CAT", "CATS", "CARES", "CARET", "SCAR", "SCARE", "ACE", "ACES", "RACE",
@@ -44,46 +74,52 @@ def enable_set(enable_list):
 _built: dict = {}
 
 
-def shared_build(key: str, make):
+def shared_build(key: str, make, kind: str = ""):
     """A lexicon built once per test run and shared by every module and every xdist worker.
 
     The first process to ask builds it (``make()``), saves it in the run's shared directory
     (``LEXC_TEST_SHARED``, made by conftest) under a lock, and every process (the builder
     too) uses the file loaded back: each test sees the same object whichever worker runs it,
     and a structure such as ENABLE's GADDAG is built once per run, not once per worker.
+    The file is loaded on ``kind``'s path (``made_on``): one file, a lexicon per path.
     """
-    if key in _built:
-        return _built[key]
+    if (key, kind) in _built:
+        return _built[key, kind]
     shared = os.environ.get("LEXC_TEST_SHARED")
     if not shared:  # no conftest (a module run on its own by hand): build in this process
-        _built[key] = formats.loads(formats.dumps(make()))
-        return _built[key]
+        data = formats.dumps(make())
+        with made_on(kind):
+            _built[key, kind] = formats.loads(data)
+        return _built[key, kind]
     path = Path(shared) / key
     with open(path.with_suffix(".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not path.exists():
             formats.save(make(), path)
-    _built[key] = formats.load(path)
-    return _built[key]
+    with made_on(kind):
+        _built[key, kind] = formats.load(path)
+    return _built[key, kind]
 
 
-def enable_built(enable_list, name: str):
-    """ENABLE in format ``name``, built once per test run (see ``shared_build``)."""
-    return shared_build(f"enable.{name}", lambda: build(enable_list, name))
+def enable_built(enable_list, kind: str):
+    """ENABLE in a format (``kind``: a format name, or ``NAME:pure`` for the pure path), built
+    once per test run (see ``shared_build``)."""
+    name = format_of(kind)
+    return shared_build(f"enable.{name}", lambda: build(enable_list, name), kind)
 
 
-@pytest.fixture(scope="session", params=FORMAT_NAMES)
+@pytest.fixture(scope="session", params=LEXICON_KINDS)
 def enable_lexicon(request, enable_list):
-    """ENABLE in each registered format, built once per session."""
+    """ENABLE in each registered format on each path, built once per session."""
     return enable_built(enable_list, request.param)
 
 
-@pytest.fixture(params=[(f, s) for f in FORMAT_NAMES for s in sorted(SMALL)], ids=lambda p: f"{p[0]}-{p[1]}")
+@pytest.fixture(params=[(f, s) for f in LEXICON_KINDS for s in sorted(SMALL)], ids=lambda p: f"{p[0]}-{p[1]}")
 def small_lexicon(request, english):
-    """(lexicon, word set) for every format x hand-made list."""
-    fmt, name = request.param
+    """(lexicon, word set) for every format (on each path) x hand-made list."""
+    kind, name = request.param
     words = SMALL[name]
-    lex = build(from_words(words, english.alphabet, min_len=1), fmt)
+    lex = build_kind(from_words(words, english.alphabet, min_len=1), kind)
     return lex, {w.upper() for w in words}
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from lexc import cli
+from lexc import cli, native
 from lexc.bench.moves import bundled_positions
 from lexc.bench.queries import KINDS
 from lexc.bench.report import BEGIN, END, QUERY_CHART, SIZE_CHART, update_readme
@@ -54,7 +54,12 @@ def test_json_shape_and_every_figure_positive(bench_run, capsys):
     assert {"lexc_version", "machine", "wordlist", "words", "repeat", "positions", "formats", "papers"} <= set(result)
     assert result["machine"]["python"] and result["machine"]["cpus"] > 0
     assert result["words"] == 44 and result["repeat"] == 2 and result["positions"]["count"] == 3
-    assert set(result["formats"]) == set(FORMATS) | set(BASELINES)
+    twins = {f"{name} (pure)" for name in FORMATS if FORMATS[name].compiled and native.available()}
+    assert set(result["formats"]) == set(FORMATS) | set(BASELINES) | twins
+    for twin in twins:  # the same file on the pure-Python path: same figures from the build, its own from use
+        f, main = result["formats"][twin], result["formats"][twin[: -len(" (pure)")]]
+        assert f["engine"] == "pure Python" and main["engine"] == "compiled core (C)"
+        assert f["file_bytes"] == main["file_bytes"] and set(f["movegen"]) <= {"appel-jacobson", "gordon"}
     for name, f in result["formats"].items():
         for timing in ("build_s", "read_s", "load_s"):
             positive_summary(f[timing], (name, timing))
@@ -66,6 +71,7 @@ def test_json_shape_and_every_figure_positive(bench_run, capsys):
             positive_summary(f["query_s"][kind], (name, kind))
             assert 0 < f["query_s"][kind]["queries"] <= f["query_s"][kind]["of"]
         assert f["baseline"] == (name in BASELINES)
+        assert isinstance(f["memory"]["load_added_mb"], float), name
     for name in FORMATS:
         f = result["formats"][name]
         assert f["nodes"] > 0 and f["edges"] > 0, name

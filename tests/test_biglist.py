@@ -23,7 +23,7 @@ from lexc.lexicons.source import bundled_wordlist
 from lexc.wordlist import from_words, word_lines
 
 import reference as ref
-from lexicons import FORMAT_NAMES, random_racks, shared_build
+from lexicons import FORMAT_NAMES, LEXICON_KINDS, format_of, random_racks, shared_build
 from test_cli import assert_one_error_line, run_main
 
 TRAIN = ["CARE", "CARES", "CART", "CARTS", "SCAR", "SCARE", "RACE", "RACES", "TRACE", "CRATE", "REACT",
@@ -118,15 +118,18 @@ def words():
     return big_words()
 
 
-def big_lexicon(english, name: str):
-    """The big list in format ``name``, built once per test run and loaded back from its file
-    (``shared_build``: the xdist workers share it); a GADDAG switches to u64 as it is built."""
+def big_lexicon(english, kind: str):
+    """The big list in a format (``kind``: its name, or ``NAME:pure`` for the pure path),
+    built once per test run and loaded back from its file (``shared_build``: the xdist
+    workers share it); a GADDAG switches to u64 as it is built."""
+    name = format_of(kind)
+
     def make():
         built = build(from_words(big_words(), english.alphabet), name)
         if name in ("gaddag", "gaddawg"):
             assert built.layout.name == "u64" and len(built.edges) > U32.max_edges, name
         return built
-    return shared_build(f"big.{name}", make)
+    return shared_build(f"big.{name}", make, kind)
 
 
 @pytest.mark.parametrize("name", ["gaddag", "gaddawg"])
@@ -177,7 +180,7 @@ def expected(words):
     return queries, answers
 
 
-@pytest.mark.parametrize("name", FORMAT_NAMES)
+@pytest.mark.parametrize("name", LEXICON_KINDS)
 @pytest.mark.slow
 def test_every_format_answers_the_big_list_like_a_set(english, expected, name):
     queries, answers = expected

@@ -18,7 +18,7 @@ from lexc.board.referee import judge
 from lexc.wordlist import from_words
 
 import reference as ref
-from lexicons import FORMAT_NAMES, enable_built
+from lexicons import LEXICON_KINDS, build_kind, enable_built, format_of
 
 TINY_WORDS = {"AB", "BA", "AD", "DA", "ABA", "BAD", "DAB", "BEAD", "BADE", "ABED", "BED", "DEB", "ED", "DE",
               "BE", "EA", "AE", "CAB", "CAD", "ACE", "DACE", "BACE", "ABE", "EDA", "AA", "CEDE", "DECADE"}
@@ -32,8 +32,14 @@ def pairs(moves) -> set[tuple[str, int]]:
 
 
 def combos(lexicon_by_format):
-    """(format, strategy) pairs where the strategy applies."""
-    return [(f, s) for f, lex in lexicon_by_format.items() for s, mod in STRATEGIES.items() if mod.applicable(lex)]
+    """(format, strategy) pairs where the strategy applies; a format's pure-path twin
+    (``dawg:pure``) only with the strategies the compiled core runs (the others are the
+    same Python code on either)."""
+    return [(f, s) for f, lex in lexicon_by_format.items() for s, mod in STRATEGIES.items()
+            if mod.applicable(lex) and (not f.endswith(":pure") or s in COMPILED_STRATEGIES)]
+
+
+COMPILED_STRATEGIES = ("appel-jacobson", "gordon")
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +50,7 @@ def tiny():
 @pytest.fixture(scope="module")
 def tiny_lexicons(tiny):
     words = from_words(sorted(TINY_WORDS), tiny.alphabet, min_len=1)
-    return {name: build(words, name) for name in FORMAT_NAMES}
+    return {kind: build_kind(words, kind) for kind in LEXICON_KINDS}
 
 
 def random_position(ruleset, words, lexicon, rng, turns):
@@ -104,13 +110,13 @@ EDGE_CASES = {
 
 @pytest.fixture(scope="module")
 def enable_by_format(enable_list):
-    return {name: enable_built(enable_list, name) for name in FORMAT_NAMES}
+    return {kind: enable_built(enable_list, kind) for kind in LEXICON_KINDS}
 
 
 def enable_combos(enable_by_format):
     """(format, strategy) pairs on ENABLE: every applicable pair but the naive method on the
     anagram trie, whose is-prefix is a pass over the file (the tiny lexicons cover that pair)."""
-    return [(f, s) for f, s in combos(enable_by_format) if not (f == "anatrie" and s == "naive")]
+    return [(f, s) for f, s in combos(enable_by_format) if not (format_of(f) == "anatrie" and s == "naive")]
 
 
 @pytest.mark.parametrize("case", sorted(EDGE_CASES))
@@ -181,3 +187,25 @@ def test_selfplay_positions_agree_across_formats(english, enable_by_format, inde
     for notation, points in first:
         ruling = judge(position.board, rack, notation, dawg)
         assert ruling.legal and ruling.score == points, (notation, ruling)
+
+
+@pytest.mark.parametrize("index", [0, 7, 16, 45])
+def test_compact_plays_give_what_moves_give(english, enable_by_format, index):
+    """``generate_plays`` keeps the plays compact (the compiled core's records); its
+    ``pairs``, ``scores``, ``len`` and ``moves(top)`` agree with ``generate`` on every path."""
+    from lexc.movegen import generate_plays
+
+    item = SELFPLAY[index]
+    board = parse_cgp(item["cgp"], english).board
+    for fmt, strategy in enable_combos(enable_by_format):
+        if strategy == "naive":
+            continue
+        lexicon = enable_by_format[fmt]
+        full = generate(board, item["rack"], lexicon, strategy)
+        plays = generate_plays(board, item["rack"], lexicon, strategy)
+        assert len(plays) == len(full)
+        assert sorted(plays.scores()) == sorted(m.score for m in full)
+        assert plays.pairs() == [(m.notation, m.score) for m in full], (fmt, strategy)
+        for top in (0, 1, 5, len(full) + 3):
+            assert plays.moves(top) == full[:top]
+            assert plays.pairs(top) == [(m.notation, m.score) for m in full[:top]]

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import lexc
 from lexc import formats, native
 from lexc.formats import build
 from lexc.wordlist import from_words
@@ -23,7 +24,9 @@ needs_core = pytest.mark.skipif(not native.available(), reason="the compiled cor
 
 
 def _lexc(*args: str, **env: str) -> subprocess.CompletedProcess:
-    environ = dict(os.environ, PYTHONPATH=str(ROOT), **env)
+    """``python -m lexc`` on the lexc under test (installed, or the source tree)."""
+    parent = str(Path(lexc.__file__).resolve().parent.parent)
+    environ = dict(os.environ, PYTHONPATH=parent, **env)
     return subprocess.run([sys.executable, "-m", "lexc", *args], capture_output=True, text=True, env=environ,
                           timeout=120)
 

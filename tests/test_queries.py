@@ -13,7 +13,7 @@ from lexc.formats.base import in_anagram_order
 from lexc.wordlist import from_words
 
 import reference as ref
-from lexicons import FORMAT_NAMES, random_racks
+from lexicons import LEXICON_KINDS, build_kind, random_racks
 
 PATTERNS = ["C?T", "*QU*Z*", "[AEIOU][^AEIOU]", "?", "??", "Z*Z", "*ING", "[XZ]?[XZ]*", "JA*", "*", "Q[^U]*",
             "CA[RT]*S", "*A*E*I*O*U*"]
@@ -102,13 +102,17 @@ def test_small_all_queries(small_lexicon):
 WORD = st.text(alphabet="ABCDE", min_size=1, max_size=7)
 
 
-@pytest.mark.parametrize("fmt", FORMAT_NAMES)
+@pytest.mark.parametrize("kind", LEXICON_KINDS)
 @settings(max_examples=60, deadline=None)
 @given(words=st.sets(WORD, min_size=1, max_size=40), rack=st.text(alphabet="ABCDE?", max_size=6),
-       pat=st.text(alphabet="ABE?*", min_size=1, max_size=5))
-def test_random_lexicons_match_brute_force(english, fmt, words, rack, pat):
-    lex = build(from_words(sorted(words), english.alphabet, min_len=1), fmt)
+       pat=st.text(alphabet="ABE?*", min_size=1, max_size=5), probes=st.lists(WORD, max_size=8))
+def test_random_lexicons_match_brute_force(english, kind, words, rack, pat, probes):
+    lex = build_kind(from_words(sorted(words), english.alphabet, min_len=1), kind)
     assert list(lex) == sorted(words)
+    for probe in probes:
+        assert (probe in lex) == (probe in words)
+        assert lex.is_prefix(probe) == ref.is_prefix(words, probe)
+        assert lex.hooks(probe).as_dict() == ref.hooks(words, probe)
     assert len(lex) == len(words)
     assert lex.anagrams(rack, sub=True) == ref.anagrams(words, rack, True)
     assert lex.anagrams(rack) == ref.anagrams(words, rack, False)

@@ -51,7 +51,7 @@ from typing import Any, Callable
 
 import msgpack
 
-from lexc import formats
+from lexc import formats, native
 from lexc.formats import FormatError
 from lexc.formats.container import ALIGN, MAGIC, PRELUDE
 
@@ -63,6 +63,7 @@ HAND_WORDS = [
 ENABLE_SLICE = (0, 400)  # a spread of the bundled ENABLE list, up to this many words
 OUTCOMES = ("ok", "checked", "silent", "error", "BUG")
 MEMORY_MB = 2048  # the address space a worker may use, in all
+PLAY_WORDS = 20_000  # the largest lexicon whose plays on an empty board a case compares across paths
 
 # (label, format, build options)
 VARIANTS = [
@@ -780,35 +781,92 @@ def query_words(lexicon) -> tuple[list[str], list[str], str]:
 
 
 def exercise(data: bytes) -> str:
-    """Load and query a mutant; the outcome (see the module docstring) or raise."""
+    """Load and query a mutant on every path lexc has (the compiled core when it is built,
+    and the pure-Python reference): the outcome (see the module docstring), or raise. The
+    paths must agree: both refuse the file, or both load it and give the same answers."""
+    if not native.available():
+        return _exercise(data)[0]
+    outcome, answers = _exercise(data)
+    with native.pure():
+        reference, expected = _exercise(data)
+    if (outcome == "error") != (reference == "error") or answers != expected:
+        raise PathsDisagree(f"compiled core: {outcome}, pure Python: {reference}"
+                            + ("" if answers == expected else f"; first differing answer {_first_difference(answers, expected)}"))
+    return outcome
+
+
+class PathsDisagree(Exception):
+    """The compiled core and the pure-Python path answered one file differently (a BUG)."""
+
+
+def _first_difference(a: list, b: list) -> str:
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return f"#{i}: {str(x)[:60]} vs {str(y)[:60]}"
+    return f"lengths {len(a)} vs {len(b)}"
+
+
+def _exercise(data: bytes) -> tuple[str, list]:
+    """(outcome, the answers) of loading and querying a mutant on the current path."""
+    answers: list = []
     try:
         lexicon = formats.loads(data, "<fuzz>")
     except FormatError as exc:
         if "MemoryError" in str(exc) or "bad_alloc" in str(exc):  # a C library ran out of the worker's cap
             raise MemoryError(str(exc)) from None
-        return "error"
+        return "error", answers
     try:
         words, prefixes, rack = query_words(lexicon)
         n = len(lexicon)
         for w in words:
-            w in lexicon  # noqa: B015 (the query is the point)
-            lexicon.is_prefix(w)
+            answers.append((w in lexicon, lexicon.is_prefix(w)))
         for p in prefixes:
-            list(itertools.islice(lexicon.iter_codes(lexicon.encode(p)), 1000))
-        lexicon.anagrams(rack)
-        lexicon.anagrams(rack, sub=True)
-        lexicon.hooks(words[0] if words else "")
+            answers.append(list(itertools.islice(lexicon.iter_codes(lexicon.encode(p)), 1000)))
+        answers.append(lexicon.anagrams(rack))
+        answers.append(lexicon.anagrams(rack, sub=True))
+        answers.append(lexicon.hooks(words[0] if words else "").as_dict())
+        if words:
+            answers.append(list(itertools.islice(lexicon.iter_words(pattern="?" + words[0][1:2] + "*"), 1000)))
         seen = 0
-        for seen, _ in enumerate(itertools.islice(iter(lexicon), 1001), 1):
-            pass
+        for seen, word in enumerate(itertools.islice(iter(lexicon), 1001), 1):
+            answers.append(word)
+        answers.append(_plays(lexicon, rack))
         problems = lexicon.check()
     except FormatError:
-        return "error"
+        return "error", answers
     if problems:
-        return "checked"
+        return "checked", answers
     if seen <= 1000 and seen != n:
-        return "silent"
-    return "ok"
+        return "silent", answers
+    return "ok", answers
+
+
+def _plays(lexicon, rack: str) -> list:
+    """The plays (notation, score) of a rack on the empty board of the lexicon's ruleset, by
+    the strategies the compiled core runs; [] where none applies, or for a lexicon of more
+    than PLAY_WORDS words (a crafted graph spelling millions of words has millions of plays,
+    seconds of work on the pure path, and teaches nothing the small ones do not)."""
+    if len(lexicon) > PLAY_WORDS:
+        return []
+    from lexc.board.board import Board
+    from lexc.movegen import STRATEGIES, MoveGenError, generate
+    from lexc.ruleset import load_ruleset
+
+    try:
+        ruleset = load_ruleset(lexicon.ruleset or "english")
+    except Exception:  # a header's ruleset that does not load is the loader's business, not this one's
+        return []
+    if tuple(ruleset.alphabet.labels) != tuple(lexicon.alphabet.labels):
+        return []
+    board = Board.empty(ruleset)
+    found = []
+    for name in ("appel-jacobson", "gordon"):
+        if STRATEGIES[name].applicable(lexicon):
+            try:
+                found.append([(m.notation, m.score) for m in generate(board, rack[: ruleset.rack_size], lexicon, name)])
+            except MoveGenError as exc:
+                found.append(str(exc))
+    return found
 
 
 def run_case(data: Any, timeout: float, cli: bool = False) -> tuple[str, str]:
@@ -864,7 +922,8 @@ def _worker(fd: int, seed: int, indices: list[int], bases, timeout: float, memor
     code = 0
     try:
         faulthandler.disable()  # a crash is reported by the parent, not dumped on stderr
-        _limit_memory(memory_mb, total=True)
+        if memory_mb:  # 0: no cap (under AddressSanitizer, whose shadow memory needs terabytes of address space)
+            _limit_memory(memory_mb, total=True)
         out = os.fdopen(fd, "w", buffering=1)
         for i in indices:
             label, kind, data = make_case(seed, i, bases, cli)
@@ -992,7 +1051,8 @@ def summary(result: dict[str, Any], width: int = 18) -> str:
         c = totals[label]
         lines.append(f"{label:<14} {'(all)':<{width}} " + " ".join(f"{c[o]:>8}" for o in OUTCOMES))
     lines.append(f"\n{result['cases']} cases, seed {result['seed']}, {result['seconds']:.1f} s "
-                 f"({result['rate']:.0f} cases/s), each worker under an address-space cap of {result['memory_mb']} MB")
+                 f"({result['rate']:.0f} cases/s)"
+                 + (f", each worker under an address-space cap of {result['memory_mb']} MB" if result['memory_mb'] else ", no address-space cap"))
     by_detail: dict[str, list] = defaultdict(list)
     for row in result["bugs"]:
         by_detail[row[4].split(" | ")[0]].append(row)
@@ -1015,7 +1075,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--formats", nargs="+", choices=sorted(formats.FORMATS), help="formats to fuzz [all]")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes [cpu count]")
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds per case before it is a hang [10]")
-    parser.add_argument("--memory-mb", type=int, default=MEMORY_MB, help=f"address space of a worker [{MEMORY_MB}]")
+    parser.add_argument("--memory-mb", type=int, default=MEMORY_MB, help=f"address space of a worker, 0 for no cap (make sanitize) [{MEMORY_MB}]")
     parser.add_argument("--cli", type=float, default=CLI_SHARE,
                         help=f"share of the cases that run command lines with mutated text [{CLI_SHARE}]")
     parser.add_argument("--replay", type=int, metavar="INDEX", help="run one case in this process and show it")

@@ -23,7 +23,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
+from .. import native
 from ..board.board import PositionError, parse_cgp
+from ..movegen import compiled
 from ..ruleset import Ruleset, load_ruleset
 
 POSITIONS = "enable-selfplay.jsonl"
@@ -123,14 +125,52 @@ first position alone takes longer, the pair is reported as skipped, with the rea
             per_position[k].append(time.perf_counter() - t)
     runs = [sum(times[r] for times in per_position) for r in range(repeat)]
     medians = [statistics.median(times) for times in per_position]
-    searches = [statistics.median(search_time(board, rack, lexicon, strategy) for _ in range(repeat))
-                for board, rack, _ in used]
     count = len(used)
-    return {"positions_per_s": {"median": count / statistics.median(runs), "min": count / max(runs),
-                                "max": count / min(runs)},
-            "ms_per_position": _by_blanks(medians, used), "search_ms_per_position": _by_blanks(searches, used),
-            "search_share": sum(searches) / sum(medians), "positions": count, "of": len(positions), "plays": plays,
-            "digests": digests}
+    result = {"positions_per_s": _rate(count, runs), "ms_per_position": _by_blanks(medians, used),
+              "positions": count, "of": len(positions), "plays": plays, "digests": digests,
+              "engine": "compiled core (C)" if compiled.applicable(lexicon, strategy) else "pure Python"}
+    result.update(compact_and_json(lexicon, strategy, used, repeat))
+    if compiled.applicable(lexicon, strategy):  # one C call: the search cannot be timed apart
+        result["search_ms_per_position"], result["search_share"] = None, None
+    else:
+        searches = [statistics.median(search_time(board, rack, lexicon, strategy) for _ in range(repeat))
+                    for board, rack, _ in used]
+        result["search_ms_per_position"] = _by_blanks(searches, used)
+        result["search_share"] = sum(searches) / sum(medians)
+    return result
+
+
+def _rate(count: int, runs: list[float]) -> dict[str, float]:
+    """Positions per second: median, min and max over the runs' total times."""
+    return {"median": count / statistics.median(runs), "min": count / max(runs), "max": count / min(runs)}
+
+
+def compact_and_json(lexicon: Any, strategy: str, used: list[tuple[Any, str, int]], repeat: int) -> dict[str, Any]:
+    """Positions per second two more ways: every play as the compact result (``generate_plays``:
+    the compiled core's records, no Python object per play), and every play's notation and
+    score as the JSON line ``lexc moves --batch --json`` prints (``Plays.pairs``)."""
+    from ..movegen import generate_plays
+
+    compact, as_json, edges = [], [], []
+    core = native.core() if compiled.applicable(lexicon, strategy) else None
+    if core is not None:  # the edges each position's search reads (the explanation of Gordon's claim)
+        for board, rack, _ in used:
+            generate_plays(board, rack, lexicon, strategy)
+            edges.append(core.search_edges())
+    for _ in range(repeat):
+        t = time.perf_counter()
+        for board, rack, _ in used:
+            len(generate_plays(board, rack, lexicon, strategy))
+        compact.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        for board, rack, _ in used:
+            found = generate_plays(board, rack, lexicon, strategy).pairs()
+            json.dumps({"count": len(found), "moves": [{"move": n, "score": s} for n, s in found]})
+        as_json.append(time.perf_counter() - t)
+    out = {"compact_positions_per_s": _rate(len(used), compact), "json_positions_per_s": _rate(len(used), as_json)}
+    if edges:
+        out["search_edges_per_position"] = statistics.median(edges)
+    return out
 
 
 def search_time(board: Any, rack: str, lexicon: Any, strategy: str) -> float:
@@ -201,13 +241,15 @@ def load_positions(path: str | Path | None = None, ruleset: str = "english") -> 
 
 
 def time_strategies(lexicon: Any, positions: list[tuple[Any, str, int]], repeat: int, budget_s: float,
-                    progress: Callable[[str], None] | None = None) -> dict[str, dict[str, Any]]:
-    """``time_strategy`` for every strategy that applies to the lexicon (digests included)."""
+                    progress: Callable[[str], None] | None = None,
+                    only: list[str] | None = None) -> dict[str, dict[str, Any]]:
+    """``time_strategy`` for every strategy that applies to the lexicon (digests included),
+    or for those of ``only`` that apply."""
     from ..movegen import STRATEGIES
 
     out = {}
     for name, module in STRATEGIES.items():
-        if module.applicable(lexicon):
+        if module.applicable(lexicon) and (only is None or name in only):
             if progress:
                 progress(f"move generation, {name}")
             out[name] = time_strategy(lexicon, name, positions, repeat, budget_s)

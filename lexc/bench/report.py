@@ -55,14 +55,14 @@ def _fmt(value: Any, form: str) -> str:
 
 def size_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     """Build, file and memory figures per structure."""
-    head = ["structure", "build", "file bytes", "B/word", "nodes", "edges", "load", "build MB", "peak MB"]
+    head = ["structure", "build", "file bytes", "B/word", "nodes", "edges", "load", "load +MB", "build MB", "peak MB"]
     rows = []
     for name, f in result["formats"].items():
         rows.append([name + (" *" if f.get("baseline") else ""), _fmt(_get(f, "build_s", "median"), "s"),
                      _fmt(f.get("file_bytes"), "int"), _fmt(f.get("bytes_per_word"), ".2f"),
                      _fmt(f.get("nodes"), "int"), _fmt(f.get("edges"), "int"),
-                     _fmt(_get(f, "load_s", "median"), "s"), _fmt(_get(f, "build_memory", "peak_mb"), ".0f"),
-                     _fmt(_get(f, "memory", "peak_mb"), ".1f")])
+                     _fmt(_get(f, "load_s", "median"), "s"), _fmt(_get(f, "memory", "load_added_mb"), ".1f"),
+                     _fmt(_get(f, "build_memory", "peak_mb"), ".0f"), _fmt(_get(f, "memory", "peak_mb"), ".1f")])
     return head, rows
 
 
@@ -76,18 +76,26 @@ def query_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
 
 def movegen_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     """Positions per second (median, min-max) and ms per position by blanks, per pair."""
-    head = ["format", "strategy", "positions/s", "min-max", "ms 0?", "ms 1?", "ms 2?", "search %", "positions"]
+    head = ["format", "strategy", "engine", "compact/s", "json/s", "Move/s", "min-max", "ms 0?", "ms 1?", "ms 2?",
+            "search %", "positions"]
     rows = []
     for fmt, f in result["formats"].items():
         for name, m in (f.get("movegen") or {}).items():
             if "skipped" in m:
-                rows.append([fmt, name, "-", "-", "-", "-", "-", "-", f"0/{m['of']}"])
+                rows.append([fmt, name, m.get("engine", "-")] + ["-"] * 8 + [f"0/{m['of']}"])
                 continue
             pos, ms = m["positions_per_s"], m["ms_per_position"]
-            rows.append([fmt, name, f"{pos['median']:.1f}", f"{pos['min']:.1f}-{pos['max']:.1f}"]
+            share = m.get("search_share")
+            rows.append([fmt, name, _ENGINE.get(m.get("engine", ""), "-"),
+                         _fmt(_get(m, "compact_positions_per_s", "median"), ".1f"),
+                         _fmt(_get(m, "json_positions_per_s", "median"), ".1f"),
+                         f"{pos['median']:.1f}", f"{pos['min']:.1f}-{pos['max']:.1f}"]
                         + [f"{ms[b]:.1f}" if b in ms else "-" for b in ("0", "1", "2")]
-                        + [f"{100 * m['search_share']:.0f}", f"{m['positions']}/{m['of']}"])
+                        + ["-" if share is None else f"{100 * share:.0f}", f"{m['positions']}/{m['of']}"])
     return head, rows
+
+
+_ENGINE = {"compiled core (C)": "C", "pure Python": "Python"}
 
 
 def papers_lines(result: dict[str, Any], markdown: bool) -> list[str]:

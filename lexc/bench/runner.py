@@ -21,10 +21,12 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
+from .. import native
 from .._version import __version__
 from .moves import compare_digests, load_positions
 from .queries import compare_answers, make_queries
 from .worker import BASELINES
+from ..movegen.compiled import COMPILED_STRATEGIES
 from ..formats import FORMATS
 from ..lexicons.source import bundled_wordlist, read_list
 
@@ -42,12 +44,17 @@ def machine_info() -> dict[str, Any]:
             "load_average": [round(x, 2) for x in os.getloadavg()] if hasattr(os, "getloadavg") else None}
 
 
-def run_job(job: dict[str, Any], tmp: Path, on_progress: Callable[[str], None]) -> dict[str, Any]:
-    """Run one job in a fresh interpreter (this lexc on its path); its figures."""
-    tag = f"{job['job']}-{job.get('name', '')}"
+def run_job(job: dict[str, Any], tmp: Path, on_progress: Callable[[str], None], pure: bool = False) -> dict[str, Any]:
+    """Run one job in a fresh interpreter (this lexc on its path; with ``pure``, on the
+    pure-Python path: ``LEXC_PURE=1``); its figures."""
+    tag = f"{job['job']}-{job.get('name', '')}{'-pure' if pure else ''}"
     job_path, result_path = tmp / f"{tag}.job.json", tmp / f"{tag}.result.json"
     job_path.write_text(json.dumps(job), encoding="utf-8")
     env = dict(os.environ)
+    if pure:
+        env["LEXC_PURE"] = "1"
+    else:
+        env.pop("LEXC_PURE", None)
     root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     proc = subprocess.Popen([sys.executable, "-m", "lexc.bench.worker", str(job_path), str(result_path)],
@@ -80,6 +87,7 @@ def run_bench(wordlist: str | os.PathLike | None = None, formats_: list[str] | N
     texts = words.texts()
     names = list(formats_ or FORMATS)
     structures = names + list(BASELINES)
+    twins = [name for name in names if FORMATS[name].compiled and native.available()]  # a pure-path row each
     position_info = load_positions(positions, ruleset)[1] if movegen else None
     result: dict[str, Any] = {
         "lexc_version": __version__, "machine": machine_info(), "wordlist": str(source), "words": len(texts),
@@ -87,7 +95,7 @@ def run_bench(wordlist: str | os.PathLike | None = None, formats_: list[str] | N
         "positions": position_info, "formats": {}}
     extra = (["orders"] if papers and "anatrie" in names else []) + (
         ["short"] if papers and {"dawg", "gaddag"} <= set(names) else [])
-    total, step = 2 * len(structures) + len(extra), 0
+    total, step = 2 * len(structures) + len(twins) + len(extra), 0
 
     def note(message: str) -> None:
         if progress:
@@ -111,7 +119,18 @@ def run_bench(wordlist: str | os.PathLike | None = None, formats_: list[str] | N
             figures.update(run_job(use, tmp, lambda m, n=name: note(f"{n}: {m}")))
             answers[name] = figures.pop("answers")
             figures["baseline"] = name in BASELINES
+            figures["engine"] = engine_of(name)
             result["formats"][name] = figures
+            if name in twins:  # the same file on the pure-Python path (the reference), measured in the same run
+                step += 1
+                twin = {k: v for k, v in figures.items() if k not in ("load_s", "query_s", "memory", "movegen",
+                                                                     "movegen_memory")}
+                # the strategies the compiled core runs (the others are the same Python code on either path)
+                pure_use = {**use, "strategies": list(COMPILED_STRATEGIES)}
+                twin.update(run_job(pure_use, tmp, lambda m, n=name: note(f"{n} (pure Python): {m}"), pure=True))
+                answers[pure_row(name)] = twin.pop("answers")
+                twin["engine"], twin["pure_of"] = "pure Python", name
+                result["formats"][pure_row(name)] = twin
         jobs = {}
         for kind in extra:
             step += 1
@@ -129,10 +148,22 @@ def run_bench(wordlist: str | os.PathLike | None = None, formats_: list[str] | N
     return result
 
 
+def pure_row(name: str) -> str:
+    """The name of a format's pure-path row in the bench (``dawg (pure)``)."""
+    return f"{name} (pure)"
+
+
+def engine_of(name: str) -> str:
+    """What answers a structure's queries in the bench's main row."""
+    if name in FORMATS:
+        return "compiled core (C)" if FORMATS[name].compiled and native.available() else "pure Python"
+    return {"python-set": "Python set", "marisa-trie": "marisa-trie (C++)"}.get(name, "pure Python")
+
+
 def size_ratios(measured: dict[str, Any]) -> dict[str, float]:
     """File-size ratios of every structure to the DAWG (Gordon: a GADDAG is "nearly five times")."""
     if "dawg" not in measured:
         return {}
     base = measured["dawg"]["file_bytes"]
     return {f"{name}/dawg": f["file_bytes"] / base for name, f in measured.items()
-            if name != "dawg" and (not f.get("baseline") or name == "marisa-trie")}
+            if name != "dawg" and not f.get("pure_of") and (not f.get("baseline") or name == "marisa-trie")}

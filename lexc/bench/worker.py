@@ -45,6 +45,17 @@ def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale / 2**20
 
 
+def rss_mb() -> float:
+    """This process's resident size now, in MB (0 where /proc is missing)."""
+    try:
+        with open("/proc/self/statm") as f:
+            import os
+
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except OSError:
+        return 0.0
+
+
 def summarize(samples: list[float]) -> dict[str, float]:
     """Median, min and max of repeated measurements."""
     return {"median": statistics.median(samples), "min": min(samples), "max": max(samples)}
@@ -139,12 +150,15 @@ def use_job(job: dict[str, Any]) -> dict[str, Any]:
     start = peak_mb()
     load_s = []
     lex = None
+    added: list[float] = []
     for run in range(repeat):
         progress(f"load {run + 1}/{repeat}")
         lex = None
+        before = rss_mb()
         t = time.perf_counter()
         lex = _load(name, job["file"])
         load_s.append(time.perf_counter() - t)
+        added.append(rss_mb() - before)  # what holding the loaded structure costs (the previous one released)
     queries = json.loads(Path(job["queries"]).read_text(encoding="utf-8"))
     if name == "marisa-trie":
         from .baselines import MarisaBaseline
@@ -159,12 +173,13 @@ def use_job(job: dict[str, Any]) -> dict[str, Any]:
     progress("queries")
     query_s, answers = bq.time_queries(ask, queries, repeat, job["budget_query_s"], stats_of)
     result: dict[str, Any] = {"load_s": summarize(load_s), "query_s": query_s, "answers": answers,
-                              "memory": {"peak_mb": peak_mb(), "start_mb": start}}
+                              "memory": {"peak_mb": peak_mb(), "start_mb": start, "load_added_mb": statistics.median(added[1:] or added)}}
     if job.get("positions") is not None and name not in BASELINES:
         from .moves import load_positions, time_strategies
 
         positions, _ = load_positions(job["positions"] or None, job["ruleset"])
-        result["movegen"] = time_strategies(lex, positions, job["movegen_repeat"], job["budget_s"], progress)
+        result["movegen"] = time_strategies(lex, positions, job["movegen_repeat"], job["budget_s"], progress,
+                                            job.get("strategies"))
         result["movegen_memory"] = {"peak_mb": peak_mb()}
     return result
 

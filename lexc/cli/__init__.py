@@ -55,7 +55,7 @@ LIBRARY = {
     "words": "the format protocol: LexiconBase.words and .pattern (lexc/formats/base.py)",
     "anagram": "the format protocol: LexiconBase.anagrams (lexc/formats/base.py)",
     "hooks": "the format protocol: LexiconBase.hooks (lexc/formats/base.py)",
-    "moves": "lexc.movegen.generate",
+    "moves": "lexc.movegen.generate_plays",
     "judge": "lexc.board.referee.judge",
     "replay": "lexc.game.replay.replay",
     "selfplay": "lexc.game.manager.selfplay",

@@ -27,7 +27,7 @@ def moves(lexfile, cgp, board_file, rack, ruleset, as_json, strategy, top, batch
 
     Example: lexc moves enable.dawg --cgp '15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0' -n 5
     """
-    from ..movegen import generate
+    from ..movegen import generate_plays
 
     lexicon = open_lexicon(lexfile, "dawg", ruleset, progress=note)
     check_listable(lexicon, lexfile or "the bundled lexicon", max_words)  # plays grow with the lexicon
@@ -40,18 +40,16 @@ def moves(lexfile, cgp, board_file, rack, ruleset, as_json, strategy, top, batch
                 try:
                     item = json.loads(line)
                     position = read_position(rules, item["cgp"])
-                    found = generate(position.board, item.get("rack") or position.rack, lexicon, strategy)
+                    found = generate_plays(position.board, item.get("rack") or position.rack, lexicon,
+                                           strategy).pairs(top)
                 except (ValueError, KeyError, TypeError) as exc:
                     raise PositionError(f"{batch}:{number}: {one_line(exc)}") from None
-                found = found[:top] if top is not None else found
-                click.echo(json.dumps({"count": len(found), "moves": [{"move": m.notation, "score": m.score}
-                                                                      for m in found]}))
+                click.echo(json.dumps({"count": len(found), "moves": [{"move": n, "score": s} for n, s in found]}))
         return
     rules, position, rack = position_args(cgp, board_file, rack, ruleset)
-    found = generate(position.board, rack, lexicon, strategy)
-    shown = found[:top] if top is not None else found
-    emit([{"move": m.notation, "score": m.score} for m in shown], as_json,
-         "\n".join(f"{m.score:>4}  {m.notation}" for m in shown) or "no play")
+    shown = generate_plays(position.board, rack, lexicon, strategy).pairs(top)
+    emit([{"move": n, "score": s} for n, s in shown], as_json,
+         "\n".join(f"{s:>4}  {n}" for n, s in shown) or "no play")
 
 
 @click.command(context_settings={"ignore_unknown_options": True})

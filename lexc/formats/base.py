@@ -85,6 +85,7 @@ class LexiconBase:
     options: ClassVar[dict[str, Any]] = {}  # build options and their defaults
     uses_ruleset: ClassVar[bool] = False  # build() also takes the ruleset's name (e.g. for tile values)
     zero_copy: ClassVar[bool] = False  # from_payload() keeps the loaded view (of the mapped file) as is
+    compiled: ClassVar[bool] = False  # the compiled core (lexc.native) answers its queries when it is enabled
     # the header fields a loader reads, each with its type and range (``schema``), checked before from_payload
     option_specs: ClassVar[dict[str, schema.Spec]] = {}
     meta_specs: ClassVar[dict[str, schema.Spec]] = {}

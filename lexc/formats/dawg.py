@@ -29,6 +29,7 @@ from .minimize import Minimizer
 class Dawg(LexiconBase):
     """A minimal DAWG over an edge array."""
 
+    compiled = True
     name = "dawg"
     version = 1
     description = "Appel & Jacobson minimal DAWG, array of 32-bit edges (per-edge terminal bit)"
@@ -496,35 +497,22 @@ class Dawg(LexiconBase):
         return LexiconBase.is_prefix_codes(self, codes)
 
     def iter_codes(self, prefix: bytes = b"") -> Iterator[bytes]:
-        """Every word starting with ``prefix``, in code order (the compiled core lists up to
-        MAX_ANSWERS at once; past that, the pure path streams them)."""
+        """Every word starting with ``prefix``, in code order, streamed."""
         g = self._native
         if g is not None:
             node = g.walk(bytes(prefix), self._root)
             if node < 0:
                 return iter(())
-            try:
-                blob, count = g.words(node, bytes(prefix), MAX_ANSWERS)
-            except ValueError as exc:
-                if exc.args and exc.args[0] == "deep":
-                    too_deep(bytes(prefix))
-                return LexiconBase.iter_codes(self, prefix)
-            return iter(blob.split(b"\x00") if count else ())
+            return _stream(g.words(node, bytes(prefix)), bytes(prefix))
         return LexiconBase.iter_codes(self, prefix)
 
     def pattern_codes(self, tokens: tuple[int, ...]) -> Iterator[bytes]:
-        """Words matching a parsed pattern, in code order."""
+        """Words matching a parsed pattern, in code order, streamed."""
         g = self._native
         if g is not None and len(tokens) <= 255:
             packed = b"".join((b"\x01" + bytes(16)) if tok == STAR else b"\x00" + tok.to_bytes(16, "little")
                               for tok in tokens)
-            try:
-                blob, count = g.pattern(self._root, packed, MAX_ANSWERS)
-            except ValueError as exc:
-                if exc.args and exc.args[0] == "cap":
-                    raise TooManyAnswers() from None
-                too_deep(b"")
-            return iter(blob.split(b"\x00") if count else ())
+            return _stream(g.pattern(self._root, packed), b"")
         return LexiconBase.pattern_codes(self, tokens)
 
     def word_letters(self, node: int) -> int:
@@ -561,3 +549,18 @@ class Dawg(LexiconBase):
 
 
 _BYTE = [bytes((i,)) for i in range(256)]
+
+
+def _stream(cursor: Any, prefix: bytes) -> Iterator[bytes]:
+    """The words of a compiled-core cursor, fetched in batches that grow from 64 to 65,536
+    (the first answers come at once, a long listing costs one call per batch)."""
+    batch = 64
+    while True:
+        try:
+            blob, count = cursor.take(batch)
+        except ValueError:  # a path longer than any word: the proof on load rules it out
+            too_deep(prefix)
+        if not count:
+            return
+        yield from blob.split(b"\x00")
+        batch = min(batch * 4, 65536)

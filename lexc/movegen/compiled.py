@@ -19,6 +19,7 @@ from ..board.notation import Play
 from ..ruleset import Ruleset
 
 RECORD = 36  # bytes of a play record (lexc.native._core.RECORD)
+COMPILED_STRATEGIES = ("appel-jacobson", "gordon")  # the strategies the compiled core runs
 MAX_PLAYS = 5_000_000  # plays one position may have before the compiled core stops (a crafted lexicon)
 
 
@@ -41,6 +42,31 @@ class Plays:
             return [m.score for m in self._moves]
         return [s for (s,) in struct.iter_unpack("<i32x", self.records)]
 
+    def pairs(self, top: int | None = None) -> list[tuple[str, int]]:
+        """(notation, score) of the plays, best first (as ``moves``), the best ``top`` if
+        given: what ``lexc moves`` prints, without a ``Move`` object per play."""
+        if self._moves is not None:
+            return [(m.notation, m.score) for m in self.moves(top)]
+        records, count = self._best(top)
+        board = self.board
+        notes = native.core().notations(records, count, b"".join(board.rows), board.size,
+                                        _tile_texts(board.ruleset.alphabet.labels))
+        scores = [s for (s,) in struct.iter_unpack("<i32x", records)]
+        found = sorted(zip(notes, scores), key=_rank)
+        return found if top is None else found[:top]
+
+    def _best(self, top: int | None) -> tuple[bytes, int]:
+        """The records of the best ``top`` plays and those tied with the last of them (all
+        of them without ``top``), and how many."""
+        if top is None or top >= self.count:
+            return self.records, self.count
+        if top <= 0:
+            return b"", 0
+        scores = self.scores()
+        cut = sorted(scores, reverse=True)[top - 1]
+        keep = [i for i, s in enumerate(scores) if s >= cut]  # ties at the cut are ranked by notation
+        return b"".join(self.records[i * RECORD : (i + 1) * RECORD] for i in keep), len(keep)
+
     def moves(self, top: int | None = None) -> list[Any]:
         """The plays as ``Move`` objects, best first; only the best ``top`` if given (the
         notation of the others is never made)."""
@@ -49,15 +75,9 @@ class Plays:
         if self._moves is not None:
             found = ranked(self._moves)
             return found if top is None else found[:top]
-        records, count = self.records, self.count
-        if top is not None and top < count:
-            scores = self.scores()
-            if top <= 0:
-                return []
-            cut = sorted(scores, reverse=True)[top - 1]
-            keep = [i for i, s in enumerate(scores) if s >= cut]  # ties at the cut are ranked by notation
-            records = b"".join(records[i * RECORD : (i + 1) * RECORD] for i in keep)
-            count = len(keep)
+        if top is not None and top <= 0:
+            return []
+        records, count = self._best(top)
         board = self.board
         texts = _tile_texts(board.ruleset.alphabet.labels)
         notes = native.core().notations(records, count, b"".join(board.rows), board.size, texts)
@@ -67,6 +87,11 @@ class Plays:
             out.append(Move(score, note, Play(row, col, bool(down), tiles)))
         found = ranked(out)
         return found if top is None else found[:top]
+
+
+def _rank(pair: tuple[str, int]) -> tuple[int, str]:
+    """Score descending, then notation (``movegen.ranked``)."""
+    return -pair[1], pair[0]
 
 
 @lru_cache(maxsize=16)
@@ -94,7 +119,7 @@ def applicable(lexicon: Any, strategy: str) -> bool:
     over a word graph's DAWG root, Gordon over its GADDAG root."""
     if getattr(lexicon, "_native", None) is None:
         return False
-    return strategy == "appel-jacobson" or (strategy == "gordon" and hasattr(lexicon, "gaddag_root"))
+    return strategy == COMPILED_STRATEGIES[0] or (strategy == COMPILED_STRATEGIES[1] and hasattr(lexicon, "gaddag_root"))
 
 
 def plays(board: Board, counts: list[int], lexicon: Any, strategy: str) -> Plays:

@@ -23,6 +23,9 @@ except ImportError as exc:  # no compiler at install time, or a host the core do
     _built = any(name.startswith("_core.") and name.endswith((".so", ".pyd")) for name in os.listdir(os.path.dirname(__file__)))
     UNAVAILABLE = f"does not load: {exc or type(exc).__name__}" if _built else "was not built at install time"
 
+if _core is None and os.environ.get("LEXC_REQUIRE_CORE"):  # make sanitize: never a silent pure-Python run
+    raise ImportError(f"LEXC_REQUIRE_CORE is set and the compiled core {UNAVAILABLE}")
+
 _enabled = os.environ.get("LEXC_PURE", "") in ("", "0")
 
 

@@ -519,53 +519,6 @@ static PyObject *Graph_front_hooks(PyObject *self, PyObject *args) {
     return mask_to_long(m);
 }
 
-/* words(node_edge, prefix, cap) -> the words below the node (prefixed), joined by 0, in code
- * order, the prefix itself first when it is a word; ValueError("deep") past MAX_TILES letters,
- * ValueError("cap") past `cap` words */
-static PyObject *Graph_words(PyObject *self, PyObject *args) {
-    Graph *g = (Graph *)self;
-    Py_ssize_t start, cap;
-    Py_buffer prefix;
-    if (!PyArg_ParseTuple(args, "ny*n", &start, &prefix, &cap)) return NULL;
-    if (check_edge(g, start) < 0 || prefix.len > MAX_TILES) {
-        PyBuffer_Release(&prefix);
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "prefix too long");
-        return NULL;
-    }
-    uint8_t path[MAX_PATH + 1];
-    Py_ssize_t stack[MAX_PATH + 1], count = 0;
-    int plen = (int)prefix.len, depth = plen;
-    memcpy(path, prefix.buf, (size_t)plen);
-    PyBuffer_Release(&prefix);
-    Buf out = {0};
-    static const uint8_t zero = 0;
-    if (plen && TERM(g, edge_at(g, start))) {
-        if (buf_put(&out, path, plen) < 0) return NULL;
-        count++;
-    }
-    stack[depth] = CHILD(g, edge_at(g, start));
-    while (depth >= plen) {
-        Py_ssize_t i = stack[depth];
-        if (!i) { depth--; continue; }
-        uint64_t e = edge_at(g, i);
-        stack[depth] = LASTE(g, e) ? 0 : i + 1;
-        path[depth] = (uint8_t)LETTER(g, e);
-        if (TERM(g, e)) {
-            if (count && buf_put(&out, &zero, 1) < 0) return NULL;
-            if (buf_put(&out, path, depth + 1) < 0) return NULL;
-            if (++count > cap) { buf_free(&out); return fail("cap", count, 0); }
-        }
-        Py_ssize_t c = CHILD(g, e);
-        if (c) {
-            if (depth + 1 >= MAX_PATH) { buf_free(&out); return fail("deep", i, 0); }
-            stack[++depth] = c;
-        }
-    }
-    PyObject *blob = buf_bytes(&out);
-    if (!blob) return NULL;
-    return Py_BuildValue("(Nn)", blob, count);
-}
-
 /* -- anagrams ---------------------------------------------------------------------------- */
 
 typedef struct {
@@ -652,9 +605,6 @@ typedef struct {
     int ntok;
     int star[MAX_TOKENS];
     Mask mask[MAX_TOKENS];
-    Py_ssize_t cap, found;
-    Buf out;
-    int failed;
 } Pattern;
 
 static inline int st_has(const States *s, int p) { return (int)(s->w[p >> 6] >> (p & 63) & 1); }
@@ -677,13 +627,141 @@ static States step(const Pattern *pt, const States *s, int letter) {
     return out;
 }
 
-/* pattern(root_edge, tokens, cap) -> (words joined by 0, count) in code order: `tokens` is 17
- * bytes a token, a kind byte (1: `*`, 0: one letter) and a 128-bit little-endian letter mask */
+/* -- cursors: words below a node, or matching a pattern, a batch at a time ------------------ */
+
+/* A cursor is the state of one depth-first listing (the next edge to try at each depth, the
+ * letters so far, and for a pattern the states before each depth), kept between calls so that
+ * Python streams the words: take(n) gives the next n at most. It holds a reference to its
+ * graph, whose arrays therefore outlive it. */
+typedef struct {
+    PyObject_HEAD
+    Graph *g;
+    int kind;             /* 0: every word below a node; 1: words matching a pattern */
+    int depth, floor, limit, pending, failed;
+    Py_ssize_t next[MAX_PATH + 1];
+    uint8_t path[MAX_PATH + 1];
+    Pattern *pt;          /* kind 1 */
+    States states[MAX_PATH + 1];
+} Cursor;
+
+static PyTypeObject *CursorType;
+
+static Cursor *cursor_new(Graph *g, int kind) {
+    Cursor *c = (Cursor *)PyType_GenericAlloc(CursorType, 0);
+    if (!c) return NULL;
+    Py_INCREF((PyObject *)g);
+    c->g = g;
+    c->kind = kind;
+    return c;
+}
+
+static void Cursor_dealloc(PyObject *self) {
+    Cursor *c = (Cursor *)self;
+    Py_XDECREF((PyObject *)c->g);
+    free(c->pt);
+    PyTypeObject *type = Py_TYPE(self);
+    freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
+    tp_free(self);
+    Py_DECREF(type);
+}
+
+/* take(n) -> (words joined by 0, count): the next n words at most, in code order; count 0 once
+ * the listing is done. ValueError("deep") for a path past the longest word (a proved graph has
+ * none). */
+static PyObject *Cursor_take(PyObject *self, PyObject *arg) {
+    Cursor *c = (Cursor *)self;
+    const Graph *g = c->g;
+    Py_ssize_t want = PyLong_AsSsize_t(arg), count = 0;
+    if (want == -1 && PyErr_Occurred()) return NULL;
+    if (c->failed) return fail("deep", 0, 0);
+    Buf out = {0};
+    static const uint8_t zero = 0;
+    if (c->pending && want > 0) {
+        c->pending = 0;
+        if (buf_put(&out, c->path, c->floor) < 0) return NULL;
+        count++;
+    }
+    const Pattern *pt = c->pt;
+    while (c->depth >= c->floor && count < want) {
+        int depth = c->depth;
+        Py_ssize_t i = c->next[depth];
+        if (!i) { c->depth--; continue; }
+        uint64_t e = edge_at(g, i);
+        c->next[depth] = LASTE(g, e) ? 0 : i + 1;
+        int letter = LETTER(g, e);
+        States s;
+        if (pt) {
+            s = step(pt, &c->states[depth], letter);
+            if (st_empty(&s)) continue;
+        }
+        c->path[depth] = (uint8_t)letter;
+        if (TERM(g, e) && (!pt || st_has(&s, pt->ntok))) {
+            if ((count && buf_put(&out, &zero, 1) < 0) || buf_put(&out, c->path, depth + 1) < 0) {
+                buf_free(&out);
+                return NULL;
+            }
+            count++;
+        }
+        Py_ssize_t child = CHILD(g, e);
+        if (child) {
+            if (depth + 1 >= c->limit) { c->failed = 1; buf_free(&out); return fail("deep", i, 0); }
+            c->depth = depth + 1;
+            c->next[depth + 1] = child;
+            if (pt) c->states[depth + 1] = s;
+        }
+    }
+    PyObject *blob = buf_bytes(&out);
+    if (!blob) return NULL;
+    return Py_BuildValue("(Nn)", blob, count);
+}
+
+static PyMethodDef Cursor_methods[] = {
+    {"take", Cursor_take, METH_O, "take(n) -> (blob, count): the next n words at most"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot Cursor_slots[] = {
+    {Py_tp_dealloc, Cursor_dealloc},
+    {Py_tp_methods, Cursor_methods},
+    {Py_tp_doc, "A listing of words in progress (Graph.words, Graph.pattern)."},
+    {0, NULL},
+};
+
+static PyType_Spec Cursor_spec = {"lexc.native._core.Cursor", sizeof(Cursor), 0, Py_TPFLAGS_DEFAULT, Cursor_slots};
+
+/* words(node_edge, prefix) -> a Cursor over the words below the node (each prefixed), in code
+ * order, the prefix itself first when it is a word */
+static PyObject *Graph_words(PyObject *self, PyObject *args) {
+    Graph *g = (Graph *)self;
+    Py_ssize_t start;
+    Py_buffer prefix;
+    if (!PyArg_ParseTuple(args, "ny*", &start, &prefix)) return NULL;
+    if (check_edge(g, start) < 0 || prefix.len > MAX_TILES) {
+        PyBuffer_Release(&prefix);
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "prefix too long");
+        return NULL;
+    }
+    Cursor *c = cursor_new(g, 0);
+    if (!c) { PyBuffer_Release(&prefix); return NULL; }
+    int plen = (int)prefix.len;
+    memcpy(c->path, prefix.buf, (size_t)plen);
+    PyBuffer_Release(&prefix);
+    uint64_t e = edge_at(g, start);
+    c->floor = c->depth = plen;
+    c->limit = MAX_PATH;
+    c->pending = plen && TERM(g, e);
+    c->next[plen] = CHILD(g, e);
+    return (PyObject *)c;
+}
+
+/* pattern(root_edge, tokens) -> a Cursor over the words matching the pattern, in code order:
+ * `tokens` is 17 bytes a token, a kind byte (1: `*`, 0: one letter) and a 128-bit
+ * little-endian letter mask */
 static PyObject *Graph_pattern(PyObject *self, PyObject *args) {
     Graph *g = (Graph *)self;
-    Py_ssize_t root, cap;
+    Py_ssize_t root;
     Py_buffer tokens;
-    if (!PyArg_ParseTuple(args, "ny*n", &root, &tokens, &cap)) return NULL;
+    if (!PyArg_ParseTuple(args, "ny*", &root, &tokens)) return NULL;
     if (tokens.len % 17 || tokens.len / 17 > MAX_TOKENS || check_edge(g, root) < 0) {
         PyBuffer_Release(&tokens);
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "tokens");
@@ -691,7 +769,7 @@ static PyObject *Graph_pattern(PyObject *self, PyObject *args) {
     }
     Pattern *pt = calloc(1, sizeof(Pattern));
     if (!pt) { PyBuffer_Release(&tokens); return PyErr_NoMemory(); }
-    pt->g = g; pt->cap = cap; pt->ntok = (int)(tokens.len / 17);
+    pt->g = g; pt->ntok = (int)(tokens.len / 17);
     const uint8_t *t = (const uint8_t *)tokens.buf;
     for (int p = 0; p < pt->ntok; p++) {
         pt->star[p] = t[17 * p];
@@ -699,59 +777,23 @@ static PyObject *Graph_pattern(PyObject *self, PyObject *args) {
         memcpy(&pt->mask[p].hi, t + 17 * p + 9, 8);
     }
     PyBuffer_Release(&tokens);
-    /* an iterative search: per depth, the next edge to try and the states before it */
-    States states[MAX_PATH + 1];
-    Py_ssize_t next[MAX_PATH + 1];
-    uint8_t path[MAX_PATH + 1];
-    static const uint8_t zero = 0;
-    memset(&states[0], 0, sizeof(States));
-    st_set(&states[0], 0);
-    closure(pt, &states[0]);
-    int depth = 0;
-    next[0] = CHILD(g, edge_at(g, root));
-    while (depth >= 0) {
-        Py_ssize_t i = next[depth];
-        if (!i) { depth--; continue; }
-        uint64_t e = edge_at(g, i);
-        next[depth] = LASTE(g, e) ? 0 : i + 1;
-        int letter = LETTER(g, e);
-        States s = step(pt, &states[depth], letter);
-        if (st_empty(&s)) continue;
-        path[depth] = (uint8_t)letter;
-        if (TERM(g, e) && st_has(&s, pt->ntok)) {
-            if ((pt->found && buf_put(&pt->out, &zero, 1) < 0) || buf_put(&pt->out, path, depth + 1) < 0) {
-                pt->failed = 1; break;
-            }
-            if (++pt->found > pt->cap) { pt->failed = 2; break; }
-        }
-        Py_ssize_t c = CHILD(g, e);
-        if (c) {
-            if (depth + 1 >= MAX_TILES) { pt->failed = 3; break; }
-            depth++;
-            states[depth] = s;
-            next[depth] = c;
-        }
-    }
-    PyObject *result = NULL;
-    int failed = pt->failed;
-    Py_ssize_t found = pt->found;
-    if (failed) {
-        buf_free(&pt->out);
-        if (failed == 2) fail("cap", found, 0);
-        else if (failed == 3) fail("deep", 0, 0);
-    } else {
-        PyObject *blob = buf_bytes(&pt->out);
-        if (blob) result = Py_BuildValue("(Nn)", blob, found);
-    }
-    free(pt);
-    return result;
+    Cursor *c = cursor_new(g, 1);
+    if (!c) { free(pt); return NULL; }
+    c->pt = pt;
+    c->floor = c->depth = 0;
+    c->limit = MAX_TILES;
+    memset(&c->states[0], 0, sizeof(States));
+    st_set(&c->states[0], 0);
+    closure(pt, &c->states[0]);
+    c->next[0] = CHILD(g, edge_at(g, root));
+    return (PyObject *)c;
 }
 
 /* -- module -------------------------------------------------------------------------------- */
 
 /* set_extra(edges): little-endian u64 edges kept in memory after the stored ones (a GADDAG's
- * rebuilt DAWG root), checked as the stored ones are: children inside the array, the last
- * edge closing its list. */
+ * rebuilt DAWG root), checked as the stored ones are: children inside the array, letters in
+ * the alphabet, sibling lists ascending, the last edge closing its list. */
 static PyObject *Graph_set_extra(PyObject *self, PyObject *arg) {
     Graph *g = (Graph *)self;
     Py_buffer extra;
@@ -764,6 +806,10 @@ static PyObject *Graph_set_extra(PyObject *self, PyObject *arg) {
     for (Py_ssize_t i = 0; i < k; i++) {
         Py_ssize_t c = (Py_ssize_t)(edges[i] & g->cmask);
         if (c >= total || LETTER(g, edges[i]) > g->n_letters) { free(edges); return fail("child", g->n + i, (long long)c); }
+        if (i + 1 < k && !LASTE(g, edges[i]) && LETTER(g, edges[i + 1]) <= LETTER(g, edges[i])) {
+            free(edges);
+            return fail("order", g->n + i, 0);
+        }
     }
     if (k && !LASTE(g, edges[k - 1])) { free(edges); return fail("unclosed", total - 1, 0); }
     free(g->extra);
@@ -785,9 +831,9 @@ static PyMethodDef Graph_methods[] = {
     {"contains_str", Graph_contains_str, METH_VARARGS, "contains_str(word, from_edge, reverse=False) -> bool or None"},
     {"word_letters", Graph_word_letters, METH_O, "word_letters(edge) -> letter mask"},
     {"front_hooks", Graph_front_hooks, METH_VARARGS, "front_hooks(codes, dawg_root) -> letter mask"},
-    {"words", Graph_words, METH_VARARGS, "words(node_edge, prefix, cap) -> (blob, count)"},
+    {"words", Graph_words, METH_VARARGS, "words(node_edge, prefix) -> Cursor"},
     {"anagram", Graph_anagram, METH_VARARGS, "anagram(root_edge, letters, blanks, sub, cap) -> (blob, count)"},
-    {"pattern", Graph_pattern, METH_VARARGS, "pattern(root_edge, tokens, cap) -> (blob, count)"},
+    {"pattern", Graph_pattern, METH_VARARGS, "pattern(root_edge, tokens) -> Cursor"},
     {"size", Graph_size, METH_NOARGS, "size() -> (stored edges, extra edges)"},
     {"set_extra", Graph_set_extra, METH_O, "set_extra(edges): u64 edges kept after the stored ones"},
     {NULL, NULL, 0, NULL},
@@ -813,6 +859,8 @@ static int core_exec(PyObject *module) {
     if (!GraphType) return -1;
     Py_INCREF((PyObject *)GraphType);
     if (PyModule_AddObject(module, "Graph", (PyObject *)GraphType) < 0) { Py_DECREF(GraphType); return -1; }
+    CursorType = (PyTypeObject *)PyType_FromSpec(&Cursor_spec);
+    if (!CursorType) return -1;
     if (PyModule_AddIntConstant(module, "MAX_TILES", MAX_TILES) < 0) return -1;
     if (movegen_init(module) < 0) return -1;
     if (anatrie_init(module) < 0) return -1;

@@ -29,7 +29,24 @@ typedef struct {
     Buf *out;
     Py_ssize_t found, cap;
     int failed;
+    unsigned long long edges;        /* edges the search read (for the bench's explanation of Gordon's claim) */
 } Lane;
+
+static unsigned long long LAST_EDGES; /* edges the last movegen call's searches read */
+
+/* g_find, counting the edges it reads */
+static inline Py_ssize_t lane_find(Lane *L, Py_ssize_t i, int letter) {
+    const Graph *g = L->g;
+    if (!i) return -1;
+    for (;;) {
+        uint64_t e = edge_at(g, i);
+        L->edges++;
+        int lt = LETTER(g, e);
+        if (lt == letter) return i;
+        if (lt > letter || LASTE(g, e)) return -1;
+        i++;
+    }
+}
 
 static int lane_score(const Lane *L, int start, const uint8_t *tiles, int len) {
     int main = 0, crossed = 0, placed = 0, factor = 1;
@@ -97,7 +114,7 @@ static void extend_right(Lane *L, Py_ssize_t node, int len, int start, int pos, 
     const Graph *g = L->g;
     if (L->failed) return;
     if (pos < L->n && L->squares[pos]) {
-        Py_ssize_t nxt = g_find(g, CHILD(g, edge_at(g, node)), L->squares[pos] & ~BLANK_FLAG);
+        Py_ssize_t nxt = lane_find(L, CHILD(g, edge_at(g, node)), L->squares[pos] & ~BLANK_FLAG);
         if (nxt >= 0) { L->tiles[len] = THROUGH; extend_right(L, nxt, len + 1, start, pos + 1, anchor); }
         return;
     }
@@ -109,6 +126,7 @@ static void extend_right(Lane *L, Py_ssize_t node, int len, int start, int pos, 
     Py_ssize_t i = CHILD(g, edge_at(g, node));
     while (i) {
         uint64_t e = edge_at(g, i);
+        L->edges++;
         int letter = LETTER(g, e);
         if (letter > top) break;
         if (letter && mask_has(allowed, letter)) {
@@ -137,6 +155,7 @@ static void left_part(Lane *L, Py_ssize_t node, int len, int limit, int anchor) 
     Py_ssize_t i = CHILD(g, edge_at(g, node));
     while (i) {
         uint64_t e = edge_at(g, i);
+        L->edges++;
         int letter = LETTER(g, e);
         if (letter > top) break;
         if (letter) {
@@ -166,7 +185,8 @@ static void appel_jacobson(Lane *L) {
             while (start && L->squares[start - 1]) start--;
             uint8_t codes[MAX_BOARD];
             for (int k = start; k < anchor; k++) codes[k - start] = L->squares[k] & ~BLANK_FLAG;
-            Py_ssize_t node = g_walk(g, L->root, codes, anchor - start);
+            Py_ssize_t node = L->root;
+            for (int k = 0; k < anchor - start && node >= 0; k++) node = lane_find(L, CHILD(g, edge_at(g, node)), codes[k]);
             if (node >= 0) {
                 for (int k = 0; k < anchor - start; k++) L->tiles[k] = THROUGH;
                 extend_right(L, node, anchor - start, start, anchor, anchor);
@@ -193,14 +213,14 @@ static void go_left(Lane *L, int pos, Py_ssize_t node, int anchor, int end_free)
     int further = pos && (L->squares[pos - 1] || !L->anchor[pos - 1]);
     int square = L->squares[pos];
     if (square) { /* the board's tile */
-        Py_ssize_t nxt = g_find(g, CHILD(g, edge_at(g, node)), square & ~BLANK_FLAG);
+        Py_ssize_t nxt = lane_find(L, CHILD(g, edge_at(g, node)), square & ~BLANK_FLAG);
         if (nxt < 0) return;
         L->tiles[pos] = THROUGH;
         int len = anchor - pos + 1;
         if (free_left && end_free && len > 1 && TERM(g, edge_at(g, nxt))) emit(L, pos, L->tiles + pos, len);
         if (further) go_left(L, pos - 1, nxt, anchor, end_free);
         if (free_left && anchor + 1 < n) {
-            Py_ssize_t sep = g_find(g, CHILD(g, edge_at(g, nxt)), 0);
+            Py_ssize_t sep = lane_find(L, CHILD(g, edge_at(g, nxt)), 0);
             if (sep >= 0) go_right(L, anchor + 1, sep, pos);
         }
         return;
@@ -211,6 +231,7 @@ static void go_left(Lane *L, int pos, Py_ssize_t node, int anchor, int end_free)
     Py_ssize_t i = CHILD(g, edge_at(g, node));
     while (i && !L->failed) {
         uint64_t e = edge_at(g, i);
+        L->edges++;
         int letter = LETTER(g, e);
         if (letter > top) break;
         if (letter && mask_has(allowed, letter)) {
@@ -223,7 +244,7 @@ static void go_left(Lane *L, int pos, Py_ssize_t node, int anchor, int end_free)
                 if (free_left && end_free && len > 1 && TERM(g, e)) emit(L, pos, L->tiles + pos, len);
                 if (further) go_left(L, pos - 1, i, anchor, end_free);
                 if (free_left && anchor + 1 < n) {
-                    Py_ssize_t sep = g_find(g, CHILD(g, e), 0);
+                    Py_ssize_t sep = lane_find(L, CHILD(g, e), 0);
                     if (sep >= 0) go_right(L, anchor + 1, sep, pos);
                 }
                 put_back(L, tile);
@@ -239,7 +260,7 @@ static void go_right(Lane *L, int pos, Py_ssize_t node, int start) {
     int n = L->n, end_free = pos + 1 == n || !L->squares[pos + 1];
     int square = L->squares[pos];
     if (square) {
-        Py_ssize_t nxt = g_find(g, CHILD(g, edge_at(g, node)), square & ~BLANK_FLAG);
+        Py_ssize_t nxt = lane_find(L, CHILD(g, edge_at(g, node)), square & ~BLANK_FLAG);
         if (nxt < 0) return;
         L->tiles[pos] = THROUGH;
         if (end_free && TERM(g, edge_at(g, nxt))) emit(L, start, L->tiles + start, pos - start + 1);
@@ -252,6 +273,7 @@ static void go_right(Lane *L, int pos, Py_ssize_t node, int start) {
     Py_ssize_t i = CHILD(g, edge_at(g, node));
     while (i && !L->failed) {
         uint64_t e = edge_at(g, i);
+        L->edges++;
         int letter = LETTER(g, e);
         if (letter > top) break;
         if (letter && mask_has(allowed, letter)) {
@@ -384,6 +406,7 @@ static PyObject *movegen(PyObject *module, PyObject *args) {
             if (strategy == 0) appel_jacobson(L); else gordon(L);
         }
     }
+    LAST_EDGES = L->edges;
     if (L->failed == 2) {
         PyObject *a = Py_BuildValue("(snL)", "cap", L->found, 0LL);
         if (a) { PyErr_SetObject(PyExc_ValueError, a); Py_DECREF(a); }
@@ -401,6 +424,12 @@ done:
     PyBuffer_Release(&board); PyBuffer_Release(&rack); PyBuffer_Release(&values);
     PyBuffer_Release(&lm); PyBuffer_Release(&wm);
     return result;
+}
+
+/* search_edges() -> the edges the last movegen call's searches read (cross-checks apart) */
+static PyObject *search_edges(PyObject *module, PyObject *unused) {
+    (void)module; (void)unused;
+    return PyLong_FromUnsignedLongLong(LAST_EDGES);
 }
 
 /* notations(records, count, board, n, texts) -> [str]: each play's standard notation,
@@ -464,6 +493,7 @@ done:
 static PyMethodDef movegen_methods[] = {
     {"movegen", movegen, METH_VARARGS, "Every play of a position: (records, count)."},
     {"notations", notations, METH_VARARGS, "The notation of each play record."},
+    {"search_edges", search_edges, METH_NOARGS, "Edges the last movegen call's searches read."},
     {NULL, NULL, 0, NULL},
 };
 
