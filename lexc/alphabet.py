@@ -178,7 +178,15 @@ class Alphabet:
 
     def mask_labels(self, mask: int) -> list[str]:
         """The labels of the letters in a bitmask, in alphabet order."""
-        return [self._decode_upper[c] for c in self.codes if mask >> c & 1]
+        out, decode = [], self._decode_upper
+        mask &= ~1  # bit 0 is no letter
+        while mask:  # one step a set bit, lowest code first
+            low = mask & -mask
+            label = decode.get(low.bit_length() - 1)
+            if label is not None:  # (a code outside the alphabet is no letter)
+                out.append(label)
+            mask ^= low
+        return out
 
     def parse_rack(self, rack: str) -> tuple[list[int], int]:
         """Parse a rack such as ``RETAIN??``: letter codes and the number of blanks.

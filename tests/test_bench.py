@@ -59,7 +59,7 @@ def test_json_shape_and_every_figure_positive(bench_run, capsys):
     for twin in twins:  # the same file on the pure-Python path: same figures from the build, its own from use
         f, main = result["formats"][twin], result["formats"][twin[: -len(" (pure)")]]
         assert f["engine"] == "pure Python" and main["engine"] == "compiled core (C)"
-        assert f["file_bytes"] == main["file_bytes"] and set(f["movegen"]) <= {"appel-jacobson", "gordon"}
+        assert f["file_bytes"] == main["file_bytes"] and set(f["movegen"]) <= {"appel-jacobson", "gordon", "shapiro-smith"}
     for name, f in result["formats"].items():
         for timing in ("build_s", "read_s", "load_s"):
             positive_summary(f[timing], (name, timing))

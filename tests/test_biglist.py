@@ -185,6 +185,9 @@ def expected(words):
 def test_every_format_answers_the_big_list_like_a_set(english, expected, name):
     queries, answers = expected
     lex = big_lexicon(english, name)
+    if name == "anatrie:pure":  # only its anagram search has a compiled twin; the passes over the file are one code
+        assert [lex.anagrams(rack, sub=True) for rack in queries["anagrams"]] == answers["anagrams"]
+        return
     got = {
         "member": [p in lex for p in queries["member"]],
         "prefix": [lex.is_prefix(p) for p in queries["prefix"]],

@@ -39,7 +39,7 @@ def combos(lexicon_by_format):
             if mod.applicable(lex) and (not f.endswith(":pure") or s in COMPILED_STRATEGIES)]
 
 
-COMPILED_STRATEGIES = ("appel-jacobson", "gordon")
+COMPILED_STRATEGIES = ("appel-jacobson", "gordon", "shapiro-smith")  # the last over the core's findwords2
 
 
 @pytest.fixture(scope="module")

@@ -88,3 +88,22 @@ def test_a_loaded_graph_is_not_copied_into_python_objects(tmp_path, english):
     assert lexicon.engine == "compiled core (C)"
     assert "BAT" in lexicon and "BATZ" not in lexicon and lexicon.anagrams("TAB") == ["BAT"]
     assert lexicon._lst is None  # the pure path's list of edges was never made
+
+
+@pytest.mark.parametrize("disk", ["pascal", "simula"])
+def test_findwords_reads_what_the_reference_reads(english, disk):
+    """Shapiro & Smith's findwords2 in the core gives the reference's groups, in its order,
+    and reads the same bytes and nodes (``last_stats``: what the papers measured)."""
+    lines = (ROOT / "wordlists" / "enable1.txt").read_text().split()[::7]
+    data = formats.dumps(build(from_words(lines, english.alphabet), "anatrie", disk=disk))
+    compiled = formats.loads(data)
+    with native.pure():
+        reference = formats.loads(data)
+    assert reference.engine == "pure Python"
+    for rack, required in [("RETAINS", ""), ("QUIZ??", ""), ("AEINRST?", ""), ("??", ""), ("ZZZ", ""),
+                           ("TRE?", "A"), ("ES", "QU"), ("AB", "Z")]:
+        got = list(compiled.findwords2(rack, required) if required else compiled.findwords(rack))
+        stats = compiled.last_stats
+        expected = list(reference.findwords2(rack, required) if required else reference.findwords(rack))
+        assert got == expected, rack
+        assert stats == reference.last_stats, rack

@@ -128,7 +128,7 @@ first position alone takes longer, the pair is reported as skipped, with the rea
     count = len(used)
     result = {"positions_per_s": _rate(count, runs), "ms_per_position": _by_blanks(medians, used),
               "positions": count, "of": len(positions), "plays": plays, "digests": digests,
-              "engine": "compiled core (C)" if compiled.applicable(lexicon, strategy) else "pure Python"}
+              "engine": _engine(lexicon, strategy)}
     result.update(compact_and_json(lexicon, strategy, used, repeat))
     if compiled.applicable(lexicon, strategy):  # one C call: the search cannot be timed apart
         result["search_ms_per_position"], result["search_share"] = None, None
@@ -138,6 +138,15 @@ first position alone takes longer, the pair is reported as skipped, with the rea
         result["search_ms_per_position"] = _by_blanks(searches, used)
         result["search_share"] = sum(searches) / sum(medians)
     return result
+
+
+def _engine(lexicon: Any, strategy: str) -> str:
+    """What runs a strategy's search on this lexicon."""
+    if compiled.applicable(lexicon, strategy):
+        return "compiled core (C)"
+    if strategy == "shapiro-smith" and lexicon.engine.startswith("compiled"):
+        return "compiled findwords2, Python placement"
+    return "pure Python"
 
 
 def _rate(count: int, runs: list[float]) -> dict[str, float]:

@@ -95,7 +95,7 @@ def movegen_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     return head, rows
 
 
-_ENGINE = {"compiled core (C)": "C", "pure Python": "Python"}
+_ENGINE = {"compiled core (C)": "C", "pure Python": "Python", "compiled findwords2, Python placement": "C+Python"}
 
 
 def papers_lines(result: dict[str, Any], markdown: bool) -> list[str]:

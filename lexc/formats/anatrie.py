@@ -17,9 +17,11 @@ no node ever becomes a Python object. ``last_stats`` records how many bytes a qu
 
 from __future__ import annotations
 
+import struct
 from typing import Any, Iterator, Sequence
 
-from ..alphabet import BLANK_FLAG, Alphabet
+from .. import native
+from ..alphabet import BLANK_FLAG, MAX_WORD_TILES, Alphabet
 from .anadisk import LAYOUTS, NodeFile, reading, scan_words
 from . import schema
 from .base import Capability, LexiconBase, is_count, require
@@ -73,6 +75,7 @@ class AnagramTrie(LexiconBase):
     meta_required = ("order", "disk")
     uses_ruleset = True  # the "values" order needs the tile values
     zero_copy = True  # keep the loaded payload as a view of the mapped file
+    compiled = True  # the compiled core runs findwords2 (lexc/native/anatrie.c)
 
     def __init__(self, data: Any, alphabet: Alphabet, word_count: int, order: Sequence[int], disk: str,
                  build_options: dict[str, Any] | None = None, nodes: int | None = None):
@@ -87,6 +90,13 @@ class AnagramTrie(LexiconBase):
             self.rank[code] = i
         self.file: NodeFile = LAYOUTS[disk](data, len(alphabet))
         self._read = (0, 0)  # bytes and nodes the last search read: last_stats
+        self._native = native.core()  # the compiled core's findwords, when it is enabled
+        self._made = bytes(self.order)  # rank -> the letter a blank makes there
+
+    @property
+    def engine(self) -> str:
+        """The compiled core's findwords when this lexicon was made with it, else pure Python."""
+        return "compiled core (C)" if self._native is not None else "pure Python"
 
     # -- build, bytes ---------------------------------------------------------------------
     @classmethod
@@ -237,9 +247,38 @@ class AnagramTrie(LexiconBase):
             yield [decode(w) for w in (_mark_blanks(words, blanked) if blanked else words)]
 
     def _search(self, letters: tuple[int, ...], blanks: int) -> Iterator[tuple[list[bytes], bytes]]:
-        """``_findwords2``, a damaged record reported as FormatError (see ``reading``)."""
+        """``_findwords2`` (in the compiled core when it is enabled: the same groups in the
+        same order, and the same bytes and nodes read), a damaged record reported as
+        FormatError (see ``reading``)."""
+        if self._native is not None and len(letters) < 128 and blanks <= MAX_WORD_TILES:
+            yield from self._native_search(letters, blanks)
+            return
         with reading("anagram search"):
             yield from self._findwords2(letters, blanks)
+
+    def _native_search(self, letters: tuple[int, ...], blanks: int) -> Iterator[tuple[list[bytes], bytes]]:
+        """The compiled core's findwords2: every group at once, as one buffer (lexc/native/README.md)."""
+        self._read = (0, 0)
+        if not self.word_count:
+            return
+        try:
+            blob, count, nbytes, nodes = self._native.findwords(
+                self.file.data, 0 if self.disk == "pascal" else 1, struct.pack(f"<{len(letters)}H", *letters),
+                blanks, bytes(self.rank), self._made, len(self.alphabet))
+        except ValueError as exc:
+            kind = exc.args[0] if exc.args else ""
+            where = exc.args[1] if len(exc.args) > 1 else "?"
+            raise FormatError(_NATIVE_ERRORS.get(kind, "anagram search: {where}: a corrupt record").format(where=where)) from None
+        p = 0
+        for _ in range(count):
+            depth, made, words, read, seen = _GROUP.unpack_from(blob, p)
+            p += _GROUP.size
+            blanked = blob[p : p + made]
+            p += made
+            self._read = (read, seen)  # as the search stood at this group (the detach point)
+            yield [blob[q : q + depth] for q in range(p, p + words * depth, depth)], blanked
+            p += words * depth
+        self._read = (nbytes, nodes)
 
     def _findwords2(self, letters: tuple[int, ...], blanks: int) -> Iterator[tuple[list[bytes], bytes]]:
         """findwords2 (Shapiro & Smith 1977, section 4) from the root: the (words, blank-made
@@ -397,6 +436,17 @@ class AnagramTrie(LexiconBase):
             if self.contains_codes(bytes(codes) + bytes((letter,))):
                 mask |= 1 << letter
         return mask
+
+
+_GROUP = struct.Struct("<BBIQQ")  # a group's header in the compiled core's findwords buffer
+
+_NATIVE_ERRORS = {
+    "past": "anagram search: a record runs past the end of the letter table (truncated or corrupt file; lexc check FILE)",
+    "backward": "node at {where}: its fail offset does not point forward",
+    "letter": "node at {where}: its letter code is not in the alphabet",
+    "word": "the words at offset {where} hold a code outside the alphabet",
+    "deep": "anagram search: node at {where}: deeper than any rack reaches (corrupt file; lexc check FILE)",
+}
 
 
 def _mark_blanks(words: list[bytes], blanked: bytes) -> list[bytes]:

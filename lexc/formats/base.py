@@ -59,6 +59,14 @@ class Hooks:
     front: tuple[str, ...]
     back: tuple[str, ...]
 
+    @classmethod
+    def make(cls, word: str, valid: bool, front: tuple[str, ...], back: tuple[str, ...]) -> "Hooks":
+        """The same object as ``Hooks(...)``, made without the frozen dataclass's per-field
+        ``__setattr__`` calls (hooks are asked for one word at a time: this is most of it)."""
+        made = object.__new__(cls)
+        made.__dict__.update(word=word, valid=valid, front=front, back=back)
+        return made
+
     def as_dict(self) -> dict[str, Any]:
         """JSON-friendly form: hook letters as strings."""
         return {"word": self.word, "valid": self.valid, "front": "".join(self.front), "back": "".join(self.back)}

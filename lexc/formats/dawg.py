@@ -20,8 +20,8 @@ from ..alphabet import BLANK_FLAG, Alphabet
 from ..wordlist import MAX_WORD_TILES
 from . import edges as edgemod
 from . import graph, proofs, schema
-from ..pattern import STAR
-from .base import MAX_ANSWERS, Capability, LexiconBase, TooManyAnswers, capped_append, is_count, require, too_deep
+from ..pattern import STAR, can_match, parse_pattern
+from .base import MAX_ANSWERS, Capability, Hooks, LexiconBase, TooManyAnswers, capped_append, is_count, require, too_deep
 from .errors import FormatError
 from .minimize import Minimizer
 
@@ -510,10 +510,41 @@ class Dawg(LexiconBase):
         """Words matching a parsed pattern, in code order, streamed."""
         g = self._native
         if g is not None and len(tokens) <= 255:
-            packed = b"".join((b"\x01" + bytes(16)) if tok == STAR else b"\x00" + tok.to_bytes(16, "little")
-                              for tok in tokens)
-            return _stream(g.pattern(self._root, packed), b"")
+            return _stream(g.pattern(self._root, _packed(tokens)), b"")
         return LexiconBase.pattern_codes(self, tokens)
+
+    def pattern(self, pattern: str) -> list[str]:
+        """Words matching a pattern, in alphabet order (the compiled core: one buffer of
+        them all, decoded at once; at most ``MAX_ANSWERS``)."""
+        g = self._native
+        if g is None:
+            return LexiconBase.pattern(self, pattern)
+        tokens = parse_pattern(pattern, self.alphabet)
+        if not can_match(tokens):
+            return []
+        if len(tokens) > 255:
+            return LexiconBase.pattern(self, pattern)
+        return self._all(g.pattern(self._root, _packed(tokens)), b"")
+
+    def words(self, prefix: str = "") -> list[str]:
+        """Every word starting with ``prefix``, in alphabet order (the compiled core: one
+        buffer, decoded at once; at most ``MAX_ANSWERS``)."""
+        g = self._native
+        if g is None:
+            return LexiconBase.words(self, prefix)
+        start = bytes(self.encode(prefix))
+        node = g.walk(start, self._root)
+        return [] if node < 0 else self._all(g.words(node, start), start)
+
+    def _all(self, cursor: Any, prefix: bytes) -> list[str]:
+        """Every word of a compiled-core cursor, decoded (TooManyAnswers past ``MAX_ANSWERS``)."""
+        try:
+            blob, count = cursor.take(MAX_ANSWERS + 1)
+        except ValueError:  # a path longer than any word: the proof on load rules it out
+            too_deep(prefix)
+        if count > MAX_ANSWERS:
+            raise TooManyAnswers()
+        return self.alphabet.decode_joined(blob) if count else []
 
     def word_letters(self, node: int) -> int:
         """Letters whose edge out of this node is terminal."""
@@ -534,6 +565,39 @@ class Dawg(LexiconBase):
             return None if end < 0 else end
         return self._walk(codes)
 
+    _hook_root = -1  # the GADDAG root front hooks are read from (-1: none, try each letter)
+
+    def hooks(self, word: str) -> Hooks:
+        """Front and back hooks of ``word`` and its validity (the compiled core: one call)."""
+        g = self._native
+        if g is None:
+            return LexiconBase.hooks(self, word)
+        found = g.hooks(word, self._root, self._hook_root) if type(word) is str else None
+        if found is None:  # bytes, or a word the core's Latin-1 table does not encode
+            codes = self.encode(word)
+            if len(codes) > MAX_WORD_TILES:
+                return LexiconBase.hooks(self, word)
+            found = (codes, *g.hooks(bytes(codes), self._root, self._hook_root))
+        codes, front, back, valid = found
+        labels = self.alphabet.mask_labels
+        return Hooks.make(self.alphabet.decode(codes), valid, tuple(labels(front)), tuple(labels(back)))
+
+    def anagrams(self, rack: str, sub: bool = False) -> list[str]:
+        """Anagrams (with ``sub``, sub-anagrams) of a rack, in ``in_anagram_order``: the
+        compiled core lists them in that order itself (its search meets them in code order;
+        it groups them by length, longest first), so Python only decodes."""
+        g = self._native
+        if g is None:
+            return LexiconBase.anagrams(self, rack, sub)
+        letters, blanks = self.alphabet.parse_rack(rack)
+        try:
+            blob, count = g.anagram(self._root, bytes(letters), blanks, sub, MAX_ANSWERS, True)
+        except ValueError as exc:
+            if exc.args and exc.args[0] == "cap":
+                raise TooManyAnswers() from None
+            raise
+        return self.alphabet.decode_joined(blob) if count else []
+
     def anagram_codes(self, letters: Sequence[int], blanks: int, sub: bool) -> list[bytes]:
         """Rack search (see ``LexiconBase.anagram_codes``)."""
         g = self._native
@@ -549,6 +613,12 @@ class Dawg(LexiconBase):
 
 
 _BYTE = [bytes((i,)) for i in range(256)]
+
+
+def _packed(tokens: tuple[int, ...]) -> bytes:
+    """A parsed pattern as the compiled core reads it: 17 bytes a token, a kind byte (1: ``*``)
+    and the 128-bit letter mask."""
+    return b"".join((b"\x01" + bytes(16)) if tok == STAR else b"\x00" + tok.to_bytes(16, "little") for tok in tokens)
 
 
 def _stream(cursor: Any, prefix: bytes) -> Iterator[bytes]:

@@ -197,6 +197,8 @@ class Gaddag(Dawg):
         """Follow letters (SEP allowed) from the GADDAG root; the final edge index or None."""
         return self.walk_from(GADDAG_SLOT, codes)
 
+    _hook_root = GADDAG_SLOT  # front hooks: the terminal edges after the reversed word
+
     # -- queries the GADDAG answers natively ----------------------------------------------
     def contains_codes(self, codes: bytes) -> bool:
         """Membership by the reversed path from the GADDAG root (the i = n string)."""

@@ -455,6 +455,27 @@ static PyObject *Graph_contains(PyObject *self, PyObject *args) {
 
 /* contains_str(word, from_edge, reverse=False) -> True, False, or None when the word is not
  * plain Latin-1 letters of a one-character alphabet (the caller then encodes it) */
+/* a str as letter codes through the Latin-1 table: 1, 0 when it cannot be (a character
+ * beyond Latin-1 or outside the alphabet, or more than MAX_TILES letters), -1 on error */
+static int encode_str(const Graph *g, PyObject *word, uint8_t *codes, Py_ssize_t *len) {
+    Py_ssize_t size;
+    const char *text = PyUnicode_AsUTF8AndSize(word, &size);
+    if (!text) return -1;
+    *len = 0;
+    for (Py_ssize_t k = 0; k < size; k++) {
+        unsigned char ch = (unsigned char)text[k];
+        unsigned int cp = ch;
+        if (ch >= 0x80) {
+            if ((ch & 0xE0) != 0xC0 || k + 1 >= size || ch > 0xC3) return 0; /* beyond Latin-1 */
+            cp = ((ch & 0x1Fu) << 6) | ((unsigned char)text[++k] & 0x3Fu);
+        }
+        uint8_t code = g->encode[cp];
+        if (!code || *len == MAX_TILES) return 0;
+        codes[(*len)++] = code;
+    }
+    return 1;
+}
+
 static PyObject *Graph_contains_str(PyObject *self, PyObject *args) {
     Graph *g = (Graph *)self;
     PyObject *word;
@@ -462,22 +483,11 @@ static PyObject *Graph_contains_str(PyObject *self, PyObject *args) {
     int reverse = 0;
     if (!PyArg_ParseTuple(args, "Un|p", &word, &from, &reverse)) return NULL;
     if (!g->has_encode) Py_RETURN_NONE;
-    Py_ssize_t size;
-    const char *text = PyUnicode_AsUTF8AndSize(word, &size);
-    if (!text) return NULL;
     uint8_t codes[MAX_TILES + 1];
     Py_ssize_t len = 0;
-    for (Py_ssize_t k = 0; k < size; k++) {
-        unsigned char ch = (unsigned char)text[k];
-        unsigned int cp = ch;
-        if (ch >= 0x80) {
-            if ((ch & 0xE0) != 0xC0 || k + 1 >= size || ch > 0xC3) Py_RETURN_NONE; /* beyond Latin-1 */
-            cp = ((ch & 0x1Fu) << 6) | ((unsigned char)text[++k] & 0x3Fu);
-        }
-        uint8_t code = g->encode[cp];
-        if (!code || len == MAX_TILES) Py_RETURN_NONE;
-        codes[len++] = code;
-    }
+    int ok = encode_str(g, word, codes, &len);
+    if (ok < 0) return NULL;
+    if (!ok) Py_RETURN_NONE;
     if (!len || from < 0 || from >= g->n + g->n_extra) Py_RETURN_FALSE;
     Py_ssize_t i = from;
     for (Py_ssize_t k = 0; k < len && i >= 0; k++)
@@ -517,6 +527,59 @@ static PyObject *Graph_front_hooks(PyObject *self, PyObject *args) {
     }
     PyBuffer_Release(&codes);
     return mask_to_long(m);
+}
+
+/* hooks(word, dawg_root, gaddag_root) -> (front mask, back mask, valid): a word's hooks in one
+ * call; `word` as letter codes, or a str, then encoded here and answered (codes, front, back,
+ * valid), or None when the alphabet's table cannot encode it. Front hooks from the GADDAG root when there is one (`gaddag_root` >= 0: the terminal
+ * edges after the reversed word), else by trying each letter before the word from the DAWG
+ * root; back hooks and validity from the DAWG root. */
+static PyObject *Graph_hooks(PyObject *self, PyObject *args) {
+    Graph *g = (Graph *)self;
+    PyObject *word;
+    Py_ssize_t root, groot;
+    if (!PyArg_ParseTuple(args, "Onn", &word, &root, &groot)) return NULL;
+    if (check_edge(g, root) < 0 || (groot >= 0 && check_edge(g, groot) < 0)) return NULL;
+    uint8_t w[MAX_TILES + 1];
+    Py_ssize_t len = 0;
+    int from_str = PyUnicode_Check(word);
+    if (from_str) { /* a str: encoded here when the alphabet allows, else None (the caller encodes) */
+        if (!g->has_encode) Py_RETURN_NONE;
+        int ok = encode_str(g, word, w, &len);
+        if (ok < 0) return NULL;
+        if (!ok) Py_RETURN_NONE;
+    } else {
+        Py_buffer codes;
+        if (PyObject_GetBuffer(word, &codes, PyBUF_SIMPLE) < 0) return NULL;
+        if (codes.len > MAX_TILES) { PyBuffer_Release(&codes); PyErr_SetString(PyExc_ValueError, "word too long"); return NULL; }
+        len = codes.len;
+        memcpy(w, codes.buf, (size_t)len);
+        PyBuffer_Release(&codes);
+    }
+    Mask front = {0, 0}, back = {0, 0};
+    Py_ssize_t end = g_walk(g, root, w, len);
+    int valid = len > 0 && end >= 0 && TERM(g, edge_at(g, end));
+    if (end >= 0) back = g_word_letters(g, end);
+    if (groot >= 0) {
+        uint8_t reversed[MAX_TILES];
+        for (Py_ssize_t k = 0; k < len; k++) reversed[k] = w[len - 1 - k];
+        Py_ssize_t at = g_walk(g, groot, reversed, len);
+        if (at >= 0) front = g_word_letters(g, at);
+        front.lo &= ~1ULL; /* letter 0, the separator, is no hook */
+    } else {
+        Py_ssize_t i = CHILD(g, edge_at(g, root));
+        while (i) {
+            uint64_t e = edge_at(g, i);
+            Py_ssize_t stop = g_walk(g, i, w, len);
+            if (stop >= 0 && TERM(g, edge_at(g, stop)) && LETTER(g, e)) mask_set(&front, LETTER(g, e));
+            if (LASTE(g, e)) break;
+            i++;
+        }
+    }
+    if (from_str)
+        return Py_BuildValue("(y#NNO)", (const char *)w, len, mask_to_long(front), mask_to_long(back),
+                             valid ? Py_True : Py_False);
+    return Py_BuildValue("(NNO)", mask_to_long(front), mask_to_long(back), valid ? Py_True : Py_False);
 }
 
 /* -- anagrams ---------------------------------------------------------------------------- */
@@ -559,15 +622,42 @@ static void anagram_search(Anagram *a, Py_ssize_t i, int depth, int blanks, int 
     }
 }
 
-/* anagram(root_edge, letters, blanks, sub, cap) -> (words joined by 0, count): words from the
+/* The words of a search (joined by 0, met in code order of their letters, each spelling
+ * once) in anagram order: longest first, code order within a length (formats.base
+ * in_anagram_order). A stable counting sort by length. */
+static int in_anagram_order(Buf *b) {
+    Py_ssize_t count[MAX_PATH + 2] = {0}, at[MAX_PATH + 2];
+    const unsigned char *d = b->data;
+    Py_ssize_t n = b->len, start = 0;
+    for (Py_ssize_t p = 0; p <= n; p++)
+        if (p == n || !d[p]) { Py_ssize_t len = p - start; count[len < MAX_PATH ? len : MAX_PATH]++; start = p + 1; }
+    Py_ssize_t pos = 0;
+    for (int len = MAX_PATH + 1; len >= 0; len--) { at[len] = pos; pos += count[len] * (len + 1); }
+    unsigned char *out = malloc((size_t)n + 2);
+    if (!out) { PyErr_NoMemory(); return -1; }
+    start = 0;
+    for (Py_ssize_t p = 0; p <= n; p++) {
+        if (p < n && d[p]) continue;
+        Py_ssize_t len = p - start, k = len < MAX_PATH ? len : MAX_PATH;
+        memcpy(out + at[k], d + start, (size_t)len);
+        out[at[k] + len] = 0;
+        at[k] += len + 1;
+        start = p + 1;
+    }
+    memcpy(b->data, out, (size_t)n); /* the same bytes, reordered; the last separator dropped */
+    free(out);
+    return 0;
+}
+
+/* anagram(root_edge, letters, blanks, sub, cap, ordered=False) -> (words joined by 0, count): words from the
  * rack, each once, natural tiles used before a blank (BLANK_FLAG on blank-made letters);
  * ValueError("cap") past `cap` answers */
 static PyObject *Graph_anagram(PyObject *self, PyObject *args) {
     Graph *g = (Graph *)self;
     Py_ssize_t root, cap;
     Py_buffer letters;
-    int blanks, sub;
-    if (!PyArg_ParseTuple(args, "ny*ipn", &root, &letters, &blanks, &sub, &cap)) return NULL;
+    int blanks, sub, ordered = 0;
+    if (!PyArg_ParseTuple(args, "ny*ipn|p", &root, &letters, &blanks, &sub, &cap, &ordered)) return NULL;
     Anagram *a = calloc(1, sizeof(Anagram));
     if (!a) { PyBuffer_Release(&letters); return PyErr_NoMemory(); }
     a->g = g; a->sub = sub; a->cap = cap;
@@ -586,6 +676,7 @@ static PyObject *Graph_anagram(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
     if (a->failed == 1) { buf_free(&a->out); }
     else if (a->failed == 2) { buf_free(&a->out); fail("cap", a->found, 0); }
+    else if (ordered && a->found > 1 && in_anagram_order(&a->out) < 0) { buf_free(&a->out); }
     else {
         PyObject *blob = buf_bytes(&a->out);
         if (blob) result = Py_BuildValue("(Nn)", blob, a->found);
@@ -831,6 +922,7 @@ static PyMethodDef Graph_methods[] = {
     {"contains_str", Graph_contains_str, METH_VARARGS, "contains_str(word, from_edge, reverse=False) -> bool or None"},
     {"word_letters", Graph_word_letters, METH_O, "word_letters(edge) -> letter mask"},
     {"front_hooks", Graph_front_hooks, METH_VARARGS, "front_hooks(codes, dawg_root) -> letter mask"},
+    {"hooks", Graph_hooks, METH_VARARGS, "hooks(codes, dawg_root, gaddag_root) -> (front, back, valid)"},
     {"words", Graph_words, METH_VARARGS, "words(node_edge, prefix) -> Cursor"},
     {"anagram", Graph_anagram, METH_VARARGS, "anagram(root_edge, letters, blanks, sub, cap) -> (blob, count)"},
     {"pattern", Graph_pattern, METH_VARARGS, "pattern(root_edge, tokens) -> Cursor"},
