@@ -34,7 +34,7 @@ class OptionalBuildExt(build_ext):
               "lexc will run on its pure-Python path", file=sys.stderr)
 
 
-flags = ["-std=c99", "-O2", "-Wall"]
+flags = ["-std=c99", "-O3", "-Wall"]
 link = []
 if SANITIZE:
     flags = ["-std=c99", "-O1", "-g", "-fno-omit-frame-pointer", f"-fsanitize={SANITIZE}"]
@@ -45,7 +45,7 @@ setup(
         Extension(
             "lexc.native._core",
             sources=["lexc/native/_core.c", "lexc/native/movegen.c", "lexc/native/anatrie.c"],
-            depends=["lexc/native/core.h"],
+            depends=["lexc/native/core.h", "lexc/native/search.inc"],
             define_macros=[("Py_LIMITED_API", "0x030B0000")],
             py_limited_api=True,
             extra_compile_args=flags,

@@ -24,9 +24,10 @@
 
 typedef struct { uint64_t lo, hi; } Mask; /* a set of letter codes 0..127 */
 
-static inline int mask_has(Mask m, int c) { return c < 64 ? (int)(m.lo >> c & 1) : (int)(m.hi >> (c - 64) & 1); }
-static inline void mask_set(Mask *m, int c) { if (c < 64) m->lo |= 1ULL << c; else m->hi |= 1ULL << (c - 64); }
-static inline void mask_clear(Mask *m, int c) { if (c < 64) m->lo &= ~(1ULL << c); else m->hi &= ~(1ULL << (c - 64)); }
+/* (branch-free: the word is selected, the bit shifted by c mod 64) */
+static inline int mask_has(Mask m, int c) { return (int)(((c < 64 ? m.lo : m.hi) >> (c & 63)) & 1); }
+static inline void mask_set(Mask *m, int c) { uint64_t *w = c < 64 ? &m->lo : &m->hi; *w |= 1ULL << (c & 63); }
+static inline void mask_clear(Mask *m, int c) { uint64_t *w = c < 64 ? &m->lo : &m->hi; *w &= ~(1ULL << (c & 63)); }
 static inline Mask mask_and(Mask a, Mask b) { Mask m = {a.lo & b.lo, a.hi & b.hi}; return m; }
 static inline int mask_empty(Mask m) { return !(m.lo | m.hi); }
 /* the highest letter in a non-empty mask */

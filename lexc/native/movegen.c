@@ -34,20 +34,6 @@ typedef struct {
 
 static unsigned long long LAST_EDGES; /* edges the last movegen call's searches read */
 
-/* g_find, counting the edges it reads */
-static inline Py_ssize_t lane_find(Lane *L, Py_ssize_t i, int letter) {
-    const Graph *g = L->g;
-    if (!i) return -1;
-    for (;;) {
-        uint64_t e = edge_at(g, i);
-        L->edges++;
-        int lt = LETTER(g, e);
-        if (lt == letter) return i;
-        if (lt > letter || LASTE(g, e)) return -1;
-        i++;
-    }
-}
-
 static int lane_score(const Lane *L, int start, const uint8_t *tiles, int len) {
     int main = 0, crossed = 0, placed = 0, factor = 1;
     for (int k = 0; k < len; k++) {
@@ -74,12 +60,19 @@ static void emit(Lane *L, int start, const uint8_t *tiles, int len) {
             if ((c > 0 && L->board[r * n + c - 1]) || (c + 1 < n && L->board[r * n + c + 1])) return;
         }
     }
-    unsigned char rec[RECORD] = {0};
+    Buf *out = L->out; /* the record is written in place at the buffer's end */
+    if (out->len + RECORD > out->cap) { /* grow: buf_put with a zeroed record */
+        static const unsigned char zero[RECORD];
+        if (buf_put(out, zero, RECORD) < 0) { L->failed = 1; return; }
+        out->len -= RECORD;
+    }
+    unsigned char *rec = out->data + out->len;
     int32_t score = lane_score(L, start, tiles, len);
     memcpy(rec, &score, 4);
     rec[4] = (unsigned char)row; rec[5] = (unsigned char)col; rec[6] = (unsigned char)L->down; rec[7] = (unsigned char)len;
     memcpy(rec + 8, tiles, (size_t)len);
-    if (buf_put(L->out, rec, RECORD) < 0) { L->failed = 1; return; }
+    memset(rec + 8 + len, 0, (size_t)(RECORD - 8 - len));
+    out->len += RECORD;
     if (++L->found > L->cap) L->failed = 2;
 }
 
@@ -108,196 +101,48 @@ static inline void put_back(Lane *L, int tile) {
     if (L->counts[k]++ == 0 && k) mask_set(&L->naturals, k);
 }
 
-/* -- Appel & Jacobson ------------------------------------------------------------------ */
+/* -- the searches, one copy per edge layout (search.inc) ---------------------------------- */
 
-static void extend_right(Lane *L, Py_ssize_t node, int len, int start, int pos, int anchor) {
-    const Graph *g = L->g;
-    if (L->failed) return;
-    if (pos < L->n && L->squares[pos]) {
-        Py_ssize_t nxt = lane_find(L, CHILD(g, edge_at(g, node)), L->squares[pos] & ~BLANK_FLAG);
-        if (nxt >= 0) { L->tiles[len] = THROUGH; extend_right(L, nxt, len + 1, start, pos + 1, anchor); }
-        return;
-    }
-    if (pos > anchor && len > 1 && TERM(g, edge_at(g, node))) emit(L, start, L->tiles, len);
-    if (pos == L->n) return;
-    Mask allowed = mask_and(L->checks[pos], have(L));
-    if (mask_empty(allowed)) return;
-    int top = mask_top(allowed);
-    Py_ssize_t i = CHILD(g, edge_at(g, node));
-    while (i) {
-        uint64_t e = edge_at(g, i);
-        L->edges++;
-        int letter = LETTER(g, e);
-        if (letter > top) break;
-        if (letter && mask_has(allowed, letter)) {
-            if (L->counts[letter]) {
-                take(L, letter); L->tiles[len] = (uint8_t)letter;
-                extend_right(L, i, len + 1, start, pos + 1, anchor);
-                put_back(L, letter);
-            }
-            if (L->counts[0]) {
-                take(L, BLANK_FLAG); L->tiles[len] = (uint8_t)(letter | BLANK_FLAG);
-                extend_right(L, i, len + 1, start, pos + 1, anchor);
-                put_back(L, BLANK_FLAG);
-            }
-        }
-        if (LASTE(g, e)) break;
-        i++;
-    }
+/* A search from a stored root reads stored edges only: the Graph constructor checked that
+ * every stored edge's child is inside the stored array (the in-memory extra edges, a
+ * GADDAG's rebuilt DAWG root, are only ever a root). So the u32 copy, used when the search
+ * root is stored, reads the array directly. */
+static inline uint64_t edge32(const Graph *g, Py_ssize_t i) {
+    return ((const uint32_t *)g->base)[i];
 }
 
-static void left_part(Lane *L, Py_ssize_t node, int len, int limit, int anchor) {
-    const Graph *g = L->g;
-    extend_right(L, node, len, anchor - len, anchor, anchor);
-    Mask can = have(L);
-    if (!limit || L->failed || mask_empty(can)) return;
-    int top = mask_top(can);
-    Py_ssize_t i = CHILD(g, edge_at(g, node));
-    while (i) {
-        uint64_t e = edge_at(g, i);
-        L->edges++;
-        int letter = LETTER(g, e);
-        if (letter > top) break;
-        if (letter) {
-            if (L->counts[letter]) {
-                take(L, letter); L->tiles[len] = (uint8_t)letter;
-                left_part(L, i, len + 1, limit - 1, anchor);
-                put_back(L, letter);
-            }
-            if (L->counts[0]) {
-                take(L, BLANK_FLAG); L->tiles[len] = (uint8_t)(letter | BLANK_FLAG);
-                left_part(L, i, len + 1, limit - 1, anchor);
-                put_back(L, BLANK_FLAG);
-            }
-        }
-        if (LASTE(g, e)) break;
-        i++;
-    }
-}
+/* the u32 layout (formats/dawg.md): letter in bits 24-31, terminal 23, last 22, child 0-21 */
+#define FN(name) name##_u32
+#define EDGE(i) edge32(g, i)
+#define LET(e) ((int)((e) >> 24 & 0xFF))
+#define TRM(e) ((int)((e) >> 23 & 1))
+#define LST(e) ((int)((e) >> 22 & 1))
+#define CHD(e) ((Py_ssize_t)((e) & 0x3FFFFF))
+#include "search.inc"
+#undef FN
+#undef EDGE
+#undef LET
+#undef TRM
+#undef LST
+#undef CHD
 
-static void appel_jacobson(Lane *L) {
-    const Graph *g = L->g;
-    int n = L->n;
-    for (int anchor = 0; anchor < n && !L->failed; anchor++) {
-        if (!L->anchor[anchor]) continue;
-        if (anchor && L->squares[anchor - 1]) { /* the left part is on the board */
-            int start = anchor - 1;
-            while (start && L->squares[start - 1]) start--;
-            uint8_t codes[MAX_BOARD];
-            for (int k = start; k < anchor; k++) codes[k - start] = L->squares[k] & ~BLANK_FLAG;
-            Py_ssize_t node = L->root;
-            for (int k = 0; k < anchor - start && node >= 0; k++) node = lane_find(L, CHILD(g, edge_at(g, node)), codes[k]);
-            if (node >= 0) {
-                for (int k = 0; k < anchor - start; k++) L->tiles[k] = THROUGH;
-                extend_right(L, node, anchor - start, start, anchor, anchor);
-            }
-            continue;
-        }
-        int limit = 0;
-        while (anchor - limit > 0 && !L->squares[anchor - limit - 1] && !L->anchor[anchor - limit - 1]) limit++;
-        left_part(L, L->root, 0, limit, anchor);
-    }
-}
+/* any layout, its fields where the graph says */
+#define FN(name) name##_any
+#define EDGE(i) edge_at(g, i)
+#define LET(e) LETTER(g, e)
+#define TRM(e) TERM(g, e)
+#define LST(e) LASTE(g, e)
+#define CHD(e) CHILD(g, e)
+#include "search.inc"
+#undef FN
+#undef EDGE
+#undef LET
+#undef TRM
+#undef LST
+#undef CHD
 
-/* -- Gordon ------------------------------------------------------------------------------ */
-
-/* The tiles of the word being built sit at their squares' positions in L->tiles, so the
- * search never copies them: a word from square `start` to `end` is tiles[start .. end]. */
-
-static void go_right(Lane *L, int pos, Py_ssize_t node, int start);
-
-static void go_left(Lane *L, int pos, Py_ssize_t node, int anchor, int end_free) {
-    const Graph *g = L->g;
-    int n = L->n;
-    int free_left = pos == 0 || !L->squares[pos - 1];
-    int further = pos && (L->squares[pos - 1] || !L->anchor[pos - 1]);
-    int square = L->squares[pos];
-    if (square) { /* the board's tile */
-        Py_ssize_t nxt = lane_find(L, CHILD(g, edge_at(g, node)), square & ~BLANK_FLAG);
-        if (nxt < 0) return;
-        L->tiles[pos] = THROUGH;
-        int len = anchor - pos + 1;
-        if (free_left && end_free && len > 1 && TERM(g, edge_at(g, nxt))) emit(L, pos, L->tiles + pos, len);
-        if (further) go_left(L, pos - 1, nxt, anchor, end_free);
-        if (free_left && anchor + 1 < n) {
-            Py_ssize_t sep = lane_find(L, CHILD(g, edge_at(g, nxt)), 0);
-            if (sep >= 0) go_right(L, anchor + 1, sep, pos);
-        }
-        return;
-    }
-    Mask allowed = mask_and(L->checks[pos], have(L));
-    if (mask_empty(allowed)) return;
-    int top = mask_top(allowed);
-    Py_ssize_t i = CHILD(g, edge_at(g, node));
-    while (i && !L->failed) {
-        uint64_t e = edge_at(g, i);
-        L->edges++;
-        int letter = LETTER(g, e);
-        if (letter > top) break;
-        if (letter && mask_has(allowed, letter)) {
-            for (int blank = 0; blank < 2; blank++) {
-                int tile = blank ? letter | BLANK_FLAG : letter;
-                if (!L->counts[blank ? 0 : letter]) continue;
-                L->tiles[pos] = (uint8_t)tile;
-                take(L, tile);
-                int len = anchor - pos + 1;
-                if (free_left && end_free && len > 1 && TERM(g, e)) emit(L, pos, L->tiles + pos, len);
-                if (further) go_left(L, pos - 1, i, anchor, end_free);
-                if (free_left && anchor + 1 < n) {
-                    Py_ssize_t sep = lane_find(L, CHILD(g, e), 0);
-                    if (sep >= 0) go_right(L, anchor + 1, sep, pos);
-                }
-                put_back(L, tile);
-            }
-        }
-        if (LASTE(g, e)) break;
-        i++;
-    }
-}
-
-static void go_right(Lane *L, int pos, Py_ssize_t node, int start) {
-    const Graph *g = L->g;
-    int n = L->n, end_free = pos + 1 == n || !L->squares[pos + 1];
-    int square = L->squares[pos];
-    if (square) {
-        Py_ssize_t nxt = lane_find(L, CHILD(g, edge_at(g, node)), square & ~BLANK_FLAG);
-        if (nxt < 0) return;
-        L->tiles[pos] = THROUGH;
-        if (end_free && TERM(g, edge_at(g, nxt))) emit(L, start, L->tiles + start, pos - start + 1);
-        if (pos + 1 < n) go_right(L, pos + 1, nxt, start);
-        return;
-    }
-    Mask allowed = mask_and(L->checks[pos], have(L));
-    if (mask_empty(allowed)) return;
-    int top = mask_top(allowed);
-    Py_ssize_t i = CHILD(g, edge_at(g, node));
-    while (i && !L->failed) {
-        uint64_t e = edge_at(g, i);
-        L->edges++;
-        int letter = LETTER(g, e);
-        if (letter > top) break;
-        if (letter && mask_has(allowed, letter)) {
-            for (int blank = 0; blank < 2; blank++) {
-                int tile = blank ? letter | BLANK_FLAG : letter;
-                if (!L->counts[blank ? 0 : letter]) continue;
-                L->tiles[pos] = (uint8_t)tile;
-                if (end_free && TERM(g, e)) emit(L, start, L->tiles + start, pos - start + 1);
-                if (pos + 1 < n) {
-                    take(L, tile);
-                    go_right(L, pos + 1, i, start);
-                    put_back(L, tile);
-                }
-            }
-        }
-        if (LASTE(g, e)) break;
-        i++;
-    }
-}
-
-static void gordon(Lane *L) {
-    int n = L->n;
-    for (int anchor = 0; anchor < n && !L->failed; anchor++)
-        if (L->anchor[anchor]) go_left(L, anchor, L->root, anchor, anchor + 1 == n || !L->squares[anchor + 1]);
+static int fixed_u32(const Graph *g) {
+    return !g->wide && g->lshift == 24 && g->tshift == 23 && g->lastshift == 22 && g->cmask == 0x3FFFFF;
 }
 
 /* -- a position ----------------------------------------------------------------------------- */
@@ -337,6 +182,7 @@ static PyObject *movegen(PyObject *module, PyObject *args) {
                           &root, &values, &lm, &wm, &rack_size, &bingo, &sr, &sc, &cap))
         return NULL;
     const Graph *g = (const Graph *)graph;
+    int fixed = 0; /* set once the roots are checked: the u32 copy when the search root is stored */
     Py_ssize_t total = g->n + g->n_extra;
     PyObject *result = NULL;
     Lane *L = NULL;
@@ -347,6 +193,7 @@ static PyObject *movegen(PyObject *module, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "movegen: bad arguments");
         goto done;
     }
+    fixed = fixed_u32(g) && root < g->n;
     const uint8_t *b = (const uint8_t *)board.buf;
     for (Py_ssize_t k = 0; k < board.len; k++)
         if ((b[k] & ~BLANK_FLAG) > g->n_letters || b[k] == BLANK_FLAG) {
@@ -403,7 +250,8 @@ static PyObject *movegen(PyObject *module, PyObject *args) {
                 L->checks[i] = cross_check(g, dawg_root, before, nb, after, na);
             }
             if (!has_anchor) continue;
-            if (strategy == 0) appel_jacobson(L); else gordon(L);
+            if (fixed) { if (strategy == 0) appel_jacobson_u32(L); else gordon_u32(L); }
+            else { if (strategy == 0) appel_jacobson_any(L); else gordon_any(L); }
         }
     }
     LAST_EDGES = L->edges;
