@@ -107,3 +107,18 @@ def test_findwords_reads_what_the_reference_reads(english, disk):
         expected = list(reference.findwords2(rack, required) if required else reference.findwords(rack))
         assert got == expected, rack
         assert stats == reference.last_stats, rack
+
+
+def test_a_gaddag_answers_membership_from_one_half_on_both_paths():
+    """A crafted gaddawg (found by the fuzzer: it passes the loader) whose DAWG half spells
+    CATS and whose GADDAG half does not: membership and hooks' validity are read from the
+    GADDAG half on both paths (a GADDAG's ``contains_codes``), never one half on one path
+    and the other on the other."""
+    data = (ROOT / "tests" / "data" / "halves-disagree.gaddawg").read_bytes()
+    compiled = formats.loads(data)
+    with native.pure():
+        reference = formats.loads(data)
+    for word in ("CATS", "CAT", "DOG", "QUIZ", "AB", "A", "AAH"):
+        assert (word in compiled) == (word in reference) == reference.contains_codes(reference.encode(word)), word
+        assert compiled.hooks(word) == reference.hooks(word), word
+    assert "CATS" not in compiled and compiled.is_prefix("CATS")  # the DAWG half has it, the GADDAG half does not

@@ -31,7 +31,7 @@ from typing import Any, Iterator, Sequence
 from ..alphabet import Alphabet
 from . import edges as edgemod
 from . import schema
-from .base import Capability
+from .base import Capability, LexiconBase
 from .dawg import Dawg
 from .minimize import Minimizer, link
 
@@ -200,6 +200,16 @@ class Gaddag(Dawg):
     _hook_root = GADDAG_SLOT  # front hooks: the terminal edges after the reversed word
 
     # -- queries the GADDAG answers natively ----------------------------------------------
+    def __contains__(self, word: object) -> bool:
+        """Membership by the reversed path from the GADDAG root, as ``contains_codes`` (the
+        compiled core encodes a str itself)."""
+        g = self._native
+        if g is not None and type(word) is str:
+            found = g.contains_str(word, GADDAG_SLOT, True)
+            if found is not None:
+                return found
+        return LexiconBase.__contains__(self, word)
+
     def contains_codes(self, codes: bytes) -> bool:
         """Membership by the reversed path from the GADDAG root (the i = n string)."""
         if self._native is not None:

@@ -530,7 +530,7 @@ static PyObject *Graph_front_hooks(PyObject *self, PyObject *args) {
 }
 
 /* hooks(word, dawg_root, gaddag_root) -> (front mask, back mask, valid): a word's hooks in one
- * call; `word` as letter codes, or a str, then encoded here and answered (codes, front, back,
+ * call (with a GADDAG root, validity is read there, as a GADDAG's membership is); `word` as letter codes, or a str, then encoded here and answered (codes, front, back,
  * valid), or None when the alphabet's table cannot encode it. Front hooks from the GADDAG root when there is one (`gaddag_root` >= 0: the terminal
  * edges after the reversed word), else by trying each letter before the word from the DAWG
  * root; back hooks and validity from the DAWG root. */
@@ -560,10 +560,11 @@ static PyObject *Graph_hooks(PyObject *self, PyObject *args) {
     Py_ssize_t end = g_walk(g, root, w, len);
     int valid = len > 0 && end >= 0 && TERM(g, edge_at(g, end));
     if (end >= 0) back = g_word_letters(g, end);
-    if (groot >= 0) {
+    if (groot >= 0) { /* a GADDAG: validity and front hooks from the reversed word (as its contains) */
         uint8_t reversed[MAX_TILES];
         for (Py_ssize_t k = 0; k < len; k++) reversed[k] = w[len - 1 - k];
         Py_ssize_t at = g_walk(g, groot, reversed, len);
+        valid = len > 0 && at >= 0 && TERM(g, edge_at(g, at));
         if (at >= 0) front = g_word_letters(g, at);
         front.lo &= ~1ULL; /* letter 0, the separator, is no hook */
     } else {
