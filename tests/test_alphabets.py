@@ -20,6 +20,7 @@ from lexc.board.referee import judge
 from lexc.ruleset import available, load_ruleset
 from lexc.wordlist import from_words
 
+from lexc.movegen.compiled import CORE_SEARCHED
 from lexicons import build_kind, engine_kinds, format_of, made_on
 
 CATALAN = load_ruleset("catalan")
@@ -217,7 +218,7 @@ def test_every_strategy_agrees_and_the_referee_accepts(lexicons, where):
     ruleset = RULESETS[lang]
     board = Board.empty(ruleset) if where == "empty" else parse_cgp(BOARDS[lang], ruleset).board
     combos = [(f, s) for f, lex in by_format.items() for s, mod in STRATEGIES.items() if mod.applicable(lex)
-              and (not f.endswith(":pure") or s in ("appel-jacobson", "gordon", "shapiro-smith"))]  # a pure twin: the compiled strategies
+              and (not f.endswith(":pure") or s in CORE_SEARCHED)]  # a pure twin: the compiled strategies
     assert {s for _, s in combos} == set(STRATEGIES)
     for rack in MOVE_RACKS[lang]:
         results = {}

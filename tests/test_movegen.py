@@ -14,6 +14,7 @@ from lexc.bench.moves import read_positions
 from lexc.board.board import Board, parse_cgp
 from lexc.formats import build
 from lexc.movegen import STRATEGIES, MoveGenError, generate
+from lexc.movegen.compiled import CORE_SEARCHED
 from lexc.board.referee import judge
 from lexc.wordlist import from_words
 
@@ -39,7 +40,7 @@ def combos(lexicon_by_format):
             if mod.applicable(lex) and (not f.endswith(":pure") or s in COMPILED_STRATEGIES)]
 
 
-COMPILED_STRATEGIES = ("appel-jacobson", "gordon", "shapiro-smith")  # the last over the core's findwords2
+COMPILED_STRATEGIES = CORE_SEARCHED  # Shapiro & Smith's over the core's findwords2
 
 
 @pytest.fixture(scope="module")

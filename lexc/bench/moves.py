@@ -173,8 +173,7 @@ def compact_and_json(lexicon: Any, strategy: str, used: list[tuple[Any, str, int
         compact.append(time.perf_counter() - t)
         t = time.perf_counter()
         for board, rack, _ in used:
-            found = generate_plays(board, rack, lexicon, strategy).pairs()
-            json.dumps({"count": len(found), "moves": [{"move": n, "score": s} for n, s in found]})
+            json.dumps(compiled.batch_line(generate_plays(board, rack, lexicon, strategy).pairs()))
         as_json.append(time.perf_counter() - t)
     out = {"compact_positions_per_s": _rate(len(used), compact), "json_positions_per_s": _rate(len(used), as_json)}
     if edges:

@@ -26,7 +26,7 @@ from .._version import __version__
 from .moves import compare_digests, load_positions
 from .queries import compare_answers, make_queries
 from .worker import BASELINES
-from ..movegen.compiled import COMPILED_STRATEGIES
+from ..movegen.compiled import CORE_SEARCHED
 from ..formats import FORMATS
 from ..lexicons.source import bundled_wordlist, read_list
 
@@ -126,7 +126,7 @@ def run_bench(wordlist: str | os.PathLike | None = None, formats_: list[str] | N
                 twin = {k: v for k, v in figures.items() if k not in ("load_s", "query_s", "memory", "movegen",
                                                                      "movegen_memory")}
                 # the strategies the compiled core runs (the others are the same Python code on either path)
-                pure_use = {**use, "strategies": list(COMPILED_STRATEGIES) + ["shapiro-smith"]}
+                pure_use = {**use, "strategies": list(CORE_SEARCHED)}
                 twin.update(run_job(pure_use, tmp, lambda m, n=name: note(f"{n} (pure Python): {m}"), pure=True))
                 answers[pure_row(name)] = twin.pop("answers")
                 twin["engine"], twin["pure_of"] = "pure Python", name

@@ -19,7 +19,9 @@ from ..board.notation import Play
 from ..ruleset import Ruleset
 
 RECORD = 36  # bytes of a play record (lexc.native._core.RECORD)
-COMPILED_STRATEGIES = ("appel-jacobson", "gordon")  # the strategies the compiled core runs
+COMPILED_STRATEGIES = ("appel-jacobson", "gordon")  # the strategies the compiled core runs whole
+# ... and those whose search runs in it (Shapiro & Smith's, over the core's findwords2)
+CORE_SEARCHED = COMPILED_STRATEGIES + ("shapiro-smith",)
 MAX_PLAYS = 5_000_000  # plays one position may have before the compiled core stops (a crafted lexicon)
 
 
@@ -48,12 +50,16 @@ class Plays:
         if self._moves is not None:
             return [(m.notation, m.score) for m in self.moves(top)]
         records, count = self._best(top)
-        board = self.board
-        notes = native.core().notations(records, count, b"".join(board.rows), board.size,
-                                        _tile_texts(board.ruleset.alphabet.labels))
+        notes = self._notations(records, count)
         scores = [s for (s,) in struct.iter_unpack("<i32x", records)]
         found = sorted(zip(notes, scores), key=_rank)
         return found if top is None else found[:top]
+
+    def _notations(self, records: bytes, count: int) -> list[str]:
+        """The notation of each record, made by the compiled core."""
+        board = self.board
+        return native.core().notations(records, count, b"".join(board.rows), board.size,
+                                       _tile_texts(board.ruleset.alphabet.labels))
 
     def _best(self, top: int | None) -> tuple[bytes, int]:
         """The records of the best ``top`` plays and those tied with the last of them (all
@@ -78,15 +84,18 @@ class Plays:
         if top is not None and top <= 0:
             return []
         records, count = self._best(top)
-        board = self.board
-        texts = _tile_texts(board.ruleset.alphabet.labels)
-        notes = native.core().notations(records, count, b"".join(board.rows), board.size, texts)
+        notes = self._notations(records, count)
         out = []
         for k, ((score, row, col, down, length), note) in enumerate(zip(struct.iter_unpack("<iBBBB28x", records), notes)):
             tiles = records[k * RECORD + 8 : k * RECORD + 8 + length]
             out.append(Move(score, note, Play(row, col, bool(down), tiles)))
         found = ranked(out)
         return found if top is None else found[:top]
+
+
+def batch_line(pairs: list[tuple[str, int]]) -> dict[str, Any]:
+    """One position's plays as ``lexc moves --batch`` prints them (a JSON line each)."""
+    return {"count": len(pairs), "moves": [{"move": n, "score": s} for n, s in pairs]}
 
 
 def _rank(pair: tuple[str, int]) -> tuple[int, str]:
@@ -119,7 +128,7 @@ def applicable(lexicon: Any, strategy: str) -> bool:
     over a word graph's DAWG root, Gordon over its GADDAG root."""
     if getattr(lexicon, "_native", None) is None:
         return False
-    return strategy == COMPILED_STRATEGIES[0] or (strategy == COMPILED_STRATEGIES[1] and hasattr(lexicon, "gaddag_root"))
+    return strategy == "appel-jacobson" or (strategy == "gordon" and hasattr(lexicon, "gaddag_root"))
 
 
 def plays(board: Board, counts: list[int], lexicon: Any, strategy: str) -> Plays:

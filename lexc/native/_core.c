@@ -209,14 +209,19 @@ static PyObject *Graph_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     return (PyObject *)g;
 }
 
-static void Graph_dealloc(PyObject *self) {
-    Graph *g = (Graph *)self;
-    if (g->has_view) PyBuffer_Release(&g->view);
-    free(g->extra);
+/* the end of a heap type's dealloc: free the object, release its type */
+static void free_object(PyObject *self) {
     PyTypeObject *tp = Py_TYPE(self);
     freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
     tp_free(self);
     Py_DECREF(tp);
+}
+
+static void Graph_dealloc(PyObject *self) {
+    Graph *g = (Graph *)self;
+    if (g->has_view) PyBuffer_Release(&g->view);
+    free(g->extra);
+    free_object(self);
 }
 
 /* -- the proof ------------------------------------------------------------------------------ */
@@ -509,6 +514,20 @@ static PyObject *Graph_word_letters(PyObject *self, PyObject *arg) {
     return mask_to_long(g_word_letters(g, i));
 }
 
+/* the letters L (not the separator) with L + word a word, each tried from the DAWG root */
+static Mask dawg_front_hooks(const Graph *g, Py_ssize_t root, const uint8_t *w, Py_ssize_t len) {
+    Mask m = {0, 0};
+    Py_ssize_t i = CHILD(g, edge_at(g, root));
+    while (i) {
+        uint64_t e = edge_at(g, i);
+        Py_ssize_t end = g_walk(g, i, w, len);
+        if (end >= 0 && TERM(g, edge_at(g, end)) && LETTER(g, e)) mask_set(&m, LETTER(g, e));
+        if (LASTE(g, e)) break;
+        i++;
+    }
+    return m;
+}
+
 /* front_hooks(codes, dawg_root) -> letters L with L + codes a word (one walk per first letter) */
 static PyObject *Graph_front_hooks(PyObject *self, PyObject *args) {
     Graph *g = (Graph *)self;
@@ -516,15 +535,7 @@ static PyObject *Graph_front_hooks(PyObject *self, PyObject *args) {
     Py_ssize_t root;
     if (!PyArg_ParseTuple(args, "y*n", &codes, &root)) return NULL;
     if (check_edge(g, root) < 0) { PyBuffer_Release(&codes); return NULL; }
-    Mask m = {0, 0};
-    Py_ssize_t i = CHILD(g, edge_at(g, root));
-    while (i) {
-        uint64_t e = edge_at(g, i);
-        Py_ssize_t end = g_walk(g, i, (const uint8_t *)codes.buf, codes.len);
-        if (end >= 0 && TERM(g, edge_at(g, end)) && LETTER(g, e)) mask_set(&m, LETTER(g, e));
-        if (LASTE(g, e)) break;
-        i++;
-    }
+    Mask m = dawg_front_hooks(g, root, (const uint8_t *)codes.buf, codes.len);
     PyBuffer_Release(&codes);
     return mask_to_long(m);
 }
@@ -568,14 +579,7 @@ static PyObject *Graph_hooks(PyObject *self, PyObject *args) {
         if (at >= 0) front = g_word_letters(g, at);
         front.lo &= ~1ULL; /* letter 0, the separator, is no hook */
     } else {
-        Py_ssize_t i = CHILD(g, edge_at(g, root));
-        while (i) {
-            uint64_t e = edge_at(g, i);
-            Py_ssize_t stop = g_walk(g, i, w, len);
-            if (stop >= 0 && TERM(g, edge_at(g, stop)) && LETTER(g, e)) mask_set(&front, LETTER(g, e));
-            if (LASTE(g, e)) break;
-            i++;
-        }
+        front = dawg_front_hooks(g, root, w, len);
     }
     if (from_str)
         return Py_BuildValue("(y#NNO)", (const char *)w, len, mask_to_long(front), mask_to_long(back),
@@ -751,10 +755,7 @@ static void Cursor_dealloc(PyObject *self) {
     Cursor *c = (Cursor *)self;
     Py_XDECREF((PyObject *)c->g);
     free(c->pt);
-    PyTypeObject *type = Py_TYPE(self);
-    freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
-    tp_free(self);
-    Py_DECREF(type);
+    free_object(self);
 }
 
 /* take(n) -> (words joined by 0, count): the next n words at most, in code order; count 0 once

@@ -17,6 +17,7 @@
 #define DUMMY 0
 #define NONE (-1)  /* no subtrie */
 #define SKIP (-2)  /* simula: the fail subtrie follows the success subtrie, reached by reading it */
+#define FAULT (-3) /* a damaged record (Table.error says which) */
 #define MAX_FRAMES 200 /* a search pushes one frame a letter or blank: at most MAX_LIST + MAX_TILES */
 #define MAX_LIST 128
 #define GROUP_HEADER 22 /* depth, blank-made count, words (u32), bytes and nodes read so far (u64 each) */
@@ -114,6 +115,16 @@ static Py_ssize_t skip_subtrie(Table *t, Py_ssize_t p, Py_ssize_t depth, Py_ssiz
     return p;
 }
 
+/* where a node's fail subtrie starts: `fail` itself, or (SKIP, simula) the offset past its
+ * success subtrie at `succ`, read to get there and counted; FAULT on a damaged record */
+static Py_ssize_t fail_root(Table *t, Py_ssize_t fail, Py_ssize_t succ, Py_ssize_t depth) {
+    if (fail != SKIP) return fail;
+    Py_ssize_t read = 0, past = skip_subtrie(t, succ, depth + 1, &read);
+    if (past < 0) return FAULT;
+    t->nbytes += (unsigned long long)read;
+    return past;
+}
+
 /* the fail chain from `offset` to the first node whose letter ranks at least `least`:
  * its offset, or NONE when the chain ends first (NodeFile.seek, PascalFile.seek) */
 static Py_ssize_t seek(Table *t, Py_ssize_t offset, Py_ssize_t depth, int least, int *failed) {
@@ -139,13 +150,8 @@ static Py_ssize_t seek(Table *t, Py_ssize_t offset, Py_ssize_t depth, int least,
         t->nbytes += (unsigned long long)nd.size;
         t->nodes++;
         if (nd.fail == NONE) return NONE;
-        if (nd.fail == SKIP) {
-            Py_ssize_t read = 0;
-            nd.fail = skip_subtrie(t, nd.succ, depth + 1, &read);
-            if (nd.fail < 0) { *failed = 1; return NONE; }
-            t->nbytes += (unsigned long long)read;
-        }
-        offset = nd.fail;
+        offset = fail_root(t, nd.fail, nd.succ, depth);
+        if (offset == FAULT) { *failed = 1; return NONE; }
     }
 }
 
@@ -255,13 +261,8 @@ static PyObject *findwords(PyObject *module, PyObject *args) {
             } else if (head < r) {
                 tree = NONE;
             } else if (i < end) {
-                tree = nd.fail;
-                if (tree == SKIP) {
-                    Py_ssize_t read = 0;
-                    tree = skip_subtrie(&t, nd.succ, depth + 1, &read);
-                    if (tree < 0) break;
-                    t.nbytes += (unsigned long long)read;
-                }
+                tree = fail_root(&t, nd.fail, nd.succ, depth);
+                if (tree == FAULT) break;
             } else {
                 tree = NONE;
             }
@@ -286,13 +287,8 @@ static PyObject *findwords(PyObject *module, PyObject *args) {
             if (rc < 0) break;
             groups++;
         }
-        tree = f.fail;
-        if (tree == SKIP) {
-            Py_ssize_t read = 0;
-            tree = skip_subtrie(&t, f.succ, depth + 1, &read);
-            if (tree < 0) break;
-            t.nbytes += (unsigned long long)read;
-        }
+        tree = fail_root(&t, f.fail, f.succ, depth);
+        if (tree == FAULT) break;
     }
     if (PyErr_Occurred()) goto done;
     if (t.error) {

@@ -118,13 +118,7 @@ static inline uint64_t edge32(const Graph *g, Py_ssize_t i) {
 #define TRM(e) ((int)((e) >> 23 & 1))
 #define LST(e) ((int)((e) >> 22 & 1))
 #define CHD(e) ((Py_ssize_t)((e) & 0x3FFFFF))
-#include "search.inc"
-#undef FN
-#undef EDGE
-#undef LET
-#undef TRM
-#undef LST
-#undef CHD
+#include "search.inc" /* (which undefines them) */
 
 /* any layout, its fields where the graph says */
 #define FN(name) name##_any
@@ -133,13 +127,7 @@ static inline uint64_t edge32(const Graph *g, Py_ssize_t i) {
 #define TRM(e) TERM(g, e)
 #define LST(e) LASTE(g, e)
 #define CHD(e) CHILD(g, e)
-#include "search.inc"
-#undef FN
-#undef EDGE
-#undef LET
-#undef TRM
-#undef LST
-#undef CHD
+#include "search.inc" /* (which undefines them) */
 
 static int fixed_u32(const Graph *g) {
     return !g->wide && g->lshift == 24 && g->tshift == 23 && g->lastshift == 22 && g->cmask == 0x3FFFFF;
