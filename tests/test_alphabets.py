@@ -8,6 +8,7 @@ Expected answers are computed here by brute force over the Python word set, tile
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 
@@ -15,12 +16,12 @@ import pytest
 
 from lexc.board.board import Board, parse_cgp
 from lexc.formats import FORMATS, build, load, save
-from lexc.movegen import STRATEGIES, generate
+from lexc.movegen import STRATEGIES, generate, generate_plays
 from lexc.board.referee import judge
 from lexc.ruleset import available, load_ruleset
 from lexc.wordlist import from_words
 
-from lexc.movegen.compiled import CORE_SEARCHED
+from lexc.movegen.compiled import CORE_SEARCHED, batch_line
 from lexicons import build_kind, engine_kinds, format_of, made_on
 
 CATALAN = load_ruleset("catalan")
@@ -233,6 +234,22 @@ def test_every_strategy_agrees_and_the_referee_accepts(lexicons, where):
         for notation, score in first:
             ruling = judge(board, rack, notation, by_format["dawg"])
             assert ruling.legal and ruling.score == score, (rack, notation, score, ruling)
+
+
+def test_ranked_plays_and_their_json_line_agree_on_every_path(lexicons):
+    """Plays ranked and written as ``lexc moves --batch`` prints them (in the compiled core,
+    with its own JSON escaping of letters beyond ASCII) are the pure path's, play for play."""
+    lang, by_format = lexicons
+    board = parse_cgp(BOARDS[lang], RULESETS[lang]).board
+    for rack in MOVE_RACKS[lang]:
+        want = [(m.notation, m.score) for m in generate(board, rack, by_format["dawg:pure"], "appel-jacobson")]
+        assert want, rack
+        for fmt in ("dawg", "gaddawg"):
+            plays = generate_plays(board, rack, by_format[fmt], "appel-jacobson")
+            for top in (None, 0, 3):
+                kept = want if top is None else want[:top]
+                assert plays.pairs(top) == kept, (fmt, rack, top)
+                assert plays.batch_json(top) == json.dumps(batch_line(kept)), (fmt, rack, top)
 
 
 def test_hand_checked_scores(lexicons):

@@ -1348,8 +1348,11 @@ def test_bench_movegen_on_a_small_set(tmp_path, capsys):
             assert figures["compact_positions_per_s"]["median"] > 0 and figures["json_positions_per_s"]["median"] > 0
             if figures["engine"] != "compiled core (C)":
                 assert 0 < figures["search_share"] and all(v > 0 for v in figures["search_ms_per_position"].values())
+                assert "command_positions_per_s" not in figures
             else:  # one C call a position: the search is not timed apart, its edges are counted
                 assert figures["search_share"] is None and figures["search_edges_per_position"] > 0
+                # and lexc moves --batch --json itself, end to end (a process a run)
+                assert figures["command_positions_per_s"]["median"] > 0 and figures["command_start_s"] > 0
             assert figures["plays"] == movegen["dawg"]["appel-jacobson"]["plays"]
     code, _, err = run_main(capsys, "bench", TINY, "--movegen", "--formats", "nope")
     assert code == 2

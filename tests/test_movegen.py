@@ -4,6 +4,7 @@ the referee with the same score."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -14,7 +15,7 @@ from lexc.bench.moves import read_positions
 from lexc.board.board import Board, parse_cgp
 from lexc.formats import build
 from lexc.movegen import STRATEGIES, MoveGenError, generate
-from lexc.movegen.compiled import CORE_SEARCHED
+from lexc.movegen.compiled import CORE_SEARCHED, batch_line
 from lexc.board.referee import judge
 from lexc.wordlist import from_words
 
@@ -207,6 +208,8 @@ def test_compact_plays_give_what_moves_give(english, enable_by_format, index):
         assert len(plays) == len(full)
         assert sorted(plays.scores()) == sorted(m.score for m in full)
         assert plays.pairs() == [(m.notation, m.score) for m in full], (fmt, strategy)
+        assert plays.batch_json() == json.dumps(batch_line([(m.notation, m.score) for m in full])), (fmt, strategy)
         for top in (0, 1, 5, len(full) + 3):
             assert plays.moves(top) == full[:top]
             assert plays.pairs(top) == [(m.notation, m.score) for m in full[:top]]
+            assert plays.batch_json(top) == json.dumps(batch_line([(m.notation, m.score) for m in full[:top]]))

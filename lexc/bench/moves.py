@@ -173,7 +173,7 @@ def compact_and_json(lexicon: Any, strategy: str, used: list[tuple[Any, str, int
         compact.append(time.perf_counter() - t)
         t = time.perf_counter()
         for board, rack, _ in used:
-            json.dumps(compiled.batch_line(generate_plays(board, rack, lexicon, strategy).pairs()))
+            generate_plays(board, rack, lexicon, strategy).batch_json()
         as_json.append(time.perf_counter() - t)
     out = {"compact_positions_per_s": _rate(len(used), compact), "json_positions_per_s": _rate(len(used), as_json)}
     if edges:
@@ -262,6 +262,35 @@ def time_strategies(lexicon: Any, positions: list[tuple[Any, str, int]], repeat:
                 progress(f"move generation, {name}")
             out[name] = time_strategy(lexicon, name, positions, repeat, budget_s)
     return out
+
+
+def command_rate(lexfile: str, strategy: str, positions: str | Path | None, ruleset: str, count: int,
+                 repeat: int) -> dict[str, Any]:
+    """``lexc moves LEXFILE --batch POSITIONS --json`` end to end, as a user runs it: a fresh
+    process each time (start-up, the file's load, every position's plays ranked and written
+    as JSON lines); positions per second over the whole run (median, min, max) and the
+    seconds the same command takes on an empty batch (start-up and load alone)."""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+
+    source = str(positions or bundled_positions())
+    command = [sys.executable, "-m", "lexc", "moves", lexfile, "--strategy", strategy, "--ruleset", ruleset, "--json",
+               "--batch"]
+    def wall(batch: str) -> float:
+        t = time.perf_counter()
+        subprocess.run(command + [batch], check=True, stdout=subprocess.DEVNULL)
+        return time.perf_counter() - t
+
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as empty:
+        pass
+    try:
+        runs = [wall(source) for _ in range(repeat)]
+        start = [wall(empty.name) for _ in range(repeat)]
+    finally:
+        os.unlink(empty.name)
+    return {"command_positions_per_s": _rate(count, runs), "command_start_s": statistics.median(start)}
 
 
 def compare_digests(movegen: dict[str, dict[str, dict[str, Any]]]) -> list[str]:

@@ -76,19 +76,20 @@ def query_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
 
 def movegen_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     """Positions per second (median, min-max) and ms per position by blanks, per pair."""
-    head = ["format", "strategy", "engine", "compact/s", "json/s", "Move/s", "min-max", "ms 0?", "ms 1?", "ms 2?",
-            "search %", "positions"]
+    head = ["format", "strategy", "engine", "compact/s", "json/s", "command/s", "Move/s", "min-max", "ms 0?", "ms 1?",
+            "ms 2?", "search %", "positions"]
     rows = []
     for fmt, f in result["formats"].items():
         for name, m in (f.get("movegen") or {}).items():
             if "skipped" in m:
-                rows.append([fmt, name, m.get("engine", "-")] + ["-"] * 8 + [f"0/{m['of']}"])
+                rows.append([fmt, name, m.get("engine", "-")] + ["-"] * 9 + [f"0/{m['of']}"])
                 continue
             pos, ms = m["positions_per_s"], m["ms_per_position"]
             share = m.get("search_share")
             rows.append([fmt, name, _ENGINE.get(m.get("engine", ""), "-"),
                          _fmt(_get(m, "compact_positions_per_s", "median"), ".1f"),
                          _fmt(_get(m, "json_positions_per_s", "median"), ".1f"),
+                         _fmt(_get(m, "command_positions_per_s", "median"), ".1f"),
                          f"{pos['median']:.1f}", f"{pos['min']:.1f}-{pos['max']:.1f}"]
                         + [f"{ms[b]:.1f}" if b in ms else "-" for b in ("0", "1", "2")]
                         + ["-" if share is None else f"{100 * share:.0f}", f"{m['positions']}/{m['of']}"])

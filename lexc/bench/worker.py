@@ -175,11 +175,17 @@ def use_job(job: dict[str, Any]) -> dict[str, Any]:
     result: dict[str, Any] = {"load_s": summarize(load_s), "query_s": query_s, "answers": answers,
                               "memory": {"peak_mb": peak_mb(), "start_mb": start, "load_added_mb": statistics.median(added[1:] or added)}}
     if job.get("positions") is not None and name not in BASELINES:
-        from .moves import load_positions, time_strategies
+        from ..movegen import compiled
+        from .moves import command_rate, load_positions, time_strategies
 
         positions, _ = load_positions(job["positions"] or None, job["ruleset"])
         result["movegen"] = time_strategies(lex, positions, job["movegen_repeat"], job["budget_s"], progress,
                                             job.get("strategies"))
+        for strategy, figures in result["movegen"].items():  # the command itself, where the core runs it whole
+            if compiled.applicable(lex, strategy) and figures.get("positions") == len(positions):
+                progress(f"lexc moves --batch --json, {strategy}")
+                figures.update(command_rate(job["file"], strategy, job["positions"] or None, job["ruleset"],
+                                            len(positions), job["movegen_repeat"]))
         result["movegen_memory"] = {"peak_mb": peak_mb()}
     return result
 

@@ -28,7 +28,6 @@ def moves(lexfile, cgp, board_file, rack, ruleset, as_json, strategy, top, batch
     Example: lexc moves enable.dawg --cgp '15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0' -n 5
     """
     from ..movegen import generate_plays
-    from ..movegen.compiled import batch_line
 
     lexicon = open_lexicon(lexfile, "dawg", ruleset, progress=note)
     check_listable(lexicon, lexfile or "the bundled lexicon", max_words)  # plays grow with the lexicon
@@ -41,11 +40,11 @@ def moves(lexfile, cgp, board_file, rack, ruleset, as_json, strategy, top, batch
                 try:
                     item = json.loads(line)
                     position = read_position(rules, item["cgp"])
-                    found = generate_plays(position.board, item.get("rack") or position.rack, lexicon,
-                                           strategy).pairs(top)
+                    line = generate_plays(position.board, item.get("rack") or position.rack, lexicon,
+                                          strategy).batch_json(top)
                 except (ValueError, KeyError, TypeError) as exc:
                     raise PositionError(f"{batch}:{number}: {one_line(exc)}") from None
-                click.echo(json.dumps(batch_line(found)))
+                click.echo(line)
         return
     rules, position, rack = position_args(cgp, board_file, rack, ruleset)
     shown = generate_plays(position.board, rack, lexicon, strategy).pairs(top)

@@ -74,6 +74,12 @@ class Dawg(LexiconBase):
             if self._native is not None:
                 self._native.set_extra(edgemod.to_bytes(array("Q", self._extra)))
             self._root = len(self.edges)
+        if self._native is not None:
+            self._native.set_member(*self._member_walk())
+
+    def _member_walk(self) -> tuple[int, bool]:
+        """Where ``word in lexicon`` walks from in the compiled core, and whether backwards."""
+        return self._root, False
 
     def _graph(self, core: Any, buffer: Any) -> Any:
         """The compiled core's graph over the stored edges; it checks what its walks rely on
@@ -476,7 +482,9 @@ class Dawg(LexiconBase):
     # Each method below asks the compiled core when the lexicon has one (``self._native``)
     # and otherwise runs the pure-Python code; the tests hold the two to the same answers.
 
-    def __contains__(self, word: object) -> bool:
+    def _contains(self, word: object) -> bool:
+        """Membership on the Python side: ``__contains__`` is the compiled core's where it has
+        one (``native.core().membership``), which sends here what it does not answer."""
         g = self._native
         if g is not None and type(word) is str:
             found = g.contains_str(word, self._root)
@@ -611,6 +619,10 @@ class Dawg(LexiconBase):
             return blob.split(b"\x00") if count else []
         return self._anagram_codes(letters, blanks, sub)
 
+
+Dawg.__contains__ = Dawg._contains  # type: ignore[method-assign]
+if native.core() is not None:  # `word in dawg` straight into C, no Python frame (the whole family)
+    Dawg.__contains__ = native.core().membership(Dawg)  # type: ignore[method-assign]
 
 _BYTE = [bytes((i,)) for i in range(256)]
 

@@ -200,7 +200,11 @@ class Gaddag(Dawg):
     _hook_root = GADDAG_SLOT  # front hooks: the terminal edges after the reversed word
 
     # -- queries the GADDAG answers natively ----------------------------------------------
-    def __contains__(self, word: object) -> bool:
+    def _member_walk(self) -> tuple[int, bool]:
+        """``word in gaddag`` walks the reversed word from the GADDAG root."""
+        return GADDAG_SLOT, True
+
+    def _contains(self, word: object) -> bool:
         """Membership by the reversed path from the GADDAG root, as ``contains_codes`` (the
         compiled core encodes a str itself)."""
         g = self._native

@@ -9,6 +9,7 @@ for none). From the pure-Python strategies it wraps their list of moves.
 
 from __future__ import annotations
 
+import json
 import struct
 from functools import lru_cache
 from typing import Any
@@ -50,10 +51,23 @@ class Plays:
         if self._moves is not None:
             return [(m.notation, m.score) for m in self.moves(top)]
         records, count = self._best(top)
-        notes = self._notations(records, count)
-        scores = [s for (s,) in struct.iter_unpack("<i32x", records)]
-        found = sorted(zip(notes, scores), key=_rank)
-        return found if top is None else found[:top]
+        board = self.board
+        notes, scores = native.core().ranked(records, count, b"".join(board.rows), board.size,
+                                             _tile_texts(board.ruleset.alphabet.labels), count if top is None else top)
+        return list(zip(notes, scores))
+
+    def batch_json(self, top: int | None = None) -> str:
+        """The JSON line ``lexc moves --batch`` prints for the position (``batch_line`` of
+        ``pairs(top)``, as ``json.dumps`` writes it); made in the compiled core from its
+        records."""
+        if self._moves is not None:
+            return json.dumps(batch_line(self.pairs(top)))
+        records, count = self._best(top)
+        board = self.board
+        labels = board.ruleset.alphabet.labels
+        line = native.core().batch_json(records, count, b"".join(board.rows), board.size, _tile_texts(labels),
+                                        _json_texts(labels), count if top is None else top)
+        return line.decode("ascii")
 
     def _notations(self, records: bytes, count: int) -> list[str]:
         """The notation of each record, made by the compiled core."""
@@ -98,9 +112,10 @@ def batch_line(pairs: list[tuple[str, int]]) -> dict[str, Any]:
     return {"count": len(pairs), "moves": [{"move": n, "score": s} for n, s in pairs]}
 
 
-def _rank(pair: tuple[str, int]) -> tuple[int, str]:
-    """Score descending, then notation (``movegen.ranked``)."""
-    return -pair[1], pair[0]
+@lru_cache(maxsize=16)
+def _json_texts(labels: tuple[str, ...]) -> tuple[bytes, ...]:
+    """Each board code's text in notation as ``json.dumps`` escapes it inside a string (ASCII)."""
+    return tuple(json.dumps(text.decode("utf-8"))[1:-1].encode("ascii") for text in _tile_texts(labels))
 
 
 @lru_cache(maxsize=16)
@@ -113,13 +128,21 @@ def _tile_texts(labels: tuple[str, ...]) -> tuple[bytes, ...]:
     return tuple(tile_text(alphabet, code).encode("utf-8") if code & 0x7F in known else b"?" for code in range(256))
 
 
-@lru_cache(maxsize=16)
+_ARRAYS: dict[int, tuple[Ruleset, tuple[bytes, bytes, bytes]]] = {}  # by id(ruleset): hashing one costs microseconds
+
+
 def _ruleset_arrays(ruleset: Ruleset) -> tuple[bytes, bytes, bytes]:
     """The ruleset as the compiled core reads it: tile values by board code (256 int32),
     letter and word multipliers of every square (n x n bytes)."""
+    kept = _ARRAYS.get(id(ruleset))
+    if kept is not None and kept[0] is ruleset:
+        return kept[1]
     values = struct.pack("<256i", *ruleset.tile_values)
     letter = bytes(lm for row in ruleset.premiums for lm, _ in row)
     word = bytes(wm for row in ruleset.premiums for _, wm in row)
+    if len(_ARRAYS) >= 16:
+        _ARRAYS.clear()
+    _ARRAYS[id(ruleset)] = (ruleset, (values, letter, word))  # (the ruleset kept alive: its id stays its own)
     return values, letter, word
 
 

@@ -13,16 +13,22 @@ PyTypeObject *GraphType = NULL;
 
 /* -- small helpers --------------------------------------------------------------------- */
 
-int buf_put(Buf *b, const void *src, Py_ssize_t len) {
+unsigned char *buf_reserve(Buf *b, Py_ssize_t len) {
     if (b->len + len > b->cap) {
         Py_ssize_t cap = b->cap ? b->cap : 4096;
         while (cap < b->len + len) cap *= 2;
         unsigned char *data = realloc(b->data, (size_t)cap);
-        if (!data) { PyErr_NoMemory(); return -1; }
+        if (!data) { PyErr_NoMemory(); return NULL; }
         b->data = data;
         b->cap = cap;
     }
-    memcpy(b->data + b->len, src, (size_t)len);
+    return b->data + b->len;
+}
+
+int buf_put(Buf *b, const void *src, Py_ssize_t len) {
+    unsigned char *at = buf_reserve(b, len);
+    if (!at) return -1;
+    memcpy(at, src, (size_t)len);
     b->len += len;
     return 0;
 }
@@ -147,6 +153,7 @@ static PyObject *Graph_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     Graph *g = (Graph *)PyType_GenericAlloc(type, 0);
     if (!g) { if (extra.obj) PyBuffer_Release(&extra); return NULL; }
     g->extra = NULL;
+    g->member_root = -1;
     if (PyObject_GetBuffer(edges, &g->view, PyBUF_SIMPLE) < 0) {
         if (extra.obj) PyBuffer_Release(&extra);
         Py_DECREF(g);
@@ -499,6 +506,57 @@ static PyObject *Graph_contains_str(PyObject *self, PyObject *args) {
         i = g_find(g, CHILD(g, edge_at(g, i)), codes[reverse ? len - 1 - k : k]);
     if (i >= 0 && TERM(g, edge_at(g, i))) Py_RETURN_TRUE;
     Py_RETURN_FALSE;
+}
+
+/* set_member(from_edge, reverse): the walk `in` takes (the lexicon's __contains__ below) */
+static PyObject *Graph_set_member(PyObject *self, PyObject *args) {
+    Graph *g = (Graph *)self;
+    Py_ssize_t from;
+    int reverse;
+    if (!PyArg_ParseTuple(args, "np", &from, &reverse)) return NULL;
+    if (from < 0 || from >= g->n + g->n_extra) { PyErr_SetString(PyExc_IndexError, "edge outside the array"); return NULL; }
+    g->member_root = from;
+    g->member_reverse = reverse;
+    Py_RETURN_NONE;
+}
+
+/* -- `word in lexicon` without a Python frame ------------------------------------------------
+ * membership(cls) makes a method descriptor for a word-graph class's __contains__: it reads
+ * the instance's `_native` Graph and answers a str of the alphabet's one-character letters
+ * from the graph's member walk; anything else (no graph, no walk set, bytes, a letter it
+ * cannot encode) goes to the instance's `_contains`, the Python path. */
+static PyObject *NATIVE_NAME, *SLOW_NAME;
+
+static PyObject *member_contains(PyObject *self, PyObject *word) {
+    PyObject *graph = PyObject_GetAttr(self, NATIVE_NAME);
+    if (!graph) return NULL;
+    if (PyObject_TypeCheck(graph, GraphType) && PyUnicode_Check(word)) {
+        const Graph *g = (const Graph *)graph;
+        uint8_t codes[MAX_TILES + 1];
+        Py_ssize_t len = 0;
+        int ok = g->has_encode && g->member_root >= 0 ? encode_str(g, word, codes, &len) : 0;
+        if (ok < 0) { Py_DECREF(graph); return NULL; }
+        if (ok) {
+            Py_ssize_t i = len ? g->member_root : -1;
+            for (Py_ssize_t k = 0; k < len && i >= 0; k++)
+                i = g_find(g, CHILD(g, edge_at(g, i)), codes[g->member_reverse ? len - 1 - k : k]);
+            int found = i >= 0 && TERM(g, edge_at(g, i));
+            Py_DECREF(graph);
+            return PyBool_FromLong(found);
+        }
+    }
+    Py_DECREF(graph);
+    return PyObject_CallMethodObjArgs(self, SLOW_NAME, word, NULL);
+}
+
+static PyMethodDef member_def = {"__contains__", member_contains, METH_O,
+                                 "Membership: the compiled core's walk, else the Python path (_contains)."};
+
+/* membership(cls) -> a __contains__ method descriptor for the class */
+static PyObject *membership(PyObject *module, PyObject *cls) {
+    (void)module;
+    if (!PyType_Check(cls)) { PyErr_SetString(PyExc_TypeError, "membership: a class"); return NULL; }
+    return PyDescr_NewMethod((PyTypeObject *)cls, &member_def);
 }
 
 static int check_edge(const Graph *g, Py_ssize_t i) {
@@ -930,6 +988,7 @@ static PyMethodDef Graph_methods[] = {
     {"pattern", Graph_pattern, METH_VARARGS, "pattern(root_edge, tokens) -> Cursor"},
     {"size", Graph_size, METH_NOARGS, "size() -> (stored edges, extra edges)"},
     {"set_extra", Graph_set_extra, METH_O, "set_extra(edges): u64 edges kept after the stored ones"},
+    {"set_member", Graph_set_member, METH_VARARGS, "set_member(from_edge, reverse): the walk of `in`"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -956,6 +1015,14 @@ static int core_exec(PyObject *module) {
     CursorType = (PyTypeObject *)PyType_FromSpec(&Cursor_spec);
     if (!CursorType) return -1;
     if (PyModule_AddIntConstant(module, "MAX_TILES", MAX_TILES) < 0) return -1;
+    NATIVE_NAME = PyUnicode_InternFromString("_native");
+    SLOW_NAME = PyUnicode_InternFromString("_contains");
+    if (!NATIVE_NAME || !SLOW_NAME) return -1;
+    static PyMethodDef functions[] = {
+        {"membership", membership, METH_O, "membership(cls) -> a __contains__ for a word-graph class"},
+        {NULL, NULL, 0, NULL},
+    };
+    if (PyModule_AddFunctions(module, functions) < 0) return -1;
     if (movegen_init(module) < 0) return -1;
     if (anatrie_init(module) < 0) return -1;
     return 0;

@@ -59,6 +59,8 @@ typedef struct {
     int separator;         /* letter 0 allowed (GADDAG) */
     uint8_t encode[256];   /* Latin-1 character -> letter code (0: not a one-character label) */
     int has_encode;
+    Py_ssize_t member_root; /* the edge membership walks from (-1: not set) */
+    int member_reverse;    /* walk the word backwards (a GADDAG's i = n path) */
 } Graph;
 
 static inline uint64_t edge_at(const Graph *g, Py_ssize_t i) {
@@ -110,6 +112,8 @@ static inline Mask g_word_letters(const Graph *g, Py_ssize_t node) {
 
 /* A growing byte buffer (results come back as compact buffers). */
 typedef struct { unsigned char *data; Py_ssize_t len, cap; } Buf;
+/* room for `len` more bytes at the end (the caller writes there, then adds to len); NULL: no memory */
+unsigned char *buf_reserve(Buf *b, Py_ssize_t len);
 int buf_put(Buf *b, const void *src, Py_ssize_t len);
 void buf_free(Buf *b);
 PyObject *buf_bytes(Buf *b);

@@ -19,6 +19,7 @@ typedef struct {
     uint8_t squares[MAX_BOARD];      /* the lane's tiles (0 empty) */
     Mask checks[MAX_BOARD];          /* cross-check of each empty square */
     uint8_t anchor[MAX_BOARD];
+    int anchor_at;                   /* A&J: the anchor being searched */
     int cross[MAX_BOARD];            /* cross-sum of each empty square, -1: no cross word */
     int lm[MAX_BOARD], wm[MAX_BOARD];
     const int32_t *values;           /* by board code */
@@ -268,6 +269,145 @@ static PyObject *search_edges(PyObject *module, PyObject *unused) {
     return PyLong_FromUnsignedLongLong(LAST_EDGES);
 }
 
+/* -- plays as text ------------------------------------------------------------------------ */
+
+#define JSON_TILE 192 /* the longest escaped tile text: 32 bytes, \\uXXXX for each */
+#define NOTE_MAX (JSON_TILE * MAX_BOARD + 2 * MAX_BOARD + 16) /* the longest notation, escaped */
+
+/* The 256 tile texts by board code (bytes of at most `most` bytes each) from a Python
+ * sequence; the items are kept (texts point into them) until `release_texts`. */
+static int read_texts(PyObject *seq, PyObject *items[256], const char *text[256], Py_ssize_t tlen[256], Py_ssize_t most) {
+    if (PySequence_Size(seq) != 256) return -1;
+    for (int c = 0; c < 256; c++) {
+        char *s;
+        items[c] = PySequence_GetItem(seq, c);
+        if (!items[c] || PyBytes_AsStringAndSize(items[c], &s, &tlen[c]) < 0 || tlen[c] > most) return -1;
+        text[c] = s;
+    }
+    return 0;
+}
+
+static void release_texts(PyObject *items[256]) {
+    for (int c = 0; c < 256; c++) Py_XDECREF(items[c]);
+}
+
+/* a number's decimal digits into s: how many */
+static int write_int(char *s, long long v) {
+    char d[24];
+    int k = 0, len = 0;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do { d[k++] = (char)('0' + u % 10); u /= 10; } while (u);
+    if (v < 0) s[len++] = '-';
+    while (k) s[len++] = d[--k];
+    return len;
+}
+
+/* a record's standard notation into s (NOTE_MAX bytes), each tile by `text`: its length, or
+ * -1 for a record off the board */
+static int write_notation(const uint8_t *rec, const uint8_t *b, int n, const char **text, const Py_ssize_t *tlen,
+                          char *s) {
+    int len = 0, row = rec[4], col = rec[5], down = rec[6], L = rec[7], inside = 0;
+    if (row >= n || col >= n || L > MAX_BOARD || (down ? row : col) + L > n) return -1;
+    if (down) s[len++] = (char)('A' + col);
+    len += write_int(s + len, row + 1);
+    if (!down) s[len++] = (char)('A' + col);
+    s[len++] = ' ';
+    for (int t = 0; t < L; t++) {
+        int r = down ? row + t : row, c = down ? col : col + t;
+        int tile = rec[8 + t], through = tile == THROUGH;
+        if (through != inside) { s[len++] = through ? '(' : ')'; inside = through; }
+        int code = through ? b[r * n + c] : tile;
+        memcpy(s + len, text[code], (size_t)tlen[code]);
+        len += (int)tlen[code];
+    }
+    if (inside) s[len++] = ')';
+    return len;
+}
+
+/* A play's sort key: score, and its notation (UTF-8, whose byte order is code point order,
+ * the order Python compares strings in); `prefix` holds the notation's first 8 bytes
+ * big-endian, so most comparisons need no memcmp. */
+typedef struct { uint64_t prefix; int32_t score; int len; const char *note; const uint8_t *rec; } Ranked;
+
+/* score descending, then notation (movegen.ranked); a and b point to Ranked pointers */
+static int ranked_cmp(const void *a, const void *b) {
+    const Ranked *x = *(const Ranked *const *)a, *y = *(const Ranked *const *)b;
+    if (x->score != y->score) return x->score > y->score ? -1 : 1;
+    if (x->prefix != y->prefix) return x->prefix < y->prefix ? -1 : 1;
+    int common = x->len < y->len ? x->len : y->len, c = common > 8 ? memcmp(x->note + 8, y->note + 8, (size_t)common - 8) : 0;
+    return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+/* the keys in ranked order (pointers into `keys`; NULL when out of memory): by score with a
+ * counting sort (scores span a small range), then each run of one score by notation; one
+ * plain sort where the scores spread too wide (a crafted ruleset) */
+static const Ranked **sort_ranked(const Ranked *keys, Py_ssize_t count) {
+    const Ranked **order = malloc(sizeof(Ranked *) * (size_t)(count ? count : 1));
+    if (!order || !count) return order;
+    int32_t lo = keys[0].score, hi = keys[0].score;
+    for (Py_ssize_t k = 1; k < count; k++) {
+        if (keys[k].score < lo) lo = keys[k].score;
+        if (keys[k].score > hi) hi = keys[k].score;
+    }
+    long long span = (long long)hi - lo + 1;
+    Py_ssize_t *at = span <= 4 * (long long)count + 4096 ? calloc((size_t)span + 1, sizeof(Py_ssize_t)) : NULL;
+    if (!at) {
+        for (Py_ssize_t k = 0; k < count; k++) order[k] = keys + k;
+        qsort(order, (size_t)count, sizeof(Ranked *), ranked_cmp);
+        return order;
+    }
+    for (Py_ssize_t k = 0; k < count; k++) at[hi - keys[k].score + 1]++;
+    for (long long v = 1; v <= span; v++) at[v] += at[v - 1];
+    for (Py_ssize_t k = 0; k < count; k++) order[at[hi - keys[k].score]++] = keys + k;
+    free(at);
+    for (Py_ssize_t from = 0; from < count;) {
+        Py_ssize_t to = from + 1;
+        while (to < count && order[to]->score == order[from]->score) to++;
+        if (to - from > 1) qsort(order + from, (size_t)(to - from), sizeof(Ranked *), ranked_cmp);
+        from = to;
+    }
+    return order;
+}
+
+/* The plays ranked best first: a Ranked key per record (`*keys_out`, their notations in the
+ * arena `*arena_out`) and their order; NULL with an exception set. The caller frees all three. */
+static const Ranked **rank_plays(const uint8_t *records, Py_ssize_t count, const uint8_t *b, int n,
+                                 const char **text, const Py_ssize_t *tlen, Ranked **keys_out, char **arena_out) {
+    Ranked *keys = malloc(sizeof(Ranked) * (size_t)(count ? count : 1));
+    Py_ssize_t *offsets = malloc(sizeof(Py_ssize_t) * (size_t)(count ? count : 1));
+    const Ranked **order = NULL;
+    Buf arena = {0};
+    if (!keys || !offsets) { PyErr_NoMemory(); goto fail; }
+    for (Py_ssize_t k = 0; k < count; k++) {
+        const uint8_t *rec = records + k * RECORD;
+        char *s = (char *)buf_reserve(&arena, NOTE_MAX);
+        if (!s) goto fail;
+        int len = write_notation(rec, b, n, text, tlen, s);
+        if (len < 0) { PyErr_SetString(PyExc_ValueError, "a play record off the board"); goto fail; }
+        offsets[k] = arena.len;
+        arena.len += len;
+        memcpy(&keys[k].score, rec, 4);
+        keys[k].len = len;
+        keys[k].rec = rec;
+    }
+    for (Py_ssize_t k = 0; k < count; k++) { /* (the arena has moved while it grew) */
+        const unsigned char *note = arena.data + offsets[k];
+        uint64_t prefix = 0;
+        for (int j = 0; j < 8; j++) prefix = prefix << 8 | (j < keys[k].len ? note[j] : 0);
+        keys[k].note = (const char *)note;
+        keys[k].prefix = prefix;
+    }
+    order = sort_ranked(keys, count);
+    if (!order) { PyErr_NoMemory(); goto fail; }
+    free(offsets);
+    *keys_out = keys;
+    *arena_out = (char *)arena.data;
+    return order;
+fail:
+    free(keys); free(offsets); buf_free(&arena);
+    return NULL;
+}
+
 /* notations(records, count, board, n, texts) -> [str]: each play's standard notation,
  * `texts` the 256 tile texts by code (UTF-8 bytes: upper case, lower case for a blank,
  * brackets around a multi-character label) */
@@ -276,59 +416,141 @@ static PyObject *notations(PyObject *module, PyObject *args) {
     Py_buffer records, board;
     Py_ssize_t count;
     int n;
-    PyObject *texts;
-    if (!PyArg_ParseTuple(args, "y*ny*iO", &records, &count, &board, &n, &texts)) return NULL;
-    PyObject *out = NULL;
+    PyObject *texts, *items[256] = {0}, *out = NULL;
     const char *text[256];
     Py_ssize_t tlen[256];
+    if (!PyArg_ParseTuple(args, "y*ny*iO", &records, &count, &board, &n, &texts)) return NULL;
     if (count < 0 || records.len < count * RECORD || n < 1 || n > MAX_BOARD || board.len != (Py_ssize_t)n * n ||
-        PySequence_Size(texts) != 256) {
-        PyErr_SetString(PyExc_ValueError, "notations: bad arguments");
+        read_texts(texts, items, text, tlen, 32) < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "notations: bad arguments");
         goto done;
     }
-    PyObject *items[256] = {0};
-    int ok = 1;
-    for (int c = 0; c < 256 && ok; c++) {
-        items[c] = PySequence_GetItem(texts, c);
-        char *s;
-        if (!items[c] || PyBytes_AsStringAndSize(items[c], &s, &tlen[c]) < 0 || tlen[c] > 32) ok = 0;
-        else text[c] = s;
-    }
-    if (ok) out = PyList_New(count);
+    out = PyList_New(count);
     const uint8_t *rec = (const uint8_t *)records.buf, *b = (const uint8_t *)board.buf;
     for (Py_ssize_t k = 0; out && k < count; k++, rec += RECORD) {
-        char s[32 * 3 * MAX_BOARD + 16];
-        int len = 0, row = rec[4], col = rec[5], down = rec[6], L = rec[7], inside = 0;
-        if (row >= n || col >= n || L > MAX_BOARD || (down ? row : col) + L > n) {
-            PyErr_SetString(PyExc_ValueError, "notations: a record off the board");
-            Py_CLEAR(out);
-            break;
-        }
-        if (down) len += sprintf(s + len, "%c%d ", 'A' + col, row + 1);
-        else len += sprintf(s + len, "%d%c ", row + 1, 'A' + col);
-        for (int t = 0; t < L; t++) {
-            int r = down ? row + t : row, c = down ? col : col + t;
-            int tile = rec[8 + t], through = tile == THROUGH;
-            if (through != inside) { s[len++] = through ? '(' : ')'; inside = through; }
-            int code = through ? b[r * n + c] : tile;
-            memcpy(s + len, text[code], (size_t)tlen[code]);
-            len += (int)tlen[code];
-        }
-        if (inside) s[len++] = ')';
+        char s[NOTE_MAX];
+        int len = write_notation(rec, b, n, text, tlen, s);
+        if (len < 0) { PyErr_SetString(PyExc_ValueError, "notations: a record off the board"); Py_CLEAR(out); break; }
         PyObject *str = PyUnicode_DecodeUTF8(s, len, "strict");
         if (!str) { Py_CLEAR(out); break; }
         PyList_SetItem(out, k, str);
     }
-    for (int c = 0; c < 256; c++) Py_XDECREF(items[c]);
 done:
+    release_texts(items);
     PyBuffer_Release(&records);
     PyBuffer_Release(&board);
     return out;
 }
 
+/* ranked(records, count, board, n, texts, limit) -> ([notation], [score]): the plays best
+ * first (score descending, then notation), the first `limit` of them */
+static PyObject *ranked(PyObject *module, PyObject *args) {
+    (void)module;
+    Py_buffer records, board;
+    Py_ssize_t count, limit;
+    int n;
+    PyObject *texts, *items[256] = {0}, *notes = NULL, *scores = NULL, *result = NULL;
+    const char *text[256];
+    Py_ssize_t tlen[256];
+    char *arena = NULL;
+    Ranked *keys = NULL;
+    const Ranked **order = NULL;
+    if (!PyArg_ParseTuple(args, "y*ny*iOn", &records, &count, &board, &n, &texts, &limit)) return NULL;
+    if (count < 0 || records.len < count * RECORD || n < 1 || n > MAX_BOARD || board.len != (Py_ssize_t)n * n ||
+        limit < 0 || read_texts(texts, items, text, tlen, 32) < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "ranked: bad arguments");
+        goto done;
+    }
+    order = rank_plays(records.buf, count, board.buf, n, text, tlen, &keys, &arena);
+    if (!order) goto done;
+    if (limit > count) limit = count;
+    notes = PyList_New(limit);
+    scores = PyList_New(limit);
+    for (Py_ssize_t k = 0; notes && scores && k < limit; k++) {
+        PyObject *str = PyUnicode_DecodeUTF8(order[k]->note, order[k]->len, "strict"),
+                 *score = PyLong_FromLong(order[k]->score);
+        if (!str || !score) { Py_XDECREF(str); Py_XDECREF(score); Py_CLEAR(notes); break; }
+        PyList_SetItem(notes, k, str);
+        PyList_SetItem(scores, k, score);
+    }
+    if (notes && scores) result = PyTuple_Pack(2, notes, scores);
+done:
+    Py_XDECREF(notes); Py_XDECREF(scores);
+    free(order); free(keys); free(arena);
+    release_texts(items);
+    PyBuffer_Release(&records);
+    PyBuffer_Release(&board);
+    return result;
+}
+
+/* batch_json(records, count, board, n, texts, json_texts, limit) -> bytes: the line
+ * `lexc moves --batch --json` prints for the position, exactly as json.dumps writes
+ * {"count": N, "moves": [{"move": notation, "score": score}, ...]} for the first `limit`
+ * plays ranked; `json_texts` are the tile texts escaped as json.dumps escapes them (ASCII) */
+static PyObject *batch_json(PyObject *module, PyObject *args) {
+    (void)module;
+    Py_buffer records, board;
+    Py_ssize_t count, limit;
+    int n;
+    PyObject *texts, *jtexts, *items[256] = {0}, *jitems[256] = {0}, *result = NULL;
+    const char *text[256], *jtext[256];
+    Py_ssize_t tlen[256], jlen[256];
+    char *arena = NULL;
+    Ranked *keys = NULL;
+    const Ranked **order = NULL;
+    Buf out = {0};
+    if (!PyArg_ParseTuple(args, "y*ny*iOOn", &records, &count, &board, &n, &texts, &jtexts, &limit)) return NULL;
+    if (count < 0 || records.len < count * RECORD || n < 1 || n > MAX_BOARD || board.len != (Py_ssize_t)n * n ||
+        limit < 0 || read_texts(texts, items, text, tlen, 32) < 0 || read_texts(jtexts, jitems, jtext, jlen, JSON_TILE) < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "batch_json: bad arguments");
+        goto done;
+    }
+    order = rank_plays(records.buf, count, board.buf, n, text, tlen, &keys, &arena);
+    if (!order) goto done;
+    if (limit > count) limit = count;
+    int plain = 1; /* the escaped texts are the texts (ASCII labels): the ranked notations serve */
+    for (int c = 0; c < 256 && plain; c++) plain = jlen[c] == tlen[c] && !memcmp(jtext[c], text[c], (size_t)tlen[c]);
+    char head[64];
+    int hl = (int)strlen(strcpy(head, "{\"count\": "));
+    hl += write_int(head + hl, limit);
+    hl += (int)strlen(strcpy(head + hl, ", \"moves\": ["));
+    if (buf_put(&out, head, hl) < 0) goto done;
+    for (Py_ssize_t k = 0; k < limit; k++) {
+        static const char open[] = "{\"move\": \"", score[] = "\", \"score\": ";
+        char *s = (char *)buf_reserve(&out, NOTE_MAX + 64);
+        if (!s) goto done;
+        int len = 0;
+        if (k) { s[len++] = ','; s[len++] = ' '; }
+        memcpy(s + len, open, sizeof open - 1);
+        len += (int)sizeof open - 1;
+        if (plain) { memcpy(s + len, order[k]->note, (size_t)order[k]->len); len += order[k]->len; }
+        else {
+            int note = write_notation(order[k]->rec, board.buf, n, jtext, jlen, s + len);
+            if (note < 0) { PyErr_SetString(PyExc_ValueError, "batch_json: a record off the board"); goto done; }
+            len += note;
+        }
+        memcpy(s + len, score, sizeof score - 1);
+        len += (int)sizeof score - 1;
+        len += write_int(s + len, order[k]->score);
+        s[len++] = '}';
+        out.len += len;
+    }
+    if (buf_put(&out, "]}", 2) < 0) goto done;
+    result = buf_bytes(&out);
+done:
+    buf_free(&out);
+    free(order); free(keys); free(arena);
+    release_texts(items); release_texts(jitems);
+    PyBuffer_Release(&records);
+    PyBuffer_Release(&board);
+    return result;
+}
+
 static PyMethodDef movegen_methods[] = {
     {"movegen", movegen, METH_VARARGS, "Every play of a position: (records, count)."},
     {"notations", notations, METH_VARARGS, "The notation of each play record."},
+    {"ranked", ranked, METH_VARARGS, "The plays best first: ([notation], [score])."},
+    {"batch_json", batch_json, METH_VARARGS, "The plays' JSON line of lexc moves --batch."},
     {"search_edges", search_edges, METH_NOARGS, "Edges the last movegen call's searches read."},
     {NULL, NULL, 0, NULL},
 };
