@@ -19,7 +19,8 @@ typedef struct {
     uint8_t squares[MAX_BOARD];      /* the lane's tiles (0 empty) */
     Mask checks[MAX_BOARD];          /* cross-check of each empty square */
     uint8_t anchor[MAX_BOARD];
-    int anchor_at;                   /* A&J: the anchor being searched */
+    int anchor_at;                   /* the anchor being searched */
+    int end_free;                    /* Gordon: the square after the anchor is free (or off the board) */
     int cross[MAX_BOARD];            /* cross-sum of each empty square, -1: no cross word */
     int lm[MAX_BOARD], wm[MAX_BOARD];
     const int32_t *values;           /* by board code */
