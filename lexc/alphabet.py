@@ -51,6 +51,7 @@ class Alphabet:
     _decode_table: dict = field(init=False, repr=False, compare=False)
     _decode_bytes: bytes | None = field(init=False, repr=False, compare=False)
     _known: bytes = field(init=False, repr=False, compare=False)
+    _mask_tuples: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         labels = tuple(fold(label) for label in self.labels)
@@ -66,6 +67,7 @@ class Alphabet:
                 raise ValueError(f"bad letter label {label[:MAX_LABEL]!r}: a label is 1 to {MAX_LABEL} printable "
                                  f"characters, no space, digit or any of {RESERVED}")
         object.__setattr__(self, "labels", labels)
+        object.__setattr__(self, "_mask_tuples", {})
         codes = {label: i + 1 for i, label in enumerate(labels)}
         object.__setattr__(self, "_codes", codes)
         by_length = sorted(labels, key=len, reverse=True)
@@ -187,6 +189,16 @@ class Alphabet:
                 out.append(label)
             mask ^= low
         return out
+
+    def mask_tuple(self, mask: int) -> tuple[str, ...]:
+        """``mask_labels`` as a tuple, remembered (hooks ask for the same few masks again and
+        again)."""
+        kept = self._mask_tuples.get(mask)
+        if kept is None:
+            if len(self._mask_tuples) >= 4096:
+                self._mask_tuples.clear()
+            kept = self._mask_tuples[mask] = tuple(self.mask_labels(mask))
+        return kept
 
     def parse_rack(self, rack: str) -> tuple[list[int], int]:
         """Parse a rack such as ``RETAIN??``: letter codes and the number of blanks.

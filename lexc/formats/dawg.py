@@ -587,8 +587,8 @@ class Dawg(LexiconBase):
                 return LexiconBase.hooks(self, word)
             found = (codes, *g.hooks(bytes(codes), self._root, self._hook_root))
         codes, front, back, valid = found
-        labels = self.alphabet.mask_labels
-        return Hooks.make(self.alphabet.decode(codes), valid, tuple(labels(front)), tuple(labels(back)))
+        alphabet = self.alphabet
+        return Hooks.make(alphabet.decode(codes), valid, alphabet.mask_tuple(front), alphabet.mask_tuple(back))
 
     def anagrams(self, rack: str, sub: bool = False) -> list[str]:
         """Anagrams (with ``sub``, sub-anagrams) of a rack, in ``in_anagram_order``: the
