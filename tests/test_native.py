@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import lexc
 from lexc import formats, native
@@ -139,3 +141,55 @@ def test_membership_runs_in_the_core_and_hands_the_rest_to_python(english):
         assert "method_descriptor" in type(type(compiled).__contains__).__name__
         for word in words + [b"CARE", compiled.encode("CARE"), 3, None]:
             assert (word in compiled) == (word in reference) == reference._contains(word), (fmt, word)
+
+
+# -- the minimizer -----------------------------------------------------------------------------
+
+GRAPHS = ("dawg", "gaddag", "gaddawg")
+
+
+def _both_paths(words, name: str, **options) -> tuple[bytes, bytes]:
+    """The file bytes of one build on the pure path and one on the active path."""
+    with native.pure():
+        reference = formats.dumps(build(words, name, **options))
+    return reference, formats.dumps(build(words, name, **options))
+
+
+@needs_core
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text("ABCDE", min_size=1, max_size=9), max_size=40), st.sampled_from(GRAPHS),
+       st.sampled_from(["auto", "u64"]))
+def test_the_compiled_minimizer_builds_the_same_bytes(english, words, name, layout):
+    """Every word graph, built by the C minimizer and by the reference, is the same file."""
+    wordlist = from_words(words or ["A"], english.alphabet, min_len=1)
+    reference, compiled = _both_paths(wordlist, name, layout=layout)
+    assert compiled == reference
+
+
+@needs_core
+@pytest.mark.slow
+def test_the_compiled_minimizer_builds_enables_gaddawg_byte_for_byte(enable_list):
+    reference, compiled = _both_paths(enable_list, "gaddawg")
+    assert compiled == reference
+
+
+@needs_core
+def test_the_compiled_minimizer_refuses_what_the_reference_refuses():
+    from lexc.formats.minimize import Minimizer, link
+
+    for make in (Minimizer, native.core().Minimizer):
+        m = make()
+        with pytest.raises(ValueError, match="strictly increasing"):
+            m.add_language([b"\x02", b"\x01"])
+        m = make()
+        root = m.add_language([b"\x01\x02", b"\x02"])
+        assert m.child(root, 1) and m.child(root, 2) == 0
+        with pytest.raises(ValueError, match="no edge 3"):
+            m.child(root, 3)
+        with pytest.raises(ValueError, match="points at no node"):
+            m.add_language([link(b"\x01", 10**6)], True)
+        with pytest.raises(ValueError, match="points at no node"):
+            m.add_language([b"\x01\x00\x00"], True)
+        with pytest.raises(ValueError, match="is extended by"):
+            low, high = sorted([root, m.child(root, 1)])  # two nodes: the second link extends the first's letters
+            m.add_language([link(b"\x01", low), link(b"\x01", high)], True)

@@ -276,7 +276,7 @@ def command_rate(lexfile: str, strategy: str, positions: str | Path | None, rule
     import tempfile
 
     source = str(positions or bundled_positions())
-    command = [sys.executable, "-m", "lexc", "moves", lexfile, "--strategy", strategy, "--ruleset", ruleset, "--json",
+    command = [sys.executable, "-P", "-m", "lexc", "moves", lexfile, "--strategy", strategy, "--ruleset", ruleset, "--json",
                "--batch"]
     def wall(batch: str) -> float:
         t = time.perf_counter()

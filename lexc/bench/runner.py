@@ -57,7 +57,8 @@ def run_job(job: dict[str, Any], tmp: Path, on_progress: Callable[[str], None], 
         env.pop("LEXC_PURE", None)
     root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    proc = subprocess.Popen([sys.executable, "-m", "lexc.bench.worker", str(job_path), str(result_path)],
+    # -P: the worker imports this lexc (PYTHONPATH above), never a source tree in the cwd
+    proc = subprocess.Popen([sys.executable, "-P", "-m", "lexc.bench.worker", str(job_path), str(result_path)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
     last = ""  # the last line the job wrote besides progress: its error, if it fails
     assert proc.stderr is not None

@@ -23,7 +23,7 @@ from . import graph, proofs, schema
 from ..pattern import STAR, can_match, parse_pattern
 from .base import MAX_ANSWERS, Capability, Hooks, LexiconBase, TooManyAnswers, capped_append, is_count, require, too_deep
 from .errors import FormatError
-from .minimize import Minimizer
+from .minimize import minimizer
 
 
 class Dawg(LexiconBase):
@@ -114,7 +114,7 @@ class Dawg(LexiconBase):
     @classmethod
     def build(cls, words: Sequence[bytes], alphabet: Alphabet, layout: str = "auto", **_: Any) -> "Dawg":
         """Build the minimal DAWG of strictly increasing encoded words."""
-        m = Minimizer()
+        m = minimizer()
         root = m.add_language(words)
         packed, chosen, nodes = m.pack([root], layout)
         trie_nodes = m.trie_nodes

@@ -33,7 +33,7 @@ from . import edges as edgemod
 from . import schema
 from .base import Capability, LexiconBase
 from .dawg import Dawg
-from .minimize import Minimizer, link
+from .minimize import Minimizer, link, minimizer
 
 SEP = 0  # the separator's letter code
 DAWG_SLOT, GADDAG_SLOT = 0, 1
@@ -104,7 +104,7 @@ class Gaddag(Dawg):
     @classmethod
     def build(cls, words: Sequence[bytes], alphabet: Alphabet, layout: str = "auto", **_: Any) -> "Gaddag":
         """Build the minimal GADDAG (and DAWG) of strictly increasing encoded words."""
-        m = Minimizer()
+        m = minimizer()
         dawg_root = m.add_language(words)
         strings, hidden = gaddag_input(words, m, dawg_root)
         before = m.trie_nodes

@@ -1025,6 +1025,7 @@ static int core_exec(PyObject *module) {
     if (PyModule_AddFunctions(module, functions) < 0) return -1;
     if (movegen_init(module) < 0) return -1;
     if (anatrie_init(module) < 0) return -1;
+    if (minimize_init(module) < 0) return -1;
     return 0;
 }
 

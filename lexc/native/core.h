@@ -124,5 +124,6 @@ int long_to_mask(PyObject *value, Mask *out);
 extern PyTypeObject *GraphType;
 int movegen_init(PyObject *module);
 int anatrie_init(PyObject *module);
+int minimize_init(PyObject *module);
 
 #endif
