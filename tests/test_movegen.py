@@ -14,7 +14,7 @@ import lexc
 from lexc.bench.moves import read_positions
 from lexc.board.board import Board, parse_cgp
 from lexc.formats import build
-from lexc.movegen import STRATEGIES, MoveGenError, generate
+from lexc.movegen import STRATEGIES, MoveGenError, generate, generate_plays
 from lexc.movegen.compiled import CORE_SEARCHED, batch_line
 from lexc.board.referee import judge
 from lexc.wordlist import from_words
@@ -30,6 +30,15 @@ def pairs(moves) -> set[tuple[str, int]]:
     """The (notation, score) set, after checking that no play came out twice."""
     found = {(m.notation, m.score) for m in moves}
     assert len(found) == len(moves), "a play was generated twice"
+    return found
+
+
+def play_pairs(plays) -> set[tuple[str, int]]:
+    """``pairs`` of a compact ``Plays`` (no ``Move`` objects made: the notation comes from
+    the compiled core's ranking on its path)."""
+    listed = plays.pairs()
+    found = set(listed)
+    assert len(found) == len(listed) == len(plays), "a play was generated twice"
     return found
 
 
@@ -181,7 +190,7 @@ def test_selfplay_positions_agree_across_formats(english, enable_by_format, inde
     for fmt, strategy in enable_combos(enable_by_format):
         if strategy == "naive" and (index % 10 or "?" in rack):
             continue
-        results[(fmt, strategy)] = pairs(generate(position.board, rack, enable_by_format[fmt], strategy))
+        results[(fmt, strategy)] = play_pairs(generate_plays(position.board, rack, enable_by_format[fmt], strategy))
     first = results[("dawg", "appel-jacobson")]
     for key, got in results.items():
         assert got == first, (key, sorted(got ^ first)[:5])
@@ -194,17 +203,16 @@ def test_selfplay_positions_agree_across_formats(english, enable_by_format, inde
 @pytest.mark.parametrize("index", [0, 7, 16, 45])
 def test_compact_plays_give_what_moves_give(english, enable_by_format, index):
     """``generate_plays`` keeps the plays compact (the compiled core's records); its
-    ``pairs``, ``scores``, ``len`` and ``moves(top)`` agree with ``generate`` on every path."""
-    from lexc.movegen import generate_plays
-
+    ``pairs``, ``scores``, ``len`` and ``moves(top)`` agree with its ``Move`` objects (what
+    ``generate`` returns) on every path."""
     item = SELFPLAY[index]
     board = parse_cgp(item["cgp"], english).board
     for fmt, strategy in enable_combos(enable_by_format):
         if strategy == "naive":
             continue
         lexicon = enable_by_format[fmt]
-        full = generate(board, item["rack"], lexicon, strategy)
         plays = generate_plays(board, item["rack"], lexicon, strategy)
+        full = plays.moves()  # generate(...) is exactly this
         assert len(plays) == len(full)
         assert sorted(plays.scores()) == sorted(m.score for m in full)
         assert plays.pairs() == [(m.notation, m.score) for m in full], (fmt, strategy)

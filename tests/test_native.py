@@ -193,3 +193,74 @@ def test_the_compiled_minimizer_refuses_what_the_reference_refuses():
         with pytest.raises(ValueError, match="is extended by"):
             low, high = sorted([root, m.child(root, 1)])  # two nodes: the second link extends the first's letters
             m.add_language([link(b"\x01", low), link(b"\x01", high)], True)
+
+
+# -- the deep check --------------------------------------------------------------------------------
+
+def _tampered(lexicon, how: str):
+    """A copy of a built word graph's file with one rule of ``check`` broken, loadable."""
+    from array import array
+
+    edges = array(lexicon.edges.typecode, lexicon.edges)
+    layout = lexicon.layout
+    slots = len(lexicon.pointers)
+    if how == "copy":  # a copy of the first stored run: not minimal, and a run of no node
+        end = next(i for i in range(slots, len(edges)) if edges[i] >> layout.last_bit & 1)
+        edges.extend(edges[slots : end + 1])
+    elif how == "separator":  # a terminal separator edge
+        i = next(i for i in range(slots, len(edges)) if not edges[i] >> layout.letter_shift & 0xFF)
+        edges[i] |= 1 << layout.terminal_bit
+    elif how == "pointer":  # a letter on a root pointer
+        edges[0] |= 1 << layout.letter_shift
+    count = lexicon.word_count + (how == "count")  # a header that says one word more
+    return type(lexicon)(edges, layout, lexicon.alphabet, count, lexicon.build_options,
+                         **{k: lexicon.meta().get(k) for k in lexicon.meta_counts})
+
+
+@pytest.mark.parametrize("name, how", [(name, how) for name in GRAPHS for how in ("none", "copy", "pointer", "count")]
+                         + [("gaddag", "separator"), ("gaddawg", "separator")])
+def test_the_deep_check_names_the_same_problems_on_both_paths(english, name, how):
+    """``check`` runs its node rules in the core (``lists_ok``) and its counts by the core's
+    proof walk; whatever it finds, the list is the pure path's word for word."""
+    words = from_words(["AB", "ABS", "CAB", "CABS", "BA", "BAS", "SCAB"], english.alphabet)
+    with native.pure():
+        reference = _tampered(build(words, name), how).check()
+    compiled = _tampered(build(words, name), how).check()
+    assert compiled == reference
+    assert (reference == []) == (how == "none")
+
+
+# -- the anagram trie's passes over its file -----------------------------------------------------
+
+def _passes(lexicon) -> list:
+    """What the passes over an anagram trie's file answer (or the error each raises)."""
+    out = []
+    for ask in (lambda: lexicon.words("CA"), lambda: lexicon.pattern("?A*"), lambda: lexicon.is_prefix("SC"),
+                lambda: lexicon.is_prefix("ZQ"), lambda: list(lexicon)):
+        try:
+            out.append(ask())
+        except formats.FormatError as exc:
+            out.append(str(exc))
+    return out
+
+
+@pytest.mark.parametrize("disk", ["pascal", "simula"])
+def test_the_anagram_tries_passes_answer_alike_on_both_paths_even_damaged(english, disk):
+    """The core's pass over the letter table gives the Python pass's words; at a damaged
+    record it hands back to the Python pass, so the error is the pure path's word for word."""
+    words = from_words(["CAB", "CABS", "SCAB", "ABS", "BA", "CAT", "ACT", "TACT", "TA", "AT", "CAR"], english.alphabet)
+    lex = build(words, "anatrie", disk=disk)
+    data = bytes(lex.file.data)
+    rng = __import__("random").Random(7)
+    variants = [data, data[:-1], data[: len(data) // 2], data + b"\x01"]
+    for _ in range(40):
+        damaged = bytearray(data)
+        damaged[rng.randrange(len(data))] = rng.randrange(256)
+        variants.append(bytes(damaged))
+    for variant in variants:
+        def make():
+            return type(lex)(variant, lex.alphabet, lex.word_count, lex.order, disk)
+        with native.pure():
+            reference = _passes(make())
+        assert _passes(make()) == reference
+    assert _passes(type(lex)(data, lex.alphabet, lex.word_count, lex.order, disk))[0] == ["CAB", "CABS", "CAR", "CAT"]

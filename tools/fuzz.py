@@ -832,6 +832,7 @@ def _exercise(data: bytes) -> tuple[str, list]:
             answers.append(word)
         answers.append(_plays(lexicon, rack))
         problems = lexicon.check()
+        answers.append(problems)
     except FormatError:
         return "error", answers
     if problems:

@@ -7,3 +7,7 @@ Wing 6 of the package: may import every wing below it (foundations, ``formats``,
 is timed and compared; ``baselines`` are the non-lexc structures; ``papers``, ``report`` and
 ``charts`` turn figures into tables and pictures.
 """
+
+
+class BenchError(RuntimeError):
+    """A measurement job failed; the message is one line."""

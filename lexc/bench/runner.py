@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .. import native
+from . import BenchError
 from .._version import __version__
 from .moves import compare_digests, load_positions
 from .queries import compare_answers, make_queries
@@ -31,10 +32,6 @@ from ..formats import FORMATS
 from ..lexicons.source import bundled_wordlist, read_list
 
 Progress = Callable[[int, int, str], None]
-
-
-class BenchError(RuntimeError):
-    """A measurement job failed; the message is one line."""
 
 
 def machine_info() -> dict[str, Any]:

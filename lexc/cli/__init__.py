@@ -20,7 +20,7 @@ import click
 from .. import native
 from .._version import __version__
 from ..alphabet import AlphabetError
-from ..bench.runner import BenchError
+from ..bench import BenchError  # the runner itself is imported by the command
 from ..board.board import PositionError
 from ..board.notation import PlayError
 from ..formats import FormatError

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from ..bench.runner import BenchError
+from ..bench import BenchError  # the runner itself is imported by the command
 from ..formats import FORMATS
 from ..ruleset import load_ruleset
 from .common import emit, note, status_line

@@ -18,7 +18,7 @@ no node ever becomes a Python object. ``last_stats`` records how many bytes a qu
 from __future__ import annotations
 
 import struct
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from .. import native
 from ..alphabet import BLANK_FLAG, MAX_WORD_TILES, Alphabet
@@ -412,22 +412,32 @@ class AnagramTrie(LexiconBase):
         """Every word starting with ``prefix``, in code order: one pass over the whole file
         (the structure has no spelling order), then a sort."""
         prefix = bytes(prefix)
-        found = sorted(w for w in scan_words(self.file) if w.startswith(prefix))
+        found = sorted(w for w in self._scan() if w.startswith(prefix))
         return iter(found)
+
+    def _scan(self) -> Iterable[bytes]:
+        """Every word of the file, in file order: the compiled core's pass when it is enabled
+        (it hands back None at a damaged record, and the Python pass then names the damage),
+        else the Python pass."""
+        if self._native is not None and self.word_count:
+            blob = self._native.scan_words(self.file.data, 0 if self.disk == "pascal" else 1, self.file.letters)
+            if blob is not None:
+                return blob.split(b"\0")[:-1]
+        return scan_words(self.file)
 
     def is_prefix_codes(self, codes: bytes) -> bool:
         """Some word starts with ``codes``: a pass over the file (no spelling order here)."""
         codes = bytes(codes)
         if not codes:
             return self.word_count > 0
-        return any(w.startswith(codes) for w in scan_words(self.file))
+        return any(w.startswith(codes) for w in self._scan())
 
     def pattern_codes(self, tokens: tuple[int, ...]) -> Iterator[bytes]:
         """Words matching a pattern: every word of the file through the pattern's matcher."""
         from ..pattern import Matcher
 
         matcher = Matcher(tokens)
-        return iter(sorted(w for w in scan_words(self.file) if matcher.matches(w)))
+        return iter(sorted(w for w in self._scan() if matcher.matches(w)))
 
     def back_hooks(self, codes: bytes) -> int:
         """Letters L with word + L a word: one lookup per letter."""

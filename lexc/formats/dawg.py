@@ -289,6 +289,10 @@ class Dawg(LexiconBase):
         letters valid and increasing within a node (a separator, where allowed, first), no
         two nodes with equal edge lists (minimality), every stored edge part of a node, the
         graph acyclic, and each root spelling the number of strings the header implies."""
+        if self._native is not None:
+            quick = self._compiled_check()
+            if quick is not None:
+                return quick
         nodes, problems = self._reachable()
         for i, name in enumerate(self.pointers):
             if self._list[i] >> self._shift or not self._list[i] & self._lbit:
@@ -314,11 +318,43 @@ class Dawg(LexiconBase):
                 problems.append(f"the {root} spells {counted} strings, the header implies {expected}")
         return problems
 
+    def _compiled_check(self) -> list[str] | None:
+        """``check`` on the compiled core: its node rules in one C pass (``lists_ok``), the
+        strings each root spells by the core's proof walk. None when either finds something
+        wrong: the Python walk then names it, as it does on the pure path."""
+        if not self._native.lists_ok():
+            return None
+        edge, cmask = self._edge, self._cmask
+        wanted = [edge(slot) & cmask for slot in range(len(self.pointers))]
+        wanted += [edge(e) & cmask for _, e in self._rebuilt_edges()]
+        try:
+            found = self._native.prove(wanted, MAX_WORD_TILES + 1, 2**64 - 1)
+        except ValueError:
+            return None
+        counts = {node: counted for node, (counted, _) in zip(wanted, found)}
+        return [f"the {root} spells {counted} strings, the header implies {expected}"
+                for root, counted, expected in self._spelled(counts) if counted != expected]
+
+    def _rebuilt_edges(self) -> list[tuple[int, int]]:
+        """(letter, edge index) of a root kept in memory (none for a DAWG)."""
+        return []
+
+    def _edges_of(self, node: int) -> Iterator[tuple[int, int]]:
+        """``children``, read edge by edge (``_edge``): no list of the edges is made."""
+        edge, shift, last = self._edge, self._shift, self._lbit
+        i = edge(node) & self._cmask
+        while i:
+            e = edge(i)
+            yield e >> shift & 0xFF, i
+            if e & last:
+                return
+            i += 1
+
     def _spelled(self, counts: dict[int, int]) -> Iterator[tuple[str, int, int]]:
         """(root, strings it spells, strings the header implies) of each root pointer slot,
         given the strings spelled from every stored node."""
         for slot, expected in self.expected_counts().items():
-            yield self.pointers[slot], counts[self._list[slot] & self._cmask], expected
+            yield self.pointers[slot], counts[self._edge(slot) & self._cmask], expected
 
     def _check_letters(self, start: int, edges: tuple[int, ...]) -> list[str]:
         """Letters of one node: in range and increasing; a separator only first (so that a

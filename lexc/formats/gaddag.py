@@ -179,10 +179,14 @@ class Gaddag(Dawg):
         its edges lead to stored nodes, so it spells the terminal ones plus their counts."""
         yield from super()._spelled(counts)
         if not self.stores_dawg_root:
-            lst, cmask, tbit = self._list, self._cmask, self._tbit
-            rebuilt = [e for _, e in self.children(self._root)]
-            yield "rebuilt DAWG root", sum((lst[e] >> tbit & 1) + counts.get(lst[e] & cmask, 0) for e in rebuilt), \
+            edge, cmask, tbit = self._edge, self._cmask, self._tbit
+            rebuilt = [e for _, e in self._rebuilt_edges()]
+            yield "rebuilt DAWG root", sum((edge(e) >> tbit & 1) + counts.get(edge(e) & cmask, 0) for e in rebuilt), \
                 self.word_count
+
+    def _rebuilt_edges(self) -> list[tuple[int, int]]:
+        """(letter, edge index) of the DAWG root rebuilt in memory (none when it is stored)."""
+        return [] if self.stores_dawg_root else list(self._edges_of(self._root))
 
     # -- GADDAG primitives ----------------------------------------------------------------
     def gaddag_root(self) -> int:

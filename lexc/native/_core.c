@@ -432,6 +432,109 @@ done:
     return out;
 }
 
+/* -- the deep check's node rules (Dawg.check, whose Python walk stays the reference) ------- */
+
+static Py_ssize_t list_end(const Graph *g, Py_ssize_t i) {
+    while (!LASTE(g, edge_at(g, i))) i++; /* the constructor proved every list closes */
+    return i;
+}
+
+static uint64_t run_hash(const Graph *g, Py_ssize_t lo, Py_ssize_t hi) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)(hi - lo);
+    for (Py_ssize_t i = lo; i <= hi; i++) {
+        h ^= edge_at(g, i);
+        h *= 0xBF58476D1CE4E5B9ULL;
+        h ^= h >> 31;
+    }
+    return h;
+}
+
+static int run_equal(const Graph *g, Py_ssize_t a, Py_ssize_t b, Py_ssize_t len) {
+    for (Py_ssize_t k = 0; k < len; k++) {
+        if (edge_at(g, a + k) != edge_at(g, b + k)) return 0;
+    }
+    return 1;
+}
+
+/* lists_ok() -> whether the stored graph keeps every rule of Dawg.check but the string
+ * counts: root pointer slots are pointer edges; every node reachable from them lies in the
+ * node area, its letters increase and lie in the alphabet (a separator, where allowed, first,
+ * not terminal, with a child); no two reachable nodes have equal edge lists; and every
+ * stored run of edges is a reachable node (or a copy of none). False sends the caller to the
+ * Python walk, which names what is wrong. */
+static PyObject *Graph_lists_ok(PyObject *self, PyObject *unused) {
+    Graph *g = (Graph *)self;
+    Py_ssize_t n = g->n, slots = g->pointers;
+    int ok = 1;
+    uint8_t *reach = calloc((size_t)(n ? n : 1), 1);
+    Py_ssize_t *stack = malloc((size_t)(n ? n : 1) * sizeof(Py_ssize_t)), top = 0, count = 0;
+    Py_ssize_t *table = NULL;
+    size_t mask = 0;
+    if (!reach || !stack) { free(reach); free(stack); return PyErr_NoMemory(); }
+    for (Py_ssize_t i = 0; i < slots && i < n; i++) {
+        uint64_t e = edge_at(g, i);
+        if ((e >> g->lshift) || !LASTE(g, e)) { ok = 0; goto done; }
+        Py_ssize_t c = CHILD(g, e);
+        if (!c) continue;
+        if (c < slots || c >= n) { ok = 0; goto done; }
+        if (!reach[c]) { reach[c] = 1; stack[top++] = c; count++; }
+    }
+    while (top) {
+        Py_ssize_t start = stack[--top], end = list_end(g, start);
+        for (Py_ssize_t i = start; i <= end; i++) {
+            Py_ssize_t c = CHILD(g, edge_at(g, i));
+            if (!c) continue;
+            if (c < slots || c >= n) { ok = 0; goto done; }
+            if (!reach[c]) { reach[c] = 1; stack[top++] = c; count++; } /* each node once: top < n */
+        }
+    }
+    size_t size = 16;
+    while (size < (size_t)count * 2 + 2) size *= 2;
+    table = malloc(size * sizeof(Py_ssize_t));
+    if (!table) { PyErr_NoMemory(); goto done; }
+    for (size_t k = 0; k < size; k++) table[k] = -1;
+    mask = size - 1;
+    for (Py_ssize_t start = slots; start < n && ok; start++) {
+        if (!reach[start]) continue;
+        Py_ssize_t end = list_end(g, start), len = end - start + 1, from = start;
+        uint64_t e = edge_at(g, start);
+        if (g->separator && LETTER(g, e) == 0) { /* the separator edge, first */
+            if (TERM(g, e) || !CHILD(g, e)) { ok = 0; break; }
+            from++;
+        }
+        int previous = 0;
+        for (Py_ssize_t i = from; i <= end; i++) {
+            int letter = LETTER(g, edge_at(g, i));
+            if (letter <= previous || letter > g->n_letters) { ok = 0; break; }
+            previous = letter;
+        }
+        size_t k = (size_t)run_hash(g, start, end) & mask;
+        while (table[k] >= 0) {
+            Py_ssize_t other = table[k];
+            if (list_end(g, other) - other + 1 == len && run_equal(g, other, start, len)) { ok = 0; break; }
+            k = (k + 1) & mask;
+        }
+        table[k] = start;
+    }
+    for (Py_ssize_t start = slots, i = slots; i < n && ok; i++) { /* the stored runs */
+        if (!LASTE(g, edge_at(g, i))) continue;
+        Py_ssize_t len = i - start + 1;
+        size_t k = (size_t)run_hash(g, start, i) & mask;
+        int same = 0;
+        while (table[k] >= 0) {
+            Py_ssize_t other = table[k];
+            if (list_end(g, other) - other + 1 == len && run_equal(g, other, start, len)) { same = 1; break; }
+            k = (k + 1) & mask;
+        }
+        if (same ? table[k] != start : !reach[start]) ok = 0;
+        start = i + 1;
+    }
+done:
+    free(reach); free(stack); free(table);
+    if (PyErr_Occurred()) return NULL;
+    return PyBool_FromLong(ok);
+}
+
 /* -- queries ------------------------------------------------------------------------------ */
 
 /* walk(codes, from_edge) -> the final edge index, or -1 */
@@ -976,6 +1079,7 @@ static PyObject *Graph_size(PyObject *self, PyObject *unused) {
 }
 
 static PyMethodDef Graph_methods[] = {
+    {"lists_ok", Graph_lists_ok, METH_NOARGS, "lists_ok() -> whether every node rule of Dawg.check but the counts holds"},
     {"prove", Graph_prove, METH_VARARGS, "prove(roots, longest, most) -> [(strings, separators)]"},
     {"walk", Graph_walk, METH_VARARGS, "walk(codes, from_edge) -> edge or -1"},
     {"contains", Graph_contains, METH_VARARGS, "contains(codes, from_edge, reverse=False) -> bool"},

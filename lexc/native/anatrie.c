@@ -308,7 +308,114 @@ done:
     return result;
 }
 
+/* scan_words(data, layout, letters) -> every word of the letter table in file order, each
+ * followed by a 0 byte (AnagramTrie.file.preorder with its words: one forward pass), or None
+ * when a record is damaged anywhere: the Python pass then raises the error at that record. */
+static PyObject *scan_words(PyObject *module, PyObject *args) {
+    Py_buffer data;
+    int layout, letters;
+    if (!PyArg_ParseTuple(args, "y*ii", &data, &layout, &letters)) return NULL;
+    const uint8_t *d = data.buf;
+    Py_ssize_t n = data.len, p = 0;
+    Buf out = {0};
+    Py_ssize_t *stack = NULL, top = 0, cap = 0; /* pascal: (depth, recorded fail) pairs; simula: depths */
+    int fault = 0;
+#define NEED(q) do { if ((q) > n || (q) < 0) { fault = 1; goto finish; } } while (0)
+#define PUSH(v) do { if (top == cap) { Py_ssize_t c2 = cap ? cap * 2 : 64; \
+        Py_ssize_t *g2 = realloc(stack, (size_t)c2 * sizeof(Py_ssize_t)); if (!g2) { PyErr_NoMemory(); goto finish; } \
+        stack = g2; cap = c2; } stack[top++] = (v); } while (0)
+    if (layout == PASCAL) {
+        Py_ssize_t depth = 1;
+        while (p < n) {
+            NEED(p + 2);
+            int letter = d[p], flags = d[p + 1];
+            if (letter < 1 || letter > letters || (flags & ~(HAS_SUCC | HAS_FAIL | HAS_WORD))) { fault = 1; break; }
+            if (!(flags & (HAS_SUCC | HAS_WORD))) { fault = 1; break; }
+            p += 2;
+            if (flags & HAS_FAIL) {
+                NEED(p + 4);
+                uint32_t recorded;
+                memcpy(&recorded, d + p, 4);
+                PUSH(depth);
+                PUSH((Py_ssize_t)recorded);
+                p += 4;
+            }
+            if (flags & HAS_WORD) {
+                Py_ssize_t at = p;
+                for (int first = 1;; first = 0) {
+                    if (!first) {
+                        NEED(at + 1);
+                        if (d[at] != DUMMY) break;
+                        NEED(at + 2);
+                        if (d[at + 1] != HAS_WORD) { fault = 1; break; }
+                        at += 2;
+                    }
+                    NEED(at + depth);
+                    unsigned char *w = buf_reserve(&out, depth + 1);
+                    if (!w) { PyErr_NoMemory(); goto finish; }
+                    for (Py_ssize_t k = 0; k < depth; k++) {
+                        int c = d[at + k];
+                        if (c < 1 || c > letters) { fault = 1; goto finish; }
+                        w[k] = (unsigned char)c;
+                    }
+                    w[depth] = 0;
+                    out.len += depth + 1;
+                    at += depth;
+                }
+                if (fault) break;
+                p = at;
+            }
+            if (flags & HAS_SUCC) { depth++; continue; }
+            NEED(p + 1);
+            if (d[p] != 0xFF) { fault = 1; break; } /* END */
+            p++;
+            if (!top) break;
+            Py_ssize_t recorded = stack[--top];
+            depth = stack[--top];
+            if (recorded != p) { fault = 1; break; }
+        }
+        if (!fault && (p != n || top)) fault = 1;
+    } else {
+        if (n) PUSH(1);
+        while (top && p < n) {
+            Py_ssize_t depth = stack[--top];
+            NEED(p + 2);
+            int letter = d[p], count = d[p + 1];
+            if (count && depth > (n - p - 2) / count) { fault = 1; break; } /* words past the end */
+            Py_ssize_t code_at = p + 2 + (Py_ssize_t)count * depth;
+            NEED(code_at + 1);
+            int code = d[code_at];
+            if (letter < 1 || letter > letters || code > 3) { fault = 1; break; }
+            if (!count && !(code & 1)) { fault = 1; break; }
+            for (int i = 0; i < count; i++) {
+                unsigned char *w = buf_reserve(&out, depth + 1);
+                if (!w) { PyErr_NoMemory(); goto finish; }
+                for (Py_ssize_t k = 0; k < depth; k++) {
+                    int c = d[p + 2 + i * depth + k];
+                    if (c < 1 || c > letters) { fault = 1; goto finish; }
+                    w[k] = (unsigned char)c;
+                }
+                w[depth] = 0;
+                out.len += depth + 1;
+            }
+            p = code_at + 1;
+            if (code & 2) PUSH(depth);
+            if (code & 1) PUSH(depth + 1);
+        }
+        if (!fault && (p != n || top)) fault = 1;
+    }
+#undef NEED
+#undef PUSH
+finish:
+    free(stack);
+    PyBuffer_Release(&data);
+    if (PyErr_Occurred()) { buf_free(&out); return NULL; }
+    if (fault) { buf_free(&out); Py_RETURN_NONE; }
+    return buf_bytes(&out);
+}
+
 static PyMethodDef anatrie_methods[] = {
+    {"scan_words", scan_words, METH_VARARGS, "every word of a letter table, each followed by a 0 byte; None if a record is damaged"},
     {"findwords", findwords, METH_VARARGS, "Shapiro & Smith's findwords2 on a letter table: (groups, count, bytes, nodes)."},
     {NULL, NULL, 0, NULL},
 };
