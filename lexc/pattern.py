@@ -8,6 +8,8 @@ pattern positions, so a trie search can carry it along one edge at a time.
 
 from __future__ import annotations
 
+import re
+
 from .alphabet import MAX_WORD_TILES, Alphabet, AlphabetError, fold
 
 STAR = -1
@@ -71,6 +73,20 @@ def can_match(tokens: tuple[int, ...]) -> bool:
     return shortest(tokens) <= MAX_WORD_TILES
 
 
+def as_regex(tokens: tuple[int, ...]) -> re.Pattern[bytes]:
+    """The pattern as a regular expression over words of letter codes (``fullmatch`` a word
+    to test it): for a format that can only read its words one by one, the ``re`` engine
+    tests each word at C speed. ``*`` is any run of codes but 0, which no word holds."""
+    parts = []
+    for token in tokens:
+        if token == STAR:
+            parts.append(rb"[\x01-\xff]*")
+        else:
+            codes = [c for c in range(token.bit_length()) if token >> c & 1]
+            parts.append(b"[" + b"".join(re.escape(bytes((c,))) for c in codes) + b"]")
+    return re.compile(b"".join(parts), re.DOTALL)
+
+
 def _labels(inner: str, alphabet: Alphabet) -> list[str]:
     """The labels inside a [...] set, split by longest match (commas and spaces ignored)."""
     try:
@@ -80,12 +96,19 @@ def _labels(inner: str, alphabet: Alphabet) -> list[str]:
 
 
 class Matcher:
-    """The NFA of a parsed pattern; states are bitmasks of positions 0..len(tokens)."""
+    """The NFA of a parsed pattern; states are bitmasks of positions 0..len(tokens).
+
+    ``step`` remembers every transition it has computed (a DFA built lazily, the way regex
+    engines run an NFA): a search over a lexicon meets the same few state sets again and
+    again, so each (states, letter) pair is worked out once per matcher."""
 
     def __init__(self, tokens: tuple[int, ...]):
         self.tokens = tokens
         self.accept_bit = 1 << len(tokens)
         self.start = self.closure(1)
+        self._rows: dict[int, dict[int, int]] = {}  # states -> {letter: next states}
+        self._star_bits = sum(1 << pos for pos, tok in enumerate(tokens) if tok == STAR)
+        self._letters: dict[int, int] = {}  # states -> the letters they can read
 
     def closure(self, states: int) -> int:
         """Add the positions reachable through ``*`` tokens (which may match nothing)."""
@@ -96,7 +119,17 @@ class Matcher:
         return states
 
     def step(self, states: int, letter: int) -> int:
-        """The states after reading one letter."""
+        """The states after reading one letter (0: no match is possible any more)."""
+        row = self._rows.get(states)
+        if row is None:
+            row = self._rows[states] = {}
+        nxt = row.get(letter)
+        if nxt is None:
+            nxt = row[letter] = self._next(states, letter)
+        return nxt
+
+    def _next(self, states: int, letter: int) -> int:
+        """One NFA step, worked out from the tokens."""
         out = 0
         for pos, tok in enumerate(self.tokens):
             if states >> pos & 1:
@@ -106,15 +139,33 @@ class Matcher:
                     out |= 1 << (pos + 1)
         return self.closure(out) if out else 0
 
+    def starred(self, states: int) -> bool:
+        """True when one of the states is at a ``*``: any letter may come next, and every
+        longer word may still match."""
+        return bool(states & self._star_bits)
+
+    def letters(self, states: int) -> int:
+        """Bitmask of the letters the states can read (every bit set at a ``*``): a search
+        need not try the others."""
+        mask = self._letters.get(states)
+        if mask is None:
+            mask = -1 if states & self._star_bits else 0
+            if not mask:
+                for pos, tok in enumerate(self.tokens):
+                    if states >> pos & 1:
+                        mask |= tok
+            self._letters[states] = mask
+        return mask
+
     def accepts(self, states: int) -> bool:
         """True when the states include the end of the pattern."""
         return bool(states & self.accept_bit)
 
     def matches(self, word: bytes) -> bool:
         """True when the whole word (letter codes) matches the pattern."""
-        states = self.start
+        step, states = self.step, self.start
         for letter in word:
-            states = self.step(states, letter)
+            states = step(states, letter)
             if not states:
                 return False
-        return self.accepts(states)
+        return bool(states & self.accept_bit)

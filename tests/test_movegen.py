@@ -177,11 +177,16 @@ def test_the_selfplay_set_has_its_mix():
     assert 20 <= blanks.count(1) <= 30 and 2 <= blanks.count(2) <= 5
 
 
+COMPACT_CHECKED = (0, 7, 16, 45)  # positions (16 with two blanks, 45 with one) where Plays is held to its Moves
+
+
 @pytest.mark.parametrize("index", range(len(SELFPLAY)))
 def test_selfplay_positions_agree_across_formats(english, enable_by_format, index):
     """Every format x strategy finds the same plays with the same scores, and the referee
     accepts every one at that score. The naive method runs on every tenth position without
-    blanks (it takes seconds on a blank; the tiny tests cover it everywhere)."""
+    blanks (it takes seconds on a blank; the tiny tests cover it everywhere). On the
+    positions of ``COMPACT_CHECKED`` each strategy's compact plays are also held to their
+    ``Move`` objects (``compact_agrees``), on the plays just generated."""
     item = SELFPLAY[index]
     position = parse_cgp(item["cgp"], english)
     rack = item["rack"]
@@ -190,7 +195,10 @@ def test_selfplay_positions_agree_across_formats(english, enable_by_format, inde
     for fmt, strategy in enable_combos(enable_by_format):
         if strategy == "naive" and (index % 10 or "?" in rack):
             continue
-        results[(fmt, strategy)] = play_pairs(generate_plays(position.board, rack, enable_by_format[fmt], strategy))
+        plays = generate_plays(position.board, rack, enable_by_format[fmt], strategy)
+        results[(fmt, strategy)] = play_pairs(plays)
+        if index in COMPACT_CHECKED and strategy != "naive":
+            compact_agrees(plays, (fmt, strategy))
     first = results[("dawg", "appel-jacobson")]
     for key, got in results.items():
         assert got == first, (key, sorted(got ^ first)[:5])
@@ -200,24 +208,16 @@ def test_selfplay_positions_agree_across_formats(english, enable_by_format, inde
         assert ruling.legal and ruling.score == points, (notation, ruling)
 
 
-@pytest.mark.parametrize("index", [0, 7, 16, 45])
-def test_compact_plays_give_what_moves_give(english, enable_by_format, index):
+def compact_agrees(plays, combo) -> None:
     """``generate_plays`` keeps the plays compact (the compiled core's records); its
     ``pairs``, ``scores``, ``len`` and ``moves(top)`` agree with its ``Move`` objects (what
     ``generate`` returns) on every path."""
-    item = SELFPLAY[index]
-    board = parse_cgp(item["cgp"], english).board
-    for fmt, strategy in enable_combos(enable_by_format):
-        if strategy == "naive":
-            continue
-        lexicon = enable_by_format[fmt]
-        plays = generate_plays(board, item["rack"], lexicon, strategy)
-        full = plays.moves()  # generate(...) is exactly this
-        assert len(plays) == len(full)
-        assert sorted(plays.scores()) == sorted(m.score for m in full)
-        assert plays.pairs() == [(m.notation, m.score) for m in full], (fmt, strategy)
-        assert plays.batch_json() == json.dumps(batch_line([(m.notation, m.score) for m in full])), (fmt, strategy)
-        for top in (0, 1, 5, len(full) + 3):
-            assert plays.moves(top) == full[:top]
-            assert plays.pairs(top) == [(m.notation, m.score) for m in full[:top]]
-            assert plays.batch_json(top) == json.dumps(batch_line([(m.notation, m.score) for m in full[:top]]))
+    full = plays.moves()  # generate(...) is exactly this
+    assert len(plays) == len(full)
+    assert sorted(plays.scores()) == sorted(m.score for m in full)
+    assert plays.pairs() == [(m.notation, m.score) for m in full], combo
+    assert plays.batch_json() == json.dumps(batch_line([(m.notation, m.score) for m in full])), combo
+    for top in (0, 1, 5, len(full) + 3):
+        assert plays.moves(top) == full[:top]
+        assert plays.pairs(top) == [(m.notation, m.score) for m in full[:top]]
+        assert plays.batch_json(top) == json.dumps(batch_line([(m.notation, m.score) for m in full[:top]]))

@@ -378,11 +378,18 @@ class AnagramTrie(LexiconBase):
 
     def contains_codes(self, codes: bytes) -> bool:
         """Look the canonical re-spelling up (fail links across, success links down), then
-        the word in that node's list."""
+        the word in that node's list: in the compiled core, its findwords2 with every letter
+        of the word required (the one group it finds is the word's anagrams)."""
         if not codes or not self.word_count:
             return False
         if any(self.rank[c] == 255 for c in codes):
             return False
+        if self._native is not None and len(codes) < 128:  # the core's findwords2, every letter required
+            word, read = bytes(codes), self._read
+            try:
+                return any(word in words for words, _ in self._native_search(self._rack((), codes), 0))
+            finally:
+                self._read = read  # last_stats describes the last anagram search, not a lookup
         with reading("lookup"):
             return self._lookup(codes)
 
@@ -433,11 +440,12 @@ class AnagramTrie(LexiconBase):
         return any(w.startswith(codes) for w in self._scan())
 
     def pattern_codes(self, tokens: tuple[int, ...]) -> Iterator[bytes]:
-        """Words matching a pattern: every word of the file through the pattern's matcher."""
-        from ..pattern import Matcher
+        """Words matching a pattern: every word of the file through the pattern as a regular
+        expression (no spelling order here to prune on)."""
+        from ..pattern import as_regex
 
-        matcher = Matcher(tokens)
-        return iter(sorted(w for w in self._scan() if matcher.matches(w)))
+        match = as_regex(tokens).fullmatch
+        return iter(sorted(w for w in self._scan() if match(w)))
 
     def back_hooks(self, codes: bytes) -> int:
         """Letters L with word + L a word: one lookup per letter."""

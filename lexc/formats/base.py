@@ -79,6 +79,7 @@ class Trie(Protocol):
     def root(self) -> Node: ...
     def child(self, node: Node, letter: int) -> Node | None: ...
     def children(self, node: Node) -> Iterator[tuple[int, Node]]: ...
+    def children_among(self, node: Node, letters: int) -> list[tuple[int, Node]]: ...
     def is_word(self, node: Node) -> bool: ...
     def word_letters(self, node: Node) -> int: ...
 
@@ -159,6 +160,12 @@ class LexiconBase:
     def children(self, node: Node) -> Iterator[tuple[int, Node]]:
         """(letter, node) pairs in increasing letter order."""
         raise NotImplementedError(f"{self.name} has no trie primitives")
+
+    def children_among(self, node: Node, letters: int) -> list[tuple[int, Node]]:
+        """The (letter, node) pairs of ``children`` whose letter is in the bitmask
+        ``letters`` (what a move generator can use: the rack's letters, a square's
+        cross-check); a format that finds children by trying letters tries only these."""
+        return [(letter, sub) for letter, sub in self.children(node) if letters >> letter & 1]
 
     def is_word(self, node: Node) -> bool:
         """True when the path to ``node`` spells a word."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sys
 from array import array
+from functools import cached_property
 from typing import Any, ClassVar, Iterator, Sequence
 
 from .. import native
@@ -102,12 +103,12 @@ class Dawg(LexiconBase):
         """Edges to keep in memory after the stored ones (none for a DAWG)."""
         return []
 
-    @property
+    @cached_property
     def _list(self) -> list[int]:
         """The edges as a Python list, for the pure-Python path (list indexing is faster than
-        array indexing): made on first use, never on the compiled core's path."""
-        if self._lst is None:
-            self._lst = self.edges.tolist() + self._extra
+        array indexing): made on first use, never on the compiled core's path (then kept as
+        a plain attribute: the pure path reads it at every step)."""
+        self._lst = self.edges.tolist() + self._extra
         return self._lst
 
     # -- build, bytes ---------------------------------------------------------------------
@@ -440,6 +441,22 @@ class Dawg(LexiconBase):
             yield e >> shift & 0xFF, i
             if e & last:
                 return
+            i += 1
+
+    def children_among(self, node: int, letters: int) -> list[tuple[int, int]]:
+        """The out-edges whose letter is in the bitmask ``letters``."""
+        lst, shift, last = self._list, self._shift, self._lbit
+        i = lst[node] & self._cmask
+        out: list[tuple[int, int]] = []
+        if not i:
+            return out
+        while True:
+            e = lst[i]
+            letter = e >> shift & 0xFF
+            if letters >> letter & 1:
+                out.append((letter, i))
+            if e & last:
+                return out
             i += 1
 
     def is_word(self, node: int) -> bool:

@@ -17,16 +17,21 @@ Neither library's own serialization is stored: they do not validate what they lo
 crafted marisa image crashed the process (a segfault) or made it allocate gigabytes.
 
 Both emulate the trie primitives Norvig's way: a node is its prefix, and its children are
-found by trying every letter of the alphabet.
+found by trying every letter of the alphabet (or only the letters a caller can use:
+``children_among``). A pattern search walks that way, trying only the letters the pattern
+can read next, until the pattern reaches a ``*``; every key below may then match, so those
+keys are read in the store's own sorted order, one matcher step each.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Iterator, Sequence
+from operator import index
+from typing import Any, Callable, ClassVar, Iterable, Iterator, Sequence
 
 import marisa_trie
 
 from ..alphabet import Alphabet
+from ..pattern import Matcher
 from . import schema
 from .base import Capability, LexiconBase, is_count, require
 from .keystream import decode_stream, encode_stream
@@ -64,6 +69,7 @@ class PrefixClosed(LexiconBase):
     capabilities = Capability.TRIE
     _root: ClassVar[bytes | str]
     _letters: ClassVar[tuple]  # letter code -> the one-letter key piece
+    _ord: ClassVar[Callable[[Any], int]]  # an item of a key (iterating it) -> its letter code
 
     def __init__(self, stream: bytes, alphabet: Alphabet, word_count: int,
                  build_options: dict[str, Any] | None = None):
@@ -140,6 +146,14 @@ class PrefixClosed(LexiconBase):
             if has(key):
                 yield letter, key
 
+    def children_among(self, node: Any, letters: int) -> list[tuple[int, Any]]:
+        """``children`` for the letters in the bitmask ``letters`` only: Norvig's "for L in
+        the rack", one lookup per letter asked about instead of one per letter of the
+        alphabet."""
+        has = self._has
+        return [(letter, key) for letter, piece in self._pieces
+                if letters >> letter & 1 and has(key := node + piece)]
+
     def is_word(self, node: Any) -> bool:
         """The key's word flag."""
         return self._flag(node) == 1
@@ -167,6 +181,31 @@ class PrefixClosed(LexiconBase):
         """The store's sorted iteration under ``prefix``, words only."""
         codes = self._codes
         return (codes(key) for key, flag in self._items(self._key(prefix)) if flag)
+
+    def pattern_codes(self, tokens: tuple[int, ...]) -> Iterator[bytes]:
+        """Norvig's walk while the pattern is anchored, trying only the letters the pattern
+        can read next; from a key where the pattern reaches a ``*`` any longer key may
+        match, so the keys below it are read in the store's sorted order, one matcher step
+        each, rather than by trying every letter at every key."""
+        matcher = Matcher(tokens)
+        step, letters, starred, accept = matcher.step, matcher.letters, matcher.starred, matcher.accept_bit
+        among, is_word, items, codes = self.children_among, self.is_word, self._items, self._codes
+
+        def search(node: Any, states: int) -> Iterator[bytes]:
+            if starred(states):
+                depth = len(node)
+                for key in matching_keys(matcher, items(node), depth, self._ord, states):
+                    if len(key) > depth:  # the key itself was judged one level up
+                        yield codes(key)
+                return
+            for letter, sub in among(node, letters(states)):
+                nxt = step(states, letter)
+                if nxt:
+                    if nxt & accept and is_word(sub):
+                        yield codes(sub)
+                    yield from search(sub, nxt)
+
+        return search(self._root, matcher.start)
 
     # -- sizes, invariants, dump ----------------------------------------------------------
     def stats(self) -> dict[str, int]:
@@ -237,6 +276,35 @@ class PrefixClosed(LexiconBase):
         return not any(self._has(parent + self._letters[c]) for c in range(letter + 1, len(self.alphabet) + 1))
 
 
+def matching_keys(matcher: Matcher, items: Iterable[tuple[Any, int]], head_len: int,
+                  code: Callable[[Any], int], head_states: int | None = None) -> Iterator[Any]:
+    """Words among (key, flag) items in sorted order, all at least ``head_len`` long, that
+    the matcher accepts. A key of the head's length is run from the start (or is in
+    ``head_states``, when the caller knows them); a longer one steps once from its parent's
+    states (in sorted order over a prefix-closed key set, the last key seen one letter
+    shorter is the parent). ``code`` turns an item of a key into its letter code."""
+    step, start, accept = matcher.step, matcher.start, matcher.accept_bit
+    states = [start if head_states is None else head_states] * (head_len + 1)  # an empty head: the root's
+    for key, flag in items:
+        n = len(key)
+        if n == head_len:
+            if head_states is not None:
+                s = head_states
+            else:
+                s = start
+                for item in key:
+                    s = step(s, code(item)) if s else 0
+        else:
+            s = states[n - 1]
+            s = step(s, code(key[-1])) if s else 0
+        if n < len(states):
+            states[n] = s
+        else:
+            states.append(s)
+        if flag and s & accept:
+            yield key
+
+
 # -- marisa-trie ---------------------------------------------------------------------------
 
 class PrefixSet(PrefixClosed):
@@ -254,6 +322,7 @@ class PrefixSet(PrefixClosed):
     description = "Norvig's words + prefixes: marisa-trie BinaryTrie built on load from a (depth, letter) key stream"
     _root = b""
     _letters = tuple(bytes((c,)) for c in range(256))
+    _ord = staticmethod(index)  # a bytes key's items are its codes
 
     def _index(self, stream: bytes) -> int:
         """marisa-trie over the decoded keys, then the bitmap of the words' key ids."""

@@ -18,7 +18,7 @@ import ahocorasick
 from ..pattern import STAR, Matcher
 from .base import Capability
 from .keystream import decode_stream
-from .prefixset import PrefixClosed
+from .prefixset import PrefixClosed, matching_keys
 
 WILDCARD = "\0"  # letter code 0 is reserved, so chr(0) never occurs in a key
 
@@ -38,6 +38,7 @@ class AhoPrefixSet(PrefixClosed):
     capabilities = Capability.TRIE | Capability.NATIVE_PATTERN
     _root = ""
     _letters = tuple(chr(c) for c in range(256))
+    _ord = ord  # a str key's items are characters
 
     def _index(self, stream: bytes) -> int:
         """Rebuild the automaton from the (validating) key stream; the words it flags."""
@@ -73,7 +74,7 @@ class AhoPrefixSet(PrefixClosed):
         its subtree), and the word flag keeps words only."""
         head, how = wildcard_head(tokens)
         candidates = sorted(self.automaton.items(head, WILDCARD, how), key=itemgetter(0))
-        for key in matching_keys(Matcher(tokens), candidates, len(head)):
+        for key in matching_keys(Matcher(tokens), candidates, len(head), ord):
             yield key.encode("latin-1")
 
 
@@ -88,22 +89,3 @@ def wildcard_head(tokens: tuple[int, ...]) -> tuple[str, int]:
         single = token & (token - 1) == 0
         head.append(chr(token.bit_length() - 1) if single else WILDCARD)
     return "".join(head), ahocorasick.MATCH_EXACT_LENGTH
-
-
-def matching_keys(matcher: Matcher, candidates: list[tuple[str, int]], head_len: int) -> Iterator[str]:
-    """Words among sorted (key, flag) candidates that the matcher accepts. A key of the
-    head's length is run from the start; a longer one steps once from its parent's states."""
-    step, accepts = matcher.step, matcher.accepts
-    states = {0: matcher.start}
-    for key, flag in candidates:
-        n = len(key)
-        if n == head_len:
-            s = matcher.start
-            for ch in key:
-                s = step(s, ord(ch)) if s else 0
-        else:
-            s = states[n - 1]
-            s = step(s, ord(key[-1])) if s else 0
-        states[n] = s
-        if flag and s and accepts(s):
-            yield key

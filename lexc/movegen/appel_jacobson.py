@@ -7,7 +7,9 @@ ExtendRight then walks on from the left part's node through the anchor: on an em
 it tries each child whose letter the rack holds (or a blank) and the square's cross-check
 allows; on an occupied square it follows that letter's edge; a terminal node reached on an
 empty square (or at the edge) past the anchor is a play. Cross-checks are letter bitmasks
-computed once per position (``crosssets``).
+computed once per position (``crosssets``). LeftPart walks the same left parts again for
+every anchor, so the children a node offers the rack are looked up once per position and
+remembered (``rack.memo``): the cross-checks only filter them.
 """
 
 from __future__ import annotations
@@ -31,9 +33,10 @@ def applicable(lexicon: Any) -> bool:
 def lane_plays(lane: Lane, rack: Rack, lexicon: Any) -> list[tuple[int, bytes]]:
     """(start, tiles) of every play in the lane: tiles has THROUGH on board squares."""
     squares, checks, n = lane.squares, lane.checks, len(lane.squares)
-    children, child, is_word = lexicon.children, lexicon.child, lexicon.is_word
+    child, is_word = lexicon.child, lexicon.is_word
     counts = rack.counts
     out: list[tuple[int, bytes]] = []
+    usable_children = rack.children_in(lexicon)
 
     def extend_right(node: Any, tiles: bytes, start: int, pos: int, anchor: int) -> None:
         if pos < n and squares[pos]:
@@ -46,7 +49,9 @@ def lane_plays(lane: Lane, rack: Rack, lexicon: Any) -> list[tuple[int, bytes]]:
         if pos == n:
             return
         allowed = checks[pos]
-        for letter, nxt in [(letter, nxt) for letter, nxt in children(node) if allowed >> letter & 1]:
+        for letter, nxt in usable_children(node):
+            if not allowed >> letter & 1:
+                continue
             for tile in _tiles_for(letter, counts):
                 counts[0 if tile & BLANK_FLAG else tile] -= 1
                 extend_right(nxt, tiles + bytes((tile,)), start, pos + 1, anchor)
@@ -55,7 +60,7 @@ def lane_plays(lane: Lane, rack: Rack, lexicon: Any) -> list[tuple[int, bytes]]:
     def left_part(node: Any, tiles: bytes, limit: int, anchor: int) -> None:
         extend_right(node, tiles, anchor - len(tiles), anchor, anchor)
         if limit:
-            for letter, nxt in list(children(node)):
+            for letter, nxt in usable_children(node):
                 for tile in _tiles_for(letter, counts):
                     counts[0 if tile & BLANK_FLAG else tile] -= 1
                     left_part(nxt, tiles + bytes((tile,)), limit - 1, anchor)

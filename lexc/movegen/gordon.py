@@ -34,8 +34,8 @@ def applicable(lexicon: Any) -> bool:
 def lane_plays(lane: Lane, rack: Rack, lexicon: Any) -> list[tuple[int, bytes]]:
     """(start, tiles) of every play in the lane: tiles has THROUGH on board squares."""
     squares, anchors, checks, n = lane.squares, lane.anchors, lane.checks, len(lane.squares)
-    children, child, is_word = lexicon.children, lexicon.child, lexicon.is_word
-    counts = rack.counts
+    among, child, is_word = lexicon.children_among, lexicon.child, lexicon.is_word
+    counts, usable = rack.counts, rack.usable()  # only letters the rack can supply are tried
     out: list[tuple[int, bytes]] = []
 
     def options(pos: int, node: Any) -> list[tuple[int, Any]]:
@@ -45,14 +45,13 @@ def lane_plays(lane: Lane, rack: Rack, lexicon: Any) -> list[tuple[int, bytes]]:
         if square:
             nxt = child(node, square & ~BLANK_FLAG)
             return [] if nxt is None else [(THROUGH, nxt)]
-        allowed, blank = checks[pos], counts[0]
+        blank = counts[0]
         found = []
-        for letter, nxt in children(node):
-            if letter and allowed >> letter & 1:
-                if counts[letter]:
-                    found.append((letter, nxt))
-                if blank:
-                    found.append((letter | BLANK_FLAG, nxt))
+        for letter, nxt in among(node, checks[pos] & usable):  # never the separator: no rack letter is 0
+            if counts[letter]:
+                found.append((letter, nxt))
+            if blank:
+                found.append((letter | BLANK_FLAG, nxt))
         return found
 
     def go_left(pos: int, node: Any, right: bytes, anchor: int, end_free: bool) -> None:

@@ -3,7 +3,7 @@ back as a search goes down and up."""
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Callable, Iterator
 
 from ..alphabet import BLANK_FLAG, Alphabet
 
@@ -19,6 +19,29 @@ class Rack:
             self.counts[code] += 1
         self.counts[0] = blanks
         self.memo: dict = {}  # a strategy's scratch for lookups shared by the lanes of one position
+
+    def usable(self) -> int:
+        """Bitmask of the letters the rack can put down: its letters, or every letter of
+        the alphabet when it holds a blank."""
+        if self.counts[0]:
+            return sum(1 << letter for letter in self.letters)
+        return sum(1 << letter for letter in self.letters if self.counts[letter])
+
+    def children_in(self, lexicon: Any) -> Callable[[Any], list[tuple[int, Any]]]:
+        """``node -> lexicon.children_among(node, self.usable())``, remembered for the
+        position (its lanes share this rack): Appel & Jacobson's LeftPart meets the same
+        nodes again at every anchor. Tiles taken and put back during a search do not change
+        the answer: it is for the whole rack."""
+        memo = self.memo.setdefault("children", {})
+        among, usable = lexicon.children_among, self.usable()
+
+        def children(node: Any) -> list[tuple[int, Any]]:
+            found = memo.get(node)
+            if found is None:
+                found = memo[node] = among(node, usable)
+            return found
+
+        return children
 
     def tiles(self, allowed: int = -1) -> Iterator[tuple[int, int]]:
         """(letter, tile) for each distinct tile the rack can put on a square whose
