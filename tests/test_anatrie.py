@@ -32,11 +32,22 @@ def anatrie(english, words, **options) -> AnagramTrie:
 def formable(word: str, rack: str, required: str = "") -> bool:
     """Brute force: the word uses every required letter, and the rest comes from the rack's
     letters and blanks."""
-    need, have, req = Counter(word), Counter(rack.replace("?", "")), Counter(required)
-    if req - need:
+    if len(word) > len(rack) + len(required):  # every letter comes from one or the other
         return False
-    rest = need - req
-    return sum((rest - have).values()) <= rack.count("?")
+    if any(word.count(letter) < required.count(letter) for letter in set(required)):
+        return False
+    missing = sum(max(0, word.count(letter) - required.count(letter) - rack.count(letter)) for letter in set(word))
+    return missing <= rack.count("?")
+
+
+def test_formable_is_the_multiset_rule():
+    """The brute force above against the multiset arithmetic it stands for."""
+    for word, rack, required in [("CAT", "CAT", ""), ("CAT", "CA?", ""), ("CAT", "CA", ""), ("CATS", "CA?", "S"),
+                                 ("CAT", "CAT", "S"), ("EEL", "E?", "L"), ("EEL", "EL", "E"), ("EEL", "L", "EE"),
+                                 ("EEL", "L?", "EEE"), ("ABC", "??", "A"), ("ABC", "?", "A")]:
+        need, have, req = Counter(word), Counter(rack.replace("?", "")), Counter(required)
+        expected = not (req - need) and sum(((need - req) - have).values()) <= rack.count("?")
+        assert formable(word, rack, required) == expected, (word, rack, required)
 
 
 # -- the paper ----------------------------------------------------------------------------

@@ -38,23 +38,30 @@ class Chain:
     def __init__(self, words: Iterable[str], order: int = 4):
         if order < 1:
             raise FormatError(f"the chain's order must be at least 1, not {order}")
-        counts: dict[str, Counter[str]] = {}
         start = "^" * order
         trained = 0
-        for word in words:
-            if not word or "^" in word or END in word:
-                continue
-            trained += 1
-            padded = start + word + END
-            for i in range(order, len(padded)):
-                counts.setdefault(padded[i - order:i], Counter())[padded[i]] += 1
+
+        def grams() -> Iterable[str]:
+            """Every context + the letter after it, over the training words."""
+            nonlocal trained
+            for word in words:
+                if not word or "^" in word or END in word:
+                    continue
+                trained += 1
+                padded = start + word + END
+                for i in range(order + 1, len(padded) + 1):
+                    yield padded[i - order - 1:i]
+
+        follow: dict[str, dict[str, int]] = {}
+        for gram, n in Counter(grams()).items():  # one C-level count of every gram
+            follow.setdefault(gram[:-1], {})[gram[-1]] = n
         if not trained:
             raise FormatError("the training list has no words")
         self.order = order
         self._next: dict[str, tuple[str, list[int]]] = {}
-        for context in sorted(counts):
-            letters = sorted(counts[context])
-            self._next[context] = ("".join(letters), list(accumulate(counts[context][c] for c in letters)))
+        for context in sorted(follow):
+            letters = sorted(follow[context])
+            self._next[context] = ("".join(letters), list(accumulate(follow[context][c] for c in letters)))
 
     def word(self, rng: Random, max_len: int) -> str | None:
         """One word drawn from the chain, or None if it grew past ``max_len`` letters."""
@@ -89,8 +96,8 @@ def generate(count: int, *, seed: int = 1, order: int = 4, min_len: int = 2, max
 
     ``progress(done, count)`` is called every 100,000 new words. Raises ``FormatError`` when
     the chain stops giving new words (its language is smaller than ``count``): after
-    ``patience`` draws in a row without one (default: 20 per word asked for, at least a
-    million)."""
+    ``patience`` draws in a row without one (default: 20 per word asked for, at least
+    100,000: a chain that gives no new word in 100,000 draws has all but run dry)."""
     if not 0 < count <= MAX_WORDS:
         raise FormatError(f"the word count must be between 1 and {MAX_WORDS:,}, not {count:,}")
     if not 1 <= min_len <= max_len:
@@ -100,7 +107,7 @@ def generate(count: int, *, seed: int = 1, order: int = 4, min_len: int = 2, max
     seen: set[str] = set()
     draws_since_new = 0
     if patience is None:
-        patience = max(1_000_000, 20 * count)
+        patience = max(100_000, 20 * count)
     while len(seen) < count:
         word = chain.word(rng, max_len)
         draws_since_new += 1

@@ -24,7 +24,8 @@ def cross_checks(board: Board, lexicon: Any) -> list[list[int]]:
     down, ask with the transposed board."""
     n = board.size
     letters = list(board.ruleset.alphabet.codes)
-    trie = Capability.TRIE in getattr(lexicon, "capabilities", Capability.NONE)
+    capabilities = getattr(lexicon, "capabilities", Capability.NONE)
+    trie, anagram = Capability.TRIE in capabilities, Capability.ANAGRAM_INDEX in capabilities
     checks = [[0] * n for _ in range(n)]
     for c in range(n):
         column = board.line(c, down=True)
@@ -42,7 +43,9 @@ def cross_checks(board: Board, lexicon: Any) -> list[list[int]]:
                 continue
             before = bytes(x & ~BLANK_FLAG for x in column[top:r])
             after = bytes(x & ~BLANK_FLAG for x in column[r + 1 : bottom])
-            checks[r][c] = _trie_check(lexicon, before, after) if trie else _lookup_check(lexicon, letters, before, after)
+            checks[r][c] = (_trie_check(lexicon, before, after) if trie else
+                            _anagram_check(lexicon, before, after) if anagram else
+                            _lookup_check(lexicon, letters, before, after))
     return checks
 
 
@@ -59,6 +62,18 @@ def _trie_check(lexicon: Any, before: bytes, after: bytes) -> int:
         end = lexicon.walk_from(child, after)
         if end is not None and lexicon.is_word(end):
             mask |= 1 << letter
+    return mask
+
+
+def _anagram_check(lexicon: Any, before: bytes, after: bytes) -> int:
+    """The cross-check by one anagram search, Shapiro & Smith's way (findwords2): the words
+    made of the line's letters, all required, and one blank, one letter longer than the
+    line, that read ``before`` + L + ``after``."""
+    at, length = len(before), len(before) + 1 + len(after)
+    mask = 0
+    for word in lexicon.words_using((), 1, before + after):
+        if len(word) == length and word[:at] == before and word[at + 1:] == after:
+            mask |= 1 << word[at]
     return mask
 
 
