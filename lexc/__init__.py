@@ -9,11 +9,33 @@ Public API::
     dawg.anagrams("RETAINS?", sub=True)
 """
 
+from importlib import import_module
+from typing import Any
+
 from ._version import __version__
-from .alphabet import Alphabet
-from .formats import FORMATS, FormatError, build, get_format, load, save
-from .ruleset import Ruleset, RulesetError, load_ruleset
-from .wordlist import WordList, WordListError, read_wordlist
+
+# the public API, each name imported from its module on first use (``import lexc`` stays cheap:
+# a command that needs one format never imports the others)
+_API = {
+    "Alphabet": "alphabet", "FORMATS": "formats", "FormatError": "formats", "build": "formats",
+    "get_format": "formats", "load": "formats", "save": "formats", "Ruleset": "ruleset",
+    "RulesetError": "ruleset", "load_ruleset": "ruleset", "WordList": "wordlist", "WordListError": "wordlist",
+    "read_wordlist": "wordlist",
+}
 
 __all__ = ["Alphabet", "FORMATS", "FormatError", "Ruleset", "RulesetError", "WordList", "WordListError",
            "__version__", "build", "get_format", "load", "load_ruleset", "read_wordlist", "save"]
+
+
+def __getattr__(name: str) -> Any:
+    """A name of the public API, imported on first use; anything else is a submodule or an error."""
+    module = _API.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_API))

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from .alphabet import MAX_WORD_TILES, Alphabet, AlphabetError, fold  # noqa: F401 (MAX_WORD_TILES: re-exported)
+from .limits import MAX_LISTED_WORDS  # noqa: F401 (re-exported)
 
 
 class WordListError(ValueError):
@@ -107,9 +108,6 @@ def decode_bytes(data: bytes, source: str) -> str:
             f"{source}:{line}: not UTF-8 (byte {byte:#04x}); Latin-1 or another 8-bit encoding? "
             "convert it (iconv -f LATIN1 -t UTF-8)"
         ) from None
-
-
-MAX_LISTED_WORDS = 10_000_000  # words a compiled file may spell before listing them all is refused (--max-words)
 
 
 def parse_text(

@@ -3,7 +3,8 @@
 ``lexicons`` (build, convert, edit, export, synth), ``inspect`` (info, verify, dump, formats,
 rulesets, diff, stats), ``query`` (check, words, anagram, hooks), ``board`` (moves, judge),
 ``game`` (replay, selfplay, play) and ``bench``; ``common`` holds what they share. Each
-command is a thin wrapper over one library function, which its ``--help`` names. The CLI is
+command is a thin wrapper over one library function, which its ``--help`` names, and
+imports it when it runs: start-up imports only what the chosen command needs. The CLI is
 the top wing: it may import every wing, and nothing imports it.
 
 Exit status: 0 success, 1 a negative answer (an invalid word, no match), 2 bad input or
@@ -19,23 +20,31 @@ import click
 
 from .. import native
 from .._version import __version__
-from ..alphabet import AlphabetError
-from ..bench import BenchError  # the runner itself is imported by the command
-from ..board.board import PositionError
-from ..board.notation import PlayError
-from ..formats import FormatError
-from ..game.gcg import GCGError
-from ..lexicons.diff import LexiconDiffError
-from ..lexicons.stats import LexiconStatsError
-from ..movegen import MoveGenError
-from ..pattern import PatternError
-from ..ruleset import RulesetError
-from ..wordlist import WordListError
 from . import bench, board, game, inspect, lexicons, query
 from .common import Negative, one_line
 
-USER_ERRORS = (BenchError, LexiconDiffError, LexiconStatsError, FormatError, WordListError, RulesetError, PatternError,
-               AlphabetError, PositionError, PlayError, MoveGenError, GCGError, OSError)
+# The errors that are the user's (one line, exit status 2), by module: each command module
+# imports the library it needs inside the command, so start-up imports only what the chosen
+# command uses; an error class can only have been raised if its module was imported.
+USER_ERRORS = {
+    "lexc.alphabet": "AlphabetError", "lexc.bench": "BenchError", "lexc.board.board": "PositionError",
+    "lexc.board.notation": "PlayError", "lexc.formats.errors": "FormatError", "lexc.game.gcg": "GCGError",
+    "lexc.lexicons.diff": "LexiconDiffError", "lexc.lexicons.stats": "LexiconStatsError",
+    "lexc.movegen": "MoveGenError", "lexc.pattern": "PatternError", "lexc.ruleset": "RulesetError",
+    "lexc.wordlist": "WordListError",
+}
+
+
+def is_user_error(exc: BaseException) -> bool:
+    """Whether an exception is one of ``USER_ERRORS`` (or an OSError: a file the user named)."""
+    if isinstance(exc, OSError):
+        return True
+    for module, name in USER_ERRORS.items():
+        loaded = sys.modules.get(module)
+        if loaded is not None and isinstance(exc, getattr(loaded, name)):
+            return True
+    return False
+
 
 # The library function each command wraps, named in its --help (with the command's own module).
 LIBRARY = {
@@ -105,9 +114,6 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(130)
     except Negative:
         sys.exit(1)
-    except USER_ERRORS as exc:
-        click.echo(f"lexc: error: {one_line(exc)}", err=True)
-        sys.exit(2)
     except KeyboardInterrupt:
         click.echo("lexc: interrupted", err=True)
         sys.exit(130)
@@ -116,5 +122,10 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(2)
     except RecursionError:
         click.echo("lexc: error: the input nests too deeply to process", err=True)
+        sys.exit(2)
+    except Exception as exc:
+        if not is_user_error(exc):
+            raise
+        click.echo(f"lexc: error: {one_line(exc)}", err=True)
         sys.exit(2)
     sys.exit(0)

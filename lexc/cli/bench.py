@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import click
 
-from ..bench import BenchError  # the runner itself is imported by the command
 from ..formats import FORMATS
-from ..ruleset import load_ruleset
 from .common import emit, note, status_line
 
 
@@ -36,7 +34,9 @@ def bench(wordlist, formats_, positions, repeat, movegen_repeat, budget, movegen
 
     Examples: lexc bench --repeat 7 --out bench-results; lexc bench words.txt --formats dawg,gaddag --no-movegen
     """
+    from ..bench import BenchError
     from ..bench.runner import run_bench
+    from ..ruleset import load_ruleset
     from ..bench.report import format_report, write_out
 
     names = [f.strip() for f in formats_.split(",") if f.strip()] if formats_ else list(FORMATS)

@@ -7,9 +7,6 @@ from pathlib import Path
 
 import click
 
-from ..board.board import PositionError, read_position
-from ..ruleset import load_ruleset
-from ..lexicons.source import check_listable, open_lexicon
 from .common import max_words_option, Negative, emit, note, one_line, position_args, position_options
 
 
@@ -27,7 +24,10 @@ def moves(lexfile, cgp, board_file, rack, ruleset, as_json, strategy, top, batch
 
     Example: lexc moves enable.dawg --cgp '15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0' -n 5
     """
+    from ..board.board import PositionError, read_position
+    from ..lexicons.source import check_listable, open_lexicon
     from ..movegen import generate_plays
+    from ..ruleset import load_ruleset
 
     lexicon = open_lexicon(lexfile, "dawg", ruleset, progress=note)
     check_listable(lexicon, lexfile or "the bundled lexicon", max_words)  # plays grow with the lexicon
@@ -65,6 +65,7 @@ def judge(args, cgp, board_file, rack, ruleset, as_json):
     lexc judge --cgp '15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0' '8D RETAINS'
     """
     from ..board.referee import judge as judge_play
+    from ..lexicons.source import open_lexicon
 
     unknown = [a for a in args if a.startswith("--") and a != "--"]
     if unknown:

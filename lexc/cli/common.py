@@ -11,11 +11,9 @@ from typing import Any, Iterator
 
 import click
 
-from ..board.board import read_position
-from ..formats import FORMATS, FormatError
-from ..ruleset import load_ruleset
-from ..lexicons.source import open_lexicon
-from ..wordlist import MAX_LISTED_WORDS
+from ..formats import FORMATS  # the registry's names (each format's module is imported when used)
+from ..formats.errors import FormatError
+from ..limits import MAX_LISTED_WORDS
 
 
 MAX_MESSAGE = 400  # characters of an error line: an input of any size is quoted in part
@@ -43,6 +41,8 @@ def note(message: str) -> None:
 def lexicon_arg(args: tuple[str, ...], lexicon_opt: str | None, format: str, ruleset: str,
                 min_rest: int = 1) -> tuple[Any, tuple[str, ...]]:
     """Split positional args into an optional leading FILE and the rest; open the lexicon."""
+    from ..lexicons.source import open_lexicon
+
     path = lexicon_opt
     if path is None and len(args) > min_rest and os.path.isfile(args[0]):
         path, args = args[0], args[1:]
@@ -79,6 +79,9 @@ def position_options(f):
 def position_args(cgp: str | None, board_file: str | None, rack: str | None, ruleset: str):
     """(ruleset, position, rack) from the board options: ``--rack`` as given (an explicit
     ``--rack ''`` is an empty rack), else the CGP's rack to move; neither is a usage error."""
+    from ..board.board import read_position
+    from ..ruleset import load_ruleset
+
     rules = load_ruleset(ruleset)
     position = read_position(rules, cgp, board_file)
     if rack is None:

@@ -10,8 +10,6 @@ from pathlib import Path
 
 import click
 
-from ..ruleset import load_ruleset
-from ..lexicons.source import check_listable, open_lexicon
 from . import common
 from .common import Negative, emit, note
 
@@ -31,6 +29,7 @@ def replay(game, lexfile, every_event, as_json):
     Example: lexc replay game.gcg -l enable.dawg
     """
     from ..game.replay import replay as replay_game
+    from ..lexicons.source import open_lexicon
 
     lexicon = open_lexicon(lexfile, "dawg", "english", progress=note)
     report = replay_game(game, lexicon)
@@ -62,6 +61,8 @@ def selfplay(lexfile, ruleset, games, seed, strategy, end_rule, out_dir, positio
     """
     from ..formats.container import write_atomic
     from ..game.manager import check_replay, selfplay as play_game
+    from ..lexicons.source import check_listable, open_lexicon
+    from ..ruleset import load_ruleset
 
     lexicon = open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset, progress=note)
     check_listable(lexicon, lexfile or "the bundled lexicon")  # the programs' plays grow with the lexicon
@@ -125,6 +126,8 @@ def play(lexfile, ruleset, seed, strategy, level, name, end_rule, save, watch, c
     from ..game.manager import GameManager
     from ..game.interactive import Console, HumanPlayer, Session, play_game, save_record
     from ..game.players import ProgramPlayer
+    from ..lexicons.source import check_listable, open_lexicon
+    from ..ruleset import load_ruleset
 
     if not name or name.split() != [name] or ":" in name or name == "lexc":
         raise click.BadParameter("a nickname without spaces or ':', other than 'lexc'", param_hint="--name")

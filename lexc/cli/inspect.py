@@ -7,10 +7,7 @@ from __future__ import annotations
 
 import click
 
-from ..lexicons.compile import describe, verify
 from ..formats import FORMATS
-from ..ruleset import available, load_ruleset
-from ..lexicons.source import open_lexicon, read_list, read_words
 from .common import max_words_option, Negative, emit, note
 
 
@@ -22,6 +19,9 @@ def info(file, as_json):
 
     Example: lexc info enable.dawg --json
     """
+    from ..lexicons.compile import describe
+    from ..lexicons.source import open_lexicon
+
     lexicon = open_lexicon(file, progress=note)
     data = describe(lexicon, file)
     if as_json:
@@ -42,6 +42,9 @@ def verify_cmd(file, against, ruleset, max_words, as_json):
 
     Example: lexc verify enable.dawg --against wordlists/enable1.txt
     """
+    from ..lexicons.compile import verify
+    from ..lexicons.source import open_lexicon, read_list
+
     lexicon = open_lexicon(file, progress=note)
     words = None
     if against:
@@ -65,6 +68,8 @@ def dump(file, limit, as_json):
 
     Example: lexc dump formats/golden/hook.gaddawg
     """
+    from ..lexicons.source import open_lexicon
+
     lexicon = open_lexicon(file, progress=note)
     rows = []
     for row in lexicon.dump_rows():
@@ -96,6 +101,8 @@ def formats_cmd(as_json):
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 def rulesets(as_json):
     """List the bundled rulesets (alphabet, tiles, board)."""
+    from ..ruleset import available, load_ruleset
+
     data = [load_ruleset(name).summary() for name in available()]
     emit(data, as_json, "\n".join(
         f"{d['name']:<10} {d['description']}\n{'':<11}{len(d['letters'])} letters, {d['tile_total']} tiles, "
@@ -120,6 +127,7 @@ def diff(a, b, ruleset, limit, counts_only, max_words, as_json):
     Example: lexc diff old.dawg new-list.txt --limit 50
     """
     from ..lexicons.diff import diff_lexicons
+    from ..lexicons.source import read_words
 
     result = diff_lexicons(read_words(a, ruleset, max_words), read_words(b, ruleset, max_words),
                            limit=0 if counts_only else limit)
@@ -148,7 +156,7 @@ def stats(file, ruleset, max_words, as_json):
     Example: lexc stats enable.dawg; lexc stats palabras.txt -r spanish --json
     """
     from ..lexicons.stats import format_stats, lexicon_stats
-    from ..lexicons.source import bundled_wordlist
+    from ..lexicons.source import bundled_wordlist, read_list, read_words
 
     words = (read_words(file, ruleset or "english", max_words) if file
              else read_list(bundled_wordlist(), ruleset or "english"))

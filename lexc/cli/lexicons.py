@@ -12,11 +12,8 @@ from typing import Any
 
 import click
 
-from ..lexicons.compile import compile_all, compile_file
-from ..lexicons.edit import convert_file, edit_file
-from ..formats import FORMATS, FormatError
-from ..lexicons.source import open_lexicon
-from ..wordlist import word_lines
+from ..formats import FORMATS
+from ..formats.errors import FormatError
 from . import common
 from .common import emit, max_words_option, note, stages
 
@@ -54,6 +51,8 @@ def build(wordlist, format_, ruleset, out, min_len, max_len, skip_invalid, layou
 
     Example: lexc build wordlists/enable1.txt -f all -o lexicons/
     """
+    from ..lexicons.compile import compile_all, compile_file
+
     list_options = {"min_len": min_len, "max_len": max_len, "skip_invalid": skip_invalid}
     chosen = {"layout": layout, "order": order, "disk": disk}
     if format_ == "all":
@@ -110,6 +109,8 @@ def convert(source, format_, out, max_words, as_json):
 
     Example: lexc convert enable.dawg -f gaddag -o enable.gaddag
     """
+    from ..lexicons.edit import convert_file
+
     with stages(3) as progress:
         report = convert_file(source, format_, out, progress=progress, max_words=max_words)
     if as_json:
@@ -141,6 +142,8 @@ def edit(file, add, remove, add_file, remove_file, out, max_words, as_json):
 
     Example: lexc edit enable.dawg --add QI,ZA --remove ZAX -o edited.dawg
     """
+    from ..lexicons.edit import edit_file
+
     with stages(3) as progress:
         report = edit_file(file, _words_given(add, add_file), _words_given(remove, remove_file), out,
                            progress=progress, max_words=max_words)
@@ -152,6 +155,8 @@ def edit(file, add, remove, add_file, remove_file, out, max_words, as_json):
 def _words_given(values: tuple[str, ...], paths: tuple[str, ...]) -> list[str]:
     """The words of repeated options (each may hold several, comma- or space-separated) and
     of word-list files, in the order given."""
+    from ..wordlist import word_lines
+
     words = [w for value in values for w in re.split(r"[,\s]+", value) if w]
     return words + [w for path in paths for w in word_lines(path)]
 
@@ -186,6 +191,7 @@ def export(file, target, out, ruleset, max_words, as_json):
     """
     from ..formats.container import write_atomic
     from ..formats.kwg import export_kwg
+    from ..lexicons.source import open_lexicon
 
     lexicon = open_lexicon(file, "gaddawg", ruleset, progress=note)  # a plain list compiles straight to KWG's graph
     try:

@@ -7,8 +7,6 @@ from itertools import chain, islice
 
 import click
 
-from ..formats.base import answers
-from ..lexicons.source import check_listable
 from .common import max_words_option, Negative, emit, lexicon_arg, lexicon_options
 
 
@@ -38,6 +36,8 @@ def words(args, prefix, pattern, limit, lexicon_opt, format_, ruleset, as_json):
 
     Example: lexc words --pattern 'QU?Z*'
     """
+    from ..formats.base import answers
+
     lexicon, _ = lexicon_arg(args, lexicon_opt, format_, ruleset, min_rest=0)
     found = lexicon.iter_words(prefix, pattern)  # streamed: a list of millions prints in bounded memory
     first = next(found, None)
@@ -72,6 +72,8 @@ def anagram(args, sub, stats, lexicon_opt, format_, ruleset, max_words, as_json)
 
     Example: lexc anagram RETAINS?  |  lexc anagram --sub QI?  |  lexc anagram enable.anatrie --stats RETAIN??
     """
+    from ..lexicons.source import check_listable
+
     lexicon, (rack, *extra) = lexicon_arg(args, lexicon_opt, format_, ruleset)
     check_listable(lexicon, "the lexicon", max_words)  # answers grow with the lexicon
     if extra:

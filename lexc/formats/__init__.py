@@ -10,122 +10,71 @@ Wing 1 of the package: imports the foundations only (``lexc.alphabet``, ``rulese
 
 from __future__ import annotations
 
-import os
+from collections.abc import Iterator, MutableMapping
+from importlib import import_module
 from typing import Any
 
-from .._version import __version__
-from ..alphabet import Alphabet
-from ..wordlist import WordList
-from ..ruleset import RulesetError, check_reference
-from ..ruleset import reference as ruleset_reference
-from . import container, proofs, schema
-from .base import LIST_OPTION_SPECS, Capability, Hooks, LexiconBase
-from .anatrie import AnagramTrie
-from .dawg import Dawg
-from .gaddag import Gaddag, Gaddawg
-from .prefixset import PrefixSet
-from .prefixset_aho import AhoPrefixSet
-from .errors import FormatError
+# name -> (module, class): the registered formats, in the order they are listed. A format's
+# module is imported when its class is first asked for, so a command that opens one file
+# never imports the libraries of the others (marisa-trie, pyahocorasick).
+_WHERE = {
+    "dawg": ("dawg", "Dawg"),
+    "gaddag": ("gaddag", "Gaddag"),
+    "gaddawg": ("gaddag", "Gaddawg"),
+    "prefixset": ("prefixset", "PrefixSet"),
+    "prefixset-aho": ("prefixset_aho", "AhoPrefixSet"),
+    "anatrie": ("anatrie", "AnagramTrie"),
+}
 
-FORMATS: dict[str, type[LexiconBase]] = {cls.name: cls for cls in (Dawg, Gaddag, Gaddawg, PrefixSet, AhoPrefixSet, AnagramTrie)}
+
+class Registry(MutableMapping):
+    """Format name -> format class (``LexiconBase`` subclass), each imported on first use;
+    a format may also be registered with its class (``FORMATS[name] = cls``)."""
+
+    def __init__(self, where: dict[str, tuple[str, str]]):
+        self._entries: dict[str, Any] = dict(where)  # a class, or (module, class name) until first use
+
+    def __getitem__(self, name: str) -> Any:
+        entry = self._entries[name]
+        if isinstance(entry, tuple):
+            module, cls = entry
+            entry = self._entries[name] = getattr(import_module(f"{__name__}.{module}"), cls)
+        return entry
+
+    def __setitem__(self, name: str, cls: Any) -> None:
+        self._entries[name] = cls
+
+    def __delitem__(self, name: str) -> None:
+        del self._entries[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __repr__(self) -> str:
+        return f"<format registry: {', '.join(self._entries)}>"
+
+
+FORMATS = Registry(_WHERE)
+
+# what ``lexc.formats`` offers, each imported from its module on first use
+_LAZY = {
+    "build": "registry", "dumps": "registry", "get_format": "registry", "load": "registry", "loads": "registry",
+    "save": "registry", "Capability": "base", "Hooks": "base", "LexiconBase": "base", "FormatError": "errors",
+    **{cls: module for module, cls in _WHERE.values()},
+}
 
 __all__ = ["FORMATS", "Capability", "FormatError", "Hooks", "LexiconBase", "build", "dumps",
            "get_format", "load", "loads", "save"]
 
 
-def get_format(name: str) -> type[LexiconBase]:
-    """The format class registered under ``name``; FormatError naming the known ones if none."""
-    try:
-        return FORMATS[name]
-    except KeyError:
-        raise FormatError(f"unknown format {name!r} (known: {', '.join(FORMATS)})") from None
-
-
-def build(wordlist: WordList, format: str = "dawg", ruleset: str = "english", **options: Any) -> LexiconBase:
-    """Build a lexicon of the given format from a normalized word list."""
-    cls = get_format(format)
-    unknown = set(options) - set(cls.options)
-    if unknown:
-        raise FormatError(f"format {format!r} has no option(s) {', '.join(sorted(unknown))}")
-    chosen = {**cls.options, **options}
-    extra = {"ruleset": ruleset} if cls.uses_ruleset else {}
-    lexicon = cls.build(wordlist.words, wordlist.alphabet, **chosen, **extra)
-    lexicon.build_options = chosen
-    lexicon.wordlist_sha256 = wordlist.sha256
-    lexicon.ruleset = ruleset_reference(ruleset)  # a bundled name, or the ruleset's own text
-    return lexicon
-
-
-def dumps(lexicon: LexiconBase, extra_options: dict[str, Any] | None = None) -> bytes:
-    """The complete container bytes of a lexicon (deterministic)."""
-    options = {**lexicon.build_options, **(extra_options or {})}
-    header = {
-        "format": lexicon.name,
-        "format_version": lexicon.version,
-        "alphabet": list(lexicon.alphabet.labels),
-        "ruleset": getattr(lexicon, "ruleset", ""),
-        "words": lexicon.word_count,
-        "options": {k: options[k] for k in sorted(options)},
-        "wordlist_sha256": getattr(lexicon, "wordlist_sha256", ""),
-        "lexc_version": __version__,
-        "meta": lexicon.meta(),
-    }
-    return container.pack(header, lexicon.payload())
-
-
-def save(lexicon: LexiconBase, path: str | os.PathLike, extra_options: dict[str, Any] | None = None) -> int:
-    """Write a lexicon file atomically; returns its size in bytes. A word graph lexc built
-    itself is remembered as proved (``proofs``): loading the file again skips the walk."""
-    data = dumps(lexicon, extra_options)
-    container.write_atomic(path, data)
-    facts = getattr(lexicon, "proof_facts", None)
-    if facts is not None and getattr(lexicon, "proven", False):
-        header, _ = container.unpack(data)
-        proofs.remember(facts(header["payload_sha256"]))
-    return len(data)
-
-
-def loads(data: bytes, name: str = "<bytes>") -> LexiconBase:
-    """A lexicon from container bytes, every check done first."""
-    header, payload = container.unpack(data, name)
-    return _from_checked(header, payload, name)
-
-
-def load(path: str | os.PathLike) -> LexiconBase:
-    """Load a lexicon file, every check done first."""
-    header, payload = container.read_file(path)
-    return _from_checked(header, payload, str(path))
-
-
-def _from_checked(header: dict[str, Any], payload, name: str) -> LexiconBase:
-    """Instantiate the format named in a checked header."""
-    cls = FORMATS.get(header["format"])
-    if cls is None:
-        raise FormatError(f"{name}: unknown format {header['format']!r} (known: {', '.join(FORMATS)})")
-    if header["format_version"] != cls.version:
-        found = header["format_version"]
-        fix = (f"rebuild it from its word list: lexc build WORDLIST -f {cls.name}" if found < cls.version
-               else "it was written by a newer lexc: upgrade lexc")
-        raise FormatError(f"{name}: {cls.name} version {found} is not supported (this lexc reads version "
-                          f"{cls.version}); {fix}")
-    try:
-        alphabet = Alphabet(tuple(header["alphabet"]))
-    except ValueError as exc:
-        raise FormatError(f"{name}: bad alphabet in header ({exc})") from None
-    if tuple(header["alphabet"]) != alphabet.labels:
-        raise FormatError(f"{name}: the header's alphabet is not in normal form (NFC, upper case)")
-    try:
-        schema.check_map("options", header["options"], {**LIST_OPTION_SPECS, **cls.option_specs})
-        schema.check_map("meta", header["meta"], cls.meta_specs, cls.meta_required)
-        check_reference(header["ruleset"])
-    except (FormatError, RulesetError) as exc:
-        raise FormatError(f"{name}: {exc}") from None
-    try:
-        lexicon = cls.from_payload(payload if cls.zero_copy else bytes(payload), header, alphabet)
-    except FormatError as exc:
-        raise FormatError(f"{name}: {exc}") from None
-    lexicon.build_options = dict(header["options"])
-    lexicon.wordlist_sha256 = header["wordlist_sha256"]
-    lexicon.ruleset = header["ruleset"]
-    lexicon.header = header
-    return lexicon
+def __getattr__(name: str) -> Any:
+    """The lazily imported names of ``_LAZY``; anything else is a submodule or an error."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
