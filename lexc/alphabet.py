@@ -163,6 +163,12 @@ class Alphabet:
         upper, lower = self._decode_upper, self._decode_lower
         return "".join(lower[c & 0x7F] if c & BLANK_FLAG else upper[c] for c in codes)
 
+    def decode_known(self, codes: bytes) -> str:
+        """``decode`` for codes lexc encoded itself (every one a letter of this alphabet,
+        none marked blank): one translation, without ``decode``'s check for unknown codes."""
+        table = self._decode_bytes
+        return codes.translate(table).decode("latin-1") if table is not None else self.decode(codes)
+
     def decode_many(self, words: list[bytes]) -> list[str]:
         """Decode many encoded words at once (one C-level pass), as ``decode`` would."""
         return self.decode_joined(b"\x00".join(words)) if words else []

@@ -5,6 +5,9 @@ structures can be checked against each other.
 Query kinds: ``member`` (words and near misses), ``prefix`` (is-prefix), ``completions``
 (words with a prefix), ``anagram0/1/2`` (words using every tile of a 7-tile rack with 0, 1
 or 2 blanks), ``subanagram0/1/2`` (words from some of the tiles), ``pattern`` and ``hooks``.
+Membership is timed on each structure's own ``__contains__`` (a lexc lexicon's, the Python
+set's, marisa-trie's), called directly, so no structure pays for a Python wrapper frame that
+another does not.
 """
 
 from __future__ import annotations
@@ -58,7 +61,7 @@ def _regex(pattern: str) -> re.Pattern[str]:
 def lexc_askers(lex: Any) -> dict[str, Callable[[str], Any]]:
     """Every query kind through the lexc protocol."""
     ask: dict[str, Callable[[str], Any]] = {
-        "member": lambda w: w in lex, "prefix": lex.is_prefix, "completions": lex.words,
+        "member": lex.__contains__, "prefix": lex.is_prefix, "completions": lex.words,
         "pattern": lex.pattern, "hooks": lex.hooks}
     for b in (0, 1, 2):
         ask[f"anagram{b}"] = lex.anagrams
@@ -95,7 +98,7 @@ def marisa_askers(base: Any) -> dict[str, Callable[[str], Any]]:
 
 def alphagram_askers(base: Any) -> dict[str, Callable[[str], Any]]:
     """An anagram-only structure: membership and the anagram kinds."""
-    ask: dict[str, Callable[[str], Any]] = {"member": lambda w: w in base}
+    ask: dict[str, Callable[[str], Any]] = {"member": base.member}
     for b in (0, 1, 2):
         ask[f"anagram{b}"] = lambda r: [w for w in base.anagrams(r, sub=True) if len(w) == len(r)]
         ask[f"subanagram{b}"] = lambda r: base.anagrams(r, sub=True)
@@ -105,7 +108,7 @@ def alphagram_askers(base: Any) -> dict[str, Callable[[str], Any]]:
 def _prefix_search_askers(base: Any) -> dict[str, Callable[[str], Any]]:
     """The kinds a membership and is-prefix structure answers the same way everywhere."""
     ask: dict[str, Callable[[str], Any]] = {
-        "member": lambda w: w in base, "prefix": base.is_prefix, "hooks": lambda w: baseline_hooks(base, w)}
+        "member": base.member, "prefix": base.is_prefix, "hooks": lambda w: baseline_hooks(base, w)}
     for b in (0, 1, 2):
         ask[f"anagram{b}"] = lambda r: [w for w in prefix_anagrams(base, r) if len(w) == len(r)]
         ask[f"subanagram{b}"] = lambda r: prefix_anagrams(base, r)

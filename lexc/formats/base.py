@@ -64,7 +64,8 @@ class Hooks:
         """The same object as ``Hooks(...)``, made without the frozen dataclass's per-field
         ``__setattr__`` calls (hooks are asked for one word at a time: this is most of it)."""
         made = object.__new__(cls)
-        made.__dict__.update(word=word, valid=valid, front=front, back=back)
+        fields = made.__dict__
+        fields["word"], fields["valid"], fields["front"], fields["back"] = word, valid, front, back
         return made
 
     def as_dict(self) -> dict[str, Any]:

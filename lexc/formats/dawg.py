@@ -641,7 +641,7 @@ class Dawg(LexiconBase):
             found = (codes, *g.hooks(bytes(codes), self._root, self._hook_root))
         codes, front, back, valid = found
         alphabet = self.alphabet
-        return Hooks.make(alphabet.decode(codes), valid, alphabet.mask_tuple(front), alphabet.mask_tuple(back))
+        return Hooks.make(alphabet.decode_known(codes), valid, alphabet.mask_tuple(front), alphabet.mask_tuple(back))
 
     def anagrams(self, rack: str, sub: bool = False) -> list[str]:
         """Anagrams (with ``sub``, sub-anagrams) of a rack, in ``in_anagram_order``: the
