@@ -378,18 +378,12 @@ class AnagramTrie(LexiconBase):
 
     def contains_codes(self, codes: bytes) -> bool:
         """Look the canonical re-spelling up (fail links across, success links down), then
-        the word in that node's list: in the compiled core, its findwords2 with every letter
-        of the word required (the one group it finds is the word's anagrams)."""
+        the word in that node's list. (One path for both engines: on a damaged file the
+        core's findwords2 and this walk read different records, and the paths must agree.)"""
         if not codes or not self.word_count:
             return False
         if any(self.rank[c] == 255 for c in codes):
             return False
-        if self._native is not None and len(codes) < 128:  # the core's findwords2, every letter required
-            word, read = bytes(codes), self._read
-            try:
-                return any(word in words for words, _ in self._native_search(self._rack((), codes), 0))
-            finally:
-                self._read = read  # last_stats describes the last anagram search, not a lookup
         with reading("lookup"):
             return self._lookup(codes)
 
