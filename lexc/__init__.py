@@ -9,10 +9,8 @@ Public API::
     dawg.anagrams("RETAINS?", sub=True)
 """
 
-from importlib import import_module
-from typing import Any
-
 from ._version import __version__
+from .lazy import lazy_names
 
 # the public API, each name imported from its module on first use (``import lexc`` stays cheap:
 # a command that needs one format never imports the others)
@@ -27,14 +25,7 @@ __all__ = ["Alphabet", "FORMATS", "FormatError", "Ruleset", "RulesetError", "Wor
            "__version__", "build", "get_format", "load", "load_ruleset", "read_wordlist", "save"]
 
 
-def __getattr__(name: str) -> Any:
-    """A name of the public API, imported on first use; anything else is a submodule or an error."""
-    module = _API.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, globals(), _API)
 
 
 def __dir__() -> list[str]:

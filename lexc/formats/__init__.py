@@ -14,6 +14,8 @@ from collections.abc import Iterator, MutableMapping
 from importlib import import_module
 from typing import Any
 
+from ..lazy import lazy_names
+
 # name -> (module, class): the registered formats, in the order they are listed. A format's
 # module is imported when its class is first asked for, so a command that opens one file
 # never imports the libraries of the others (marisa-trie, pyahocorasick).
@@ -70,11 +72,4 @@ __all__ = ["FORMATS", "Capability", "FormatError", "Hooks", "LexiconBase", "buil
            "get_format", "load", "loads", "save"]
 
 
-def __getattr__(name: str) -> Any:
-    """The lazily imported names of ``_LAZY``; anything else is a submodule or an error."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, globals(), _LAZY)

@@ -62,7 +62,6 @@ class Dawg(LexiconBase):
         self._cmask = layout.child_mask
         self._root = 0  # the pointer edge forward traversal starts from
         self.proven = False  # set by the builder and by the loader's proof: what save may remember
-        self._lst: list[int] | None = None  # the edges as a list, made only for the pure-Python path
         self._extra: list[int] = []  # edges kept in memory after the stored ones (a GADDAG's rebuilt root)
         core = native.core()
         self._native = None
@@ -108,8 +107,7 @@ class Dawg(LexiconBase):
         """The edges as a Python list, for the pure-Python path (list indexing is faster than
         array indexing): made on first use, never on the compiled core's path (then kept as
         a plain attribute: the pure path reads it at every step)."""
-        self._lst = self.edges.tolist() + self._extra
-        return self._lst
+        return self.edges.tolist() + self._extra
 
     # -- build, bytes ---------------------------------------------------------------------
     @classmethod
@@ -441,22 +439,6 @@ class Dawg(LexiconBase):
             yield e >> shift & 0xFF, i
             if e & last:
                 return
-            i += 1
-
-    def children_among(self, node: int, letters: int) -> list[tuple[int, int]]:
-        """The out-edges whose letter is in the bitmask ``letters``."""
-        lst, shift, last = self._list, self._shift, self._lbit
-        i = lst[node] & self._cmask
-        out: list[tuple[int, int]] = []
-        if not i:
-            return out
-        while True:
-            e = lst[i]
-            letter = e >> shift & 0xFF
-            if letters >> letter & 1:
-                out.append((letter, i))
-            if e & last:
-                return out
             i += 1
 
     def is_word(self, node: int) -> bool:

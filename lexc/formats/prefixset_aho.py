@@ -74,7 +74,7 @@ class AhoPrefixSet(PrefixClosed):
         its subtree), and the word flag keeps words only."""
         head, how = wildcard_head(tokens)
         candidates = sorted(self.automaton.items(head, WILDCARD, how), key=itemgetter(0))
-        for key in matching_keys(Matcher(tokens), candidates, len(head), ord):
+        for key in matching_keys(Matcher(tokens), candidates, len(head), self._ord):
             yield key.encode("latin-1")
 
 
