@@ -52,6 +52,8 @@ class Alphabet:
     _decode_bytes: bytes | None = field(init=False, repr=False, compare=False)
     _known: bytes = field(init=False, repr=False, compare=False)
     _mask_tuples: dict = field(init=False, repr=False, compare=False)
+    _char_codes: dict | None = field(init=False, repr=False, compare=False)
+    _ascii: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         labels = tuple(fold(label) for label in self.labels)
@@ -90,6 +92,15 @@ class Alphabet:
         latin = all(len(table[c]) == 1 and ord(table[c]) < 256 for c in known)
         object.__setattr__(self, "_decode_bytes", bytes(ord(table[c]) if c in known else 0 for c in range(256))
                            if latin else None)
+        chars = None
+        if single:  # a character that folds to a label on its own is that tile (lower case: a blank)
+            chars = {}
+            for label, code in codes.items():
+                for ch in {label, label.lower()}:
+                    if len(ch) == 1 and ch.upper() == label and fold(label) == label:
+                        chars[ch] = code | (BLANK_FLAG if ch != fold(ch) else 0)
+        object.__setattr__(self, "_char_codes", chars)
+        object.__setattr__(self, "_ascii", single and all(label.isascii() for label in labels))
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -109,6 +120,13 @@ class Alphabet:
     def single_char(self) -> bool:
         """True when every label is one character (fast paths apply)."""
         return self._encode_table is not None
+
+    def char_codes(self) -> dict[str, int] | None:
+        """For an alphabet of one-character labels, the tile each character written alone
+        stands for: a label's code, its lower case the code with BLANK_FLAG (what ``split``,
+        ``code`` and a lower-case blank in notation give, looked up at once). None for an
+        alphabet with a multi-character label, where the longest match decides."""
+        return self._char_codes
 
     def code(self, label: str) -> int:
         """The code of one label (case-insensitive); AlphabetError if unknown."""
@@ -234,6 +252,8 @@ class Alphabet:
         """A rack written back so that ``parse_rack`` reads the same tiles: a tile is put in
         brackets when it is several characters long or would run into the next one."""
         labels = [self.label(c) for c in codes]
+        if self._ascii:
+            return "".join(labels) + BLANK_CHAR * blanks  # one ASCII letter a tile: nothing runs into the next
         out = []
         for i, label in enumerate(labels):
             rest = fold("".join(labels[i:]))

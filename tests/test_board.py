@@ -734,3 +734,37 @@ def test_cgp_racks_are_read_as_racks_with_bracketed_tiles():
     assert parse_cgp(f"{empty} [CH]A[LL]?/ 0/0 0", SPANISH).rack == "[CH]A[LL]?"
     with pytest.raises(PositionError, match="CHX"):
         parse_cgp(f"{empty} [CHX]/ 0/0 0", SPANISH)  # one bracketed tile, not CH then X
+
+
+# -- what the referee remembers and looks up at once -----------------------------------------
+
+def test_a_board_remembers_each_lane_scoring_as_computed():
+    """``lane_scoring`` keeps a board's lanes (a board never changes): the kept one is the one
+    computed afresh, for every lane of a position, and a ruleset other than the board's is
+    computed, never taken from the board."""
+    from lexc.board.scoring import _lane_scoring, lane_scoring
+
+    board = parse_cgp("ZAX12/14Q/15/15/15/15/15/6CAT6/15/15/15/15/15/14A/JO13", ENGLISH).board
+    for down in (False, True):
+        for index in range(board.size):
+            kept = lane_scoring(board, index, down)
+            assert kept is lane_scoring(board, index, down)
+            assert kept == _lane_scoring(board, index, down, board.ruleset)
+    other = WWF
+    assert lane_scoring(board, 7, False, other) == _lane_scoring(board, 7, False, other) != lane_scoring(board, 7, False)
+
+
+@pytest.mark.parametrize("name", ["english", "spanish", "catalan", "polish", "wwf", "tiny"])
+def test_char_codes_read_each_character_as_the_alphabet_does(name):
+    """The one-character table notation reads tiles with is what the alphabet's longest
+    match and its case rule give; an alphabet with a multi-character tile has none."""
+    from lexc.alphabet import fold
+
+    alphabet = load_ruleset(name).alphabet
+    table = alphabet.char_codes()
+    assert (table is None) == (not alphabet.single_char)
+    for ch, code in (table or {}).items():
+        assert alphabet.split(fold(ch)) == [fold(ch)]
+        assert code & ~BLANK_FLAG == alphabet.code(ch) and bool(code & BLANK_FLAG) == (ch != fold(ch))
+    if table:
+        assert {alphabet.label(c) for c in table.values()} == set(table)  # each label, upper and lower case

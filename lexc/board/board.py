@@ -51,6 +51,7 @@ class Board:
     ruleset: Ruleset
     rows: tuple[bytes, ...]
     _columns: tuple[bytes, ...] = field(init=False, repr=False, compare=False)
+    _lanes: dict = field(init=False, repr=False, compare=False)  # scoring.lane_scoring's, remembered
 
     def __post_init__(self) -> None:
         n = self.ruleset.board_size
@@ -62,6 +63,7 @@ class Board:
                 if code and (code & ~BLANK_FLAG) not in known:
                     raise PositionError(f"square {square_name(r, c)}: code {code} is not a letter of the alphabet")
         object.__setattr__(self, "_columns", tuple(bytes(row[c] for row in self.rows) for c in range(n)))
+        object.__setattr__(self, "_lanes", {})
 
     @classmethod
     def empty(cls, ruleset: Ruleset) -> "Board":

@@ -69,13 +69,19 @@ class Play:
     def notation(self, board: Board) -> str:
         """Standard notation, board letters in parentheses."""
         alphabet = board.ruleset.alphabet
+        line = board.line(self.col if self.down else self.row, self.down)
+        start = self.row if self.down else self.col
+        word = bytes(code or line[start + i] for i, code in enumerate(self.tiles))
+        texts = alphabet.decode(word)
+        if len(texts) != len(word):  # a multi-character tile: each in brackets
+            texts = [tile_text(alphabet, code) for code in word]
         text, inside = "", False
-        for r, c, code in self.squares():
+        for code, tile in zip(self.tiles, texts):
             through = code == THROUGH
             if through != inside:
                 text += "(" if through else ")"
                 inside = through
-            text += tile_text(alphabet, board.at(r, c) if through else code)
+            text += tile
         return f"{self.coordinate()} {text}{')' if inside else ''}"
 
     def rack_letters(self) -> list[int]:
@@ -157,8 +163,14 @@ def _tokens(word: str, alphabet: Alphabet) -> Iterator[tuple[int | None, bool]]:
             raise PlayError(f"{word}: {ch!r} is not a letter of the alphabet")
     i, inside = 0, False
     folded = word.upper()
+    chars = alphabet.char_codes() or {}  # one-character tiles, looked up at once
     while i < len(word):
         ch = word[i]
+        code = chars.get(ch)
+        if code is not None:
+            yield code, inside
+            i += 1
+            continue
         if ch == "(":
             if inside:
                 raise PlayError(f"{word}: nested parentheses")

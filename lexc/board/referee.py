@@ -16,10 +16,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..alphabet import BLANK_FLAG
-from .board import Board, neighbours, overdrawn, square_name, unseen
+from .board import Board, overdrawn, square_name, unseen
 from ..wordlist import excerpt
 from .notation import MAX_NOTATION, THROUGH, PlacementError, Play, PlayError, parse_play
 from .scoring import score, words_formed
+
+
+_NATURAL = bytes(range(BLANK_FLAG)) * 2  # a tile code with its blank mark dropped (bytes.translate)
 
 
 @dataclass(frozen=True)
@@ -87,15 +90,15 @@ def judge_tiles(board: Board, rack: str, placed: list[tuple[int, int, int]], lex
     play = _as_play(board, placed)
     if isinstance(play, Ruling):
         return play
+    formed = words_formed(board, play)
     if board.is_empty():
         if not any((r, c) == board.ruleset.start for r, c, _ in placed):
             return Ruling(False, f"the first play must cover the start square {square_name(*board.ruleset.start)}")
-    elif not any(board.at(rr, cc) for r, c, _ in placed for rr, cc in neighbours(board, r, c)):
+    elif len(formed) == 1 and all(formed[0].new):  # no cross word, no board tile in the main word
         return Ruling(False, "not connected to the tiles on the board")
-    formed = words_formed(board, play)
     if len(formed[0].codes) < 2:
         return Ruling(False, "a play must form a word of at least two letters")
-    words = tuple((alphabet.decode(w.codes), lexicon.contains_codes(bytes(c & ~BLANK_FLAG for c in w.codes)))
+    words = tuple((alphabet.decode(w.codes), lexicon.contains_codes(w.codes.translate(_NATURAL)))
                   for w in formed if len(w.codes) > 1)
     invalid = tuple(w for w, ok in words if not ok)
     points = score(board, play)

@@ -51,26 +51,22 @@ def words_formed(board: Board, play: Play) -> list[FormedWord]:
 def _run(board: Board, placed: dict, row: int, col: int, down: bool, only: tuple[int, int] | None = None) -> FormedWord:
     """The maximal run of tiles through (row, col) along a direction, with the placed
     tiles (all of them, or ``only`` one for a cross word) counted as new."""
-    dr, dc = (1, 0) if down else (0, 1)
-    n = board.size
-
-    def tile(r: int, c: int) -> int:
-        if not (0 <= r < n and 0 <= c < n):
-            return 0
-        if only is None or (r, c) == only:
-            return placed.get((r, c)) or board.at(r, c)
-        return board.at(r, c)
-
-    r, c = row, col
-    while tile(r - dr, c - dc):
-        r, c = r - dr, c - dc
-    start = (r, c)
-    codes, new = [], []
-    while tile(r, c):
-        codes.append(tile(r, c))
-        new.append((r, c) in placed and (only is None or (r, c) == only) and not board.at(r, c))
-        r, c = r + dr, c + dc
-    return FormedWord(start[0], start[1], down, bytes(codes), tuple(new))
+    index, pos = (col, row) if down else (row, col)
+    line = bytearray(board.line(index, down))
+    new = set()
+    for (r, c), code in placed.items() if only is None else ((only, placed[only]),):
+        if (c if down else r) == index:  # on this line
+            i = r if down else c
+            if not line[i]:
+                new.add(i)
+            line[i] = code
+    start = end = pos
+    while start and line[start - 1]:
+        start -= 1
+    while end < len(line) and line[end]:
+        end += 1
+    return FormedWord(start if down else index, index if down else start, down, bytes(line[start:end]),
+                      tuple(i in new for i in range(start, end)))
 
 
 @dataclass(frozen=True)
@@ -113,8 +109,19 @@ class LaneScoring:
 
 
 def lane_scoring(board: Board, index: int, down: bool, ruleset: Ruleset | None = None) -> LaneScoring:
-    """The premiums and cross-sums of row ``index`` (or column, when ``down``)."""
-    ruleset = ruleset or board.ruleset
+    """The premiums and cross-sums of row ``index`` (or column, when ``down``); a board
+    remembers its own (it never changes), so the referee judging many plays on one board
+    computes each lane once."""
+    if ruleset is None or ruleset is board.ruleset:
+        kept = board._lanes.get((index, down))
+        if kept is None:
+            kept = board._lanes[index, down] = _lane_scoring(board, index, down, board.ruleset)
+        return kept
+    return _lane_scoring(board, index, down, ruleset)
+
+
+def _lane_scoring(board: Board, index: int, down: bool, ruleset: Ruleset) -> LaneScoring:
+    """``lane_scoring``, computed."""
     n = board.size
     values = ruleset.tile_values
     squares = board.line(index, down)

@@ -9,7 +9,9 @@ further left is found from that anchor); wherever the square to the left is free
 cross the separator and go on rightwards from the square after the anchor. A terminal edge
 reached where the next square in the direction of travel is free ends a word. Unlike
 Appel & Jacobson's left part, no letter is placed that cannot lead to a word through the
-anchor ("more than twice as fast", Gordon).
+anchor ("more than twice as fast", Gordon). The children a node offers the rack are looked up
+once per position and remembered (``Rack.children_in``, as for Appel & Jacobson); each
+square's cross-check only filters them.
 """
 
 from __future__ import annotations
@@ -34,8 +36,9 @@ def applicable(lexicon: Any) -> bool:
 def lane_plays(lane: Lane, rack: Rack, lexicon: Any) -> list[tuple[int, bytes]]:
     """(start, tiles) of every play in the lane: tiles has THROUGH on board squares."""
     squares, anchors, checks, n = lane.squares, lane.anchors, lane.checks, len(lane.squares)
-    among, child, is_word = lexicon.children_among, lexicon.child, lexicon.is_word
-    counts, usable = rack.counts, rack.usable()  # only letters the rack can supply are tried
+    child, is_word = lexicon.child, lexicon.is_word
+    counts = rack.counts
+    usable_children = rack.children_in(lexicon)  # only letters the rack can supply are tried
     out: list[tuple[int, bytes]] = []
 
     def options(pos: int, node: Any) -> list[tuple[int, Any]]:
@@ -47,7 +50,10 @@ def lane_plays(lane: Lane, rack: Rack, lexicon: Any) -> list[tuple[int, bytes]]:
             return [] if nxt is None else [(THROUGH, nxt)]
         blank = counts[0]
         found = []
-        for letter, nxt in among(node, checks[pos] & usable):  # never the separator: no rack letter is 0
+        allowed = checks[pos]
+        for letter, nxt in usable_children(node):  # never the separator: no rack letter is 0
+            if not allowed >> letter & 1:
+                continue
             if counts[letter]:
                 found.append((letter, nxt))
             if blank:
