@@ -11,8 +11,8 @@ help:           ## list the targets
 	@grep -E '^[a-z]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
 INSTALLED := $(VENV)/.lexc-installed
-# what the installed package is made of: a change to any of these (a file removed changes its folder) reinstalls lexc
-SOURCES := $(shell find lexc wordlists -not -name '*.so' -not -name '*.pyc' -not -name __pycache__ 2>/dev/null) setup.py pyproject.toml
+# what the installed package is made of: a change to any of these (a removed file changes its folder) reinstalls lexc
+SOURCES := lexc wordlists setup.py pyproject.toml
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,12 +22,10 @@ $(STAMP): $(BIN)/python pyproject.toml  # the dependencies, and lexc with them
 	$(BIN)/python -m pip install --quiet ".[test]"
 	touch $(STAMP) $(INSTALLED)
 
-$(INSTALLED): $(STAMP) $(SOURCES)  # lexc again when its sources changed since
-	rm -rf build/lib build/bdist.* *.egg-info
-	$(BIN)/python -m pip install --quiet --no-deps --force-reinstall .
-	touch $(INSTALLED)
-
-install: $(INSTALLED) ## create the virtualenv and install lexc into it (again when a source changed)
+install: $(STAMP) ## create the virtualenv and install lexc into it (again when a source changed since)
+	@if [ ! -f $(INSTALLED) ] || [ -n "$$(find $(SOURCES) -newer $(INSTALLED) -not -name '*.so' -not -name '*.pyc' -not -name __pycache__ -print -quit)" ]; then \
+	    echo "reinstalling lexc (a source changed)"; rm -rf build/lib build/bdist.* *.egg-info; \
+	    $(BIN)/python -m pip install --quiet --no-deps --force-reinstall . && touch $(INSTALLED); fi
 
 demo: install   ## compile the bundled ENABLE list into every format and run a few queries
 	@mkdir -p $(DEMO)

@@ -1,5 +1,7 @@
 """Word patterns: ``?`` one letter, ``*`` any run of letters (possibly none), ``[ABC]`` one of
-the letters, ``[^ABC]`` any letter but those; every other label stands for itself.
+the letters, ``[A-E]`` one of a range of them (in the alphabet's order), ``[^ABC]`` any letter
+but those; every other label stands for itself. A set that names no letter (``[]``,
+``[^]``) or a range with a side missing is a PatternError.
 
 A pattern is parsed once into a tuple of tokens: a letter bitmask (bit = letter code) for a
 one-letter token, or ``STAR``. Matching is a small NFA whose state is an int bitmask of
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .alphabet import MAX_WORD_TILES, Alphabet, AlphabetError, fold
+from .alphabet import MAX_WORD_TILES, Alphabet, fold
 
 STAR = -1
 MAX_PATTERN = 256  # characters of a pattern (no word is longer than MAX_WORD_TILES letters)
@@ -43,7 +45,7 @@ def parse_pattern(text: str, alphabet: Alphabet) -> tuple[int, ...]:
                 raise PatternError(f"unclosed '[' at position {pos + 1} of {text!r}")
             inner = text[pos + 1 : end]
             negate = inner.startswith("^")
-            labels = _labels(inner[1:] if negate else inner, alphabet)
+            labels = _labels(inner[1:] if negate else inner, alphabet, inner)
             mask = alphabet.mask(alphabet.code(label) for label in labels)
             tokens.append(every & ~mask if negate else mask)
             if not tokens[-1]:
@@ -87,12 +89,32 @@ def as_regex(tokens: tuple[int, ...]) -> re.Pattern[bytes]:
     return re.compile(b"".join(parts), re.DOTALL)
 
 
-def _labels(inner: str, alphabet: Alphabet) -> list[str]:
-    """The labels inside a [...] set, split by longest match (commas and spaces ignored)."""
-    try:
-        return alphabet.split(inner.replace(",", "").replace(" ", ""))
-    except AlphabetError as exc:
-        raise PatternError(f"in [{inner}]: {exc}") from None
+def _labels(inner: str, alphabet: Alphabet, written: str) -> list[str]:
+    """The labels inside a [...] set (``written``: the whole set, as errors quote it), split
+    by longest match (commas and spaces ignored); ``A-E`` is a range: every label from A to
+    E in the alphabet's order."""
+    text = inner.replace(",", "").replace(" ", "")
+    labels: list[str] = []
+    pos = 0
+    while pos < len(text):
+        if text[pos] == "-":
+            high = alphabet.match_label(text, pos + 1)
+            if not labels or high is None:
+                raise PatternError(f"in [{written}]: a range needs a letter on each side of '-' (e.g. [A-E])")
+            low = labels[-1]
+            if alphabet.code(low) > alphabet.code(high):
+                raise PatternError(f"in [{written}]: the range {low}-{high} runs backwards")
+            labels += [alphabet.label(code) for code in range(alphabet.code(low) + 1, alphabet.code(high) + 1)]
+            pos += 1 + len(high)
+            continue
+        label = alphabet.match_label(text, pos)
+        if label is None:
+            raise PatternError(f"in [{written}]: character {text[pos]!r} is not in the alphabet")
+        labels.append(label)
+        pos += len(label)
+    if not labels:
+        raise PatternError(f"the set [{written}] names no letter")
+    return labels
 
 
 class Matcher:

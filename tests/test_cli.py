@@ -702,19 +702,24 @@ def test_verify_against_uses_recorded_min_len(tmp_path, capsys):
     assert (code, err) == (0, "")
 
 
-def test_verify_corrupt_file_exits_2(tiny_dawg, tmp_path, capsys):
+def test_verify_finds_a_corrupt_file_exit_1(tiny_dawg, tmp_path, capsys):
+    """Finding damage is verify's job: a finding, exit 1, the reason on stdout in one line
+    (every other command refuses the same file with exit 2)."""
     bad = tmp_path / "bad.dawg"
     blob = bytearray(tiny_dawg.read_bytes())
     blob[-5] ^= 0x01  # in the payload
     bad.write_bytes(bytes(blob))
     code, out, err = run_main(capsys, "verify", bad)
+    assert code == 1 and err == ""
+    assert out.startswith("FAILED: ") and str(bad) in out and len(out.splitlines()) == 1
+    code, _, err = run_main(capsys, "info", bad)
     assert code == 2
     assert_one_error_line(err, str(bad))
     truncated = tmp_path / "short.dawg"
     truncated.write_bytes(tiny_dawg.read_bytes()[:100])
     done = run_process("verify", truncated)
-    assert done.returncode == 2
-    assert_one_error_line(done.stderr, "truncated")
+    assert done.returncode == 1 and done.stderr == ""
+    assert done.stdout.startswith("FAILED: ") and "truncated" in done.stdout
 
 
 def test_dump_shows_edge_rows(tiny_dawg):
@@ -846,7 +851,7 @@ def test_anagram_sub_with_blanks(tiny_dawg):
 
 def test_anagram_none_exit_1(tiny_dawg, capsys):
     code, out, err = run_main(capsys, "anagram", tiny_dawg, "QQQ", "--json")
-    assert code == 1 and json.loads(out) == [] and err == ""
+    assert code == 1 and json.loads(out) == [] and err == "lexc: no words\n"
 
 
 def test_anagram_bad_rack_exit_2(tiny_dawg, capsys):
@@ -1010,9 +1015,11 @@ def test_errors_never_print_a_traceback(tmp_path, tiny_dawg):
     garbage.write_bytes(b"\x89LXC\r\n\x1a\n" + b"\xff" * 40)
     latin1 = tmp_path / "latin1.txt"
     latin1.write_bytes("café\n".encode("latin-1"))
+    done = run_process("verify", garbage)  # a finding: exit 1, the reason in one line on stdout
+    assert done.returncode == 1 and done.stderr == "" and "Traceback" not in done.stdout
+    assert done.stdout.startswith("FAILED: ") and len(done.stdout.splitlines()) == 1
     cases = [
         ["info", garbage],
-        ["verify", garbage],
         ["build", latin1, "-o", tmp_path / "l.dawg"],
         ["words", tiny_dawg, "--pattern", "]"],
         ["hooks", tiny_dawg, "C@T"],
@@ -1055,7 +1062,7 @@ def test_a_missing_output_directory_is_named(tmp_path):
 
 def test_verify_reports_a_crafted_file_without_a_traceback(tmp_path):
     """A file whose checksums hold but whose edges point outside the array: the loader's
-    structure check refuses it, so verify ends in one line and exit 2."""
+    structure check refuses it, so verify reports it in one line: a finding, exit 1."""
     from lexc.formats import container
 
     lex = formats.build(lexc.read_wordlist(TINY, lexc.load_ruleset("english").alphabet), "dawg")
@@ -1068,8 +1075,8 @@ def test_verify_reports_a_crafted_file_without_a_traceback(tmp_path):
                                     bytes(edges)))
     proc = subprocess.run([sys.executable, "-m", "lexc", "verify", str(path)], capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": LEXC_PARENT})
-    assert proc.returncode == 2 and "Traceback" not in proc.stderr + proc.stdout
-    assert len(proc.stderr.strip().splitlines()) == 1 and "child index" in proc.stderr
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr + proc.stdout and proc.stderr == ""
+    assert len(proc.stdout.strip().splitlines()) == 1 and "child index" in proc.stdout
 
 
 def test_words_prefix_with_a_pattern_compares_tiles(tmp_path):
@@ -1264,14 +1271,14 @@ GAMES = ROOT / "tests" / "games"
 
 
 def test_replay(capsys, tiny_dawg):
-    code, out, err = run_main(capsys, "replay", GAMES / "MAGPIE__standard.gcg", "-l", tiny_dawg, "--json")
+    code, out, err = run_main(capsys, "replay", GAMES / "MAGPIE__standard.gcg", "-L", tiny_dawg, "--json")
     data = json.loads(out)
     assert code == 0 and err == "" and data["ok"] and data["mismatches"] == 0
     assert data["unknown_words"]  # the tiny list lacks the game's words: reported, not fatal
     code, out, _ = run_main(capsys, "replay", GAMES / "negative" / "MAGPIE__standard_cumulative_scoring_error.gcg",
-                            "-l", tiny_dawg)
+                            "-L", tiny_dawg)
     assert code == 1 and "mismatch" in out
-    code, _, err = run_main(capsys, "replay", GAMES / "negative" / "MAGPIE__duplicate_nicknames.gcg", "-l", tiny_dawg)
+    code, _, err = run_main(capsys, "replay", GAMES / "negative" / "MAGPIE__duplicate_nicknames.gcg", "-L", tiny_dawg)
     assert code == 2
     assert_one_error_line(err, "nickname")
 
@@ -1297,7 +1304,7 @@ def test_selfplay_writes_games_that_replay_and_repeats_from_the_seed(tmp_path, c
     assert [g["seed"] for g in games] == [3, 4] and all(g["replay_ok"] for g in games)
     for g in games:
         assert Path(g["gcg"]).is_file()
-        code, replayed, _ = run_main(capsys, "replay", g["gcg"], "-l", TINY, "--json")
+        code, replayed, _ = run_main(capsys, "replay", g["gcg"], "-L", TINY, "--json")
         report = json.loads(replayed)
         assert code == 0 and report["ok"] and report["final_computed"] == g["scores"]
     positions = [json.loads(line) for line in (tmp_path / "a.jsonl").read_text().splitlines()]

@@ -75,7 +75,7 @@ def test_the_cli_exits_1_on_a_bag_error(capsys):
     tiny = Path(__file__).resolve().parents[1] / "wordlists" / "tiny.txt"
     capsys.readouterr()
     with pytest.raises(SystemExit) as exit_:
-        main(["replay", str(path), "-l", str(tiny), "--json"])
+        main(["replay", str(path), "-L", str(tiny), "--json"])
     data = json.loads(capsys.readouterr().out)
     assert exit_.value.code == 1 and data["mismatches"] == 0 and data["errors"] == [
         f"line {line_of(path, '?AABEOS -AA')}: no exchange with 3 tiles in the bag (it takes at least 7)"]

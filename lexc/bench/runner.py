@@ -65,7 +65,8 @@ def run_job(job: dict[str, Any], tmp: Path, on_progress: Callable[[str], None], 
             on_progress(line[len("progress: "):])
         elif line.strip():
             last = line
-    if proc.wait() != 0:
+    if proc.wait() != 0:  # (the job's own scratch files are not the user's: named as the bench's)
+        last = last.replace(str(tmp) + os.sep, "bench scratch: ")
         raise BenchError(f"bench: the {job['job']} job of {job.get('name', job['job'])} failed: "
                          f"{last or f'exit status {proc.returncode}'}")
     return json.loads(result_path.read_text(encoding="utf-8"))

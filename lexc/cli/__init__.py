@@ -7,8 +7,9 @@ command is a thin wrapper over one library function, which its ``--help`` names,
 imports it when it runs: start-up imports only what the chosen command needs. The CLI is
 the top wing: it may import every wing, and nothing imports it.
 
-Exit status: 0 success, 1 a negative answer (an invalid word, no match), 2 bad input or
-usage (one line on stderr, never a traceback).
+Exit status: 0 success, 1 a negative answer (an invalid word, no match, a finding of
+``verify``; a reader that closed the output pipe early, ``lexc dump FILE | head``: quietly), 2
+bad input or usage (one line on stderr, never a traceback).
 """
 
 from __future__ import annotations
@@ -97,9 +98,19 @@ _register(cli)
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: run the CLI, turning user errors into one line and exit status 2."""
+    """Entry point: run the CLI, turning user errors into one line and exit status 2. Bare
+    ``lexc`` prints the help (exit 0); a reader that closes the pipe early (``| head``) ends
+    the command quietly with status 1 (as click ends a command whose output pipe closed)."""
+    args = sys.argv[1:] if argv is None else list(argv)
     try:
-        cli.main(args=argv, prog_name="lexc", standalone_mode=False)
+        if not args:
+            with cli.context_class(cli, info_name="lexc", **cli.context_settings) as ctx:
+                click.echo(cli.get_help(ctx))
+            sys.exit(0)
+        cli.main(args=args, prog_name="lexc", standalone_mode=False)
+    except BrokenPipeError:
+        _quiet_stdout()
+        sys.exit(1)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.UsageError as exc:
@@ -128,4 +139,19 @@ def main(argv: list[str] | None = None) -> None:
             raise
         click.echo(f"lexc: error: {one_line(exc)}", err=True)
         sys.exit(2)
+    try:
+        sys.stdout.flush()  # the last of the output, while a closed pipe can still be told apart
+    except BrokenPipeError:
+        _quiet_stdout()
+        sys.exit(1)
     sys.exit(0)
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's own flush at exit does not report
+    the closed pipe again."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import click
 
-from .common import max_words_option, Negative, emit, note, one_line, position_args, position_options
+from .common import (max_words_option, Negative, emit, lexicon_file, lexicon_option, note, nothing_found, one_line,
+                     position_args, position_options)
 
 
 @click.command()
@@ -15,12 +16,15 @@ from .common import max_words_option, Negative, emit, note, one_line, position_a
 @position_options
 @click.option("--strategy", default="auto", show_default=True,
               help="naive, appel-jacobson, gordon, shapiro-smith, or auto (by the format's capabilities).")
-@click.option("-n", "--top", type=click.IntRange(0), default=None, help="Show only the N best plays.")
+@click.option("-n", "--top", type=click.IntRange(1), default=None,
+              help="Show only the N best plays (and those tied with the last).")
 @click.option("--batch", type=click.Path(dir_okay=False), metavar="FILE.jsonl",
               help='One position per line, {"cgp": ..., "rack": ...}: one JSON line out per position.')
+@lexicon_option
 @max_words_option
-def moves(lexfile, cgp, board_file, rack, ruleset, as_json, strategy, top, batch, max_words):
-    """Every legal play for a position and rack, best first (score, then notation).
+def moves(lexfile, cgp, board_file, rack, ruleset, as_json, strategy, top, batch, lexicon_opt, max_words):
+    """Every legal play for a position and rack, best first (score, then notation); exit 1
+    (and "no play" on stderr) if there is none. --rack alone is on the empty board.
 
     Example: lexc moves enable.dawg --cgp '15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0' -n 5
     """
@@ -29,6 +33,7 @@ def moves(lexfile, cgp, board_file, rack, ruleset, as_json, strategy, top, batch
     from ..movegen import generate_plays
     from ..ruleset import load_ruleset
 
+    lexfile = lexicon_file(lexfile, lexicon_opt)
     lexicon = open_lexicon(lexfile, "dawg", ruleset, progress=note)
     check_listable(lexicon, lexfile or "the bundled lexicon", max_words)  # plays grow with the lexicon
     if batch:
@@ -48,14 +53,17 @@ def moves(lexfile, cgp, board_file, rack, ruleset, as_json, strategy, top, batch
         return
     rules, position, rack = position_args(cgp, board_file, rack, ruleset)
     shown = generate_plays(position.board, rack, lexicon, strategy).pairs(top)
-    emit([{"move": n, "score": s} for n, s in shown], as_json,
-         "\n".join(f"{s:>4}  {n}" for n, s in shown) or "no play")
+    if shown or as_json:
+        emit([{"move": n, "score": s} for n, s in shown], as_json, "\n".join(f"{s:>4}  {n}" for n, s in shown))
+    if not shown:
+        nothing_found("no play")
 
 
 @click.command(context_settings={"ignore_unknown_options": True})
 @click.argument("args", nargs=-1, required=True, metavar="[LEXFILE] PLAY")
 @position_options
-def judge(args, cgp, board_file, rack, ruleset, as_json):
+@lexicon_option
+def judge(args, cgp, board_file, rack, ruleset, as_json, lexicon_opt):
     """Judge a play: legal or not (and why), the words it forms, its score. LEXFILE is a
     lexicon file or word list [default: bundled ENABLE]. PLAY is '8H WORD' (across) or
     'H8 WORD' (down) from the whole word's first square, an exchange '-ABC' or a pass '-'
@@ -73,6 +81,7 @@ def judge(args, cgp, board_file, rack, ruleset, as_json):
     if len(args) > 2:
         raise click.UsageError(f"expected [LEXFILE] PLAY, got {len(args)} arguments (quote a play: '8H WORD')")
     lexfile, play = (None, *args) if len(args) == 1 else args
+    lexfile = lexicon_file(lexfile, lexicon_opt)
     lexicon = open_lexicon(lexfile, "dawg", ruleset, progress=note)
     rules, position, rack = position_args(cgp, board_file, rack, ruleset)
     named, using = position.op("lex"), _lexicon_name(lexfile)

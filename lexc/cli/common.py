@@ -38,19 +38,58 @@ def note(message: str) -> None:
         click.echo(message, err=True)
 
 
+# A leading argument is taken for the lexicon FILE by its form alone, never because a file of
+# that name happens to exist: it names a folder (``/``, ``./``) or ends in a lexicon or word-list
+# extension. Any other leading argument is a word (or rack); if a file of that name exists, a
+# note says how to name the file instead (``./NAME`` or ``-L NAME``).
+LEXICON_SUFFIXES = (".txt", ".lst", ".lexc", ".kwg", *(f".{name}" for name in FORMATS))
+
+
+def looks_like_file(arg: str) -> bool:
+    """Whether a leading argument is written as a file: a path with a folder in it, or a name
+    ending in a lexicon or word-list extension (``enable1.txt``, ``enable.dawg``)."""
+    return "/" in arg or os.sep in arg or arg.lower().endswith(LEXICON_SUFFIXES)
+
+
 def lexicon_arg(args: tuple[str, ...], lexicon_opt: str | None, format: str, ruleset: str,
                 min_rest: int = 1) -> tuple[Any, tuple[str, ...]]:
-    """Split positional args into an optional leading FILE and the rest; open the lexicon."""
+    """Split positional args into an optional leading FILE and the rest (at least
+    ``min_rest``; with ``min_rest`` 0 the only positional argument is FILE); open the lexicon
+    (``-L`` FILE, else the leading FILE, else the bundled ENABLE list)."""
     from ..lexicons.source import open_lexicon
 
     path = lexicon_opt
-    if path is None and len(args) > min_rest and os.path.isfile(args[0]):
-        path, args = args[0], args[1:]
-    elif path is None and len(args) > min_rest and ("/" in args[0] or args[0].endswith((".txt", ".lexc", *(f".{name}" for name in FORMATS)))):
-        raise FormatError(f"{args[0]}: no such file")
+    if path is None and len(args) > min_rest:
+        if min_rest == 0 or looks_like_file(args[0]):
+            path, args = args[0], args[1:]
+        elif os.path.exists(args[0]):
+            click.echo(f"lexc: note: {args[0]} is read as a word, not as the file of that name "
+                       f"(for the file: ./{args[0]} or -L {args[0]})", err=True)
+    elif path is None and 0 < len(args) == min_rest and looks_like_file(args[0]) and os.path.exists(args[0]):
+        raise click.UsageError(f"{args[0]} is a file: give the lexicon's words or rack after it")
     if len(args) < min_rest:
         raise click.UsageError("missing argument")
     return open_lexicon(path, format, ruleset, progress=note), args
+
+
+def lexicon_file(positional: str | None, option: str | None) -> str | None:
+    """The lexicon a board or game command uses: its LEXFILE argument or ``-L FILE`` (not
+    both), else None for the bundled ENABLE list."""
+    if positional is not None and option is not None:
+        raise click.UsageError(f"two lexicons: {positional} and -L {option} (give one)")
+    return positional if positional is not None else option
+
+
+def lexicon_option(f):
+    """``-L/--lexicon FILE``, spelled the same on every command that uses a lexicon."""
+    return click.option("-L", "--lexicon", "lexicon_opt", metavar="FILE",
+                        help="Lexicon file or word list [default: the LEXFILE argument, else bundled ENABLE].")(f)
+
+
+def nothing_found(what: str) -> None:
+    """An empty answer: say so on stderr (``no words``, ``no play``) and exit 1."""
+    click.echo(f"lexc: {what}", err=True)
+    raise Negative
 
 
 def lexicon_options(f):
@@ -61,7 +100,8 @@ def lexicon_options(f):
     f = click.option("-f", "--format", "format_", default="dawg", show_default=True,
                      type=click.Choice(sorted(FORMATS)), help="Format to compile a plain word list into.")(f)
     f = click.option("-L", "--lexicon", "lexicon_opt", metavar="FILE",
-                     help="Lexicon file or word list (else a leading FILE argument, else bundled ENABLE).")(f)
+                     help="Lexicon file or word list (else a leading FILE argument: a path with a folder or a "
+                          ".txt/.dawg/... name; else bundled ENABLE).")(f)
     return f
 
 
@@ -69,7 +109,8 @@ def position_options(f):
     """Options shared by the board commands."""
     f = click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")(f)
     f = click.option("-r", "--ruleset", default="english", show_default=True, help="Ruleset: board, tiles, bingo.")(f)
-    f = click.option("--rack", default=None, help="The rack (? a blank) [default: the CGP's rack to move].")(f)
+    f = click.option("--rack", default=None, help="The rack (? a blank) [default: the CGP's rack to move]; "
+                                                  "with no --cgp or --board, on the empty board.")(f)
     f = click.option("--board", "board_file", type=click.Path(dir_okay=False), metavar="FILE",
                      help="File holding a text picture of the board ('.' empty) or a CGP line.")(f)
     f = click.option("--cgp", default=None, help="The position as a CGP string.")(f)
@@ -78,11 +119,16 @@ def position_options(f):
 
 def position_args(cgp: str | None, board_file: str | None, rack: str | None, ruleset: str):
     """(ruleset, position, rack) from the board options: ``--rack`` as given (an explicit
-    ``--rack ''`` is an empty rack), else the CGP's rack to move; neither is a usage error."""
-    from ..board.board import read_position
+    ``--rack ''`` is an empty rack), else the CGP's rack to move; neither is a usage error.
+    A rack with no position (no ``--cgp``, no ``--board``) is on the ruleset's empty board."""
+    from ..board.board import Board, Position, read_position
     from ..ruleset import load_ruleset
 
     rules = load_ruleset(ruleset)
+    if cgp is None and board_file is None:
+        if rack is None:
+            raise click.UsageError("give a position (--cgp or --board), or --rack alone for the empty board")
+        return rules, Position(Board.empty(rules)), rack
     position = read_position(rules, cgp, board_file)
     if rack is None:
         rack = position.rack

@@ -11,12 +11,12 @@ from pathlib import Path
 import click
 
 from . import common
-from .common import Negative, emit, note
+from .common import Negative, emit, lexicon_file, lexicon_option, note
 
 
 @click.command()
 @click.argument("game", type=click.Path(dir_okay=False))
-@click.option("-l", "--lexicon", "lexfile", metavar="LEXFILE",
+@click.option("-L", "--lexicon", "lexfile", metavar="FILE",
               help="Lexicon file or word list to judge the words [default: bundled ENABLE].")
 @click.option("-a", "--all", "every_event", is_flag=True, help="Show every event, not only the problems.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
@@ -26,7 +26,7 @@ def replay(game, lexfile, every_event, as_json):
     tiles in the bag, a turn after the end, going out with tiles left). Exit status 0 iff no
     score mismatch and no broken rule.
 
-    Example: lexc replay game.gcg -l enable.dawg
+    Example: lexc replay game.gcg -L enable.dawg
     """
     from ..game.replay import replay as replay_game
     from ..lexicons.source import open_lexicon
@@ -52,7 +52,8 @@ def replay(game, lexfile, every_event, as_json):
 @click.option("--positions", "positions_out", type=click.Path(dir_okay=False), metavar="OUT.jsonl",
               help='Write every position met, {"game", "turn", "cgp", "rack"} per line.')
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
-def selfplay(lexfile, ruleset, games, seed, strategy, end_rule, out_dir, positions_out, as_json):
+@lexicon_option
+def selfplay(lexfile, ruleset, games, seed, strategy, end_rule, out_dir, positions_out, as_json, lexicon_opt):
     """Greedy programs play complete games (a real bag, exchanges and passes, the standard end of
     game); every game's GCG record is replayed through the referee (exit 1 if a replay
     disagrees) and, with -o, written to DIR. The same seed gives the same games.
@@ -64,6 +65,7 @@ def selfplay(lexfile, ruleset, games, seed, strategy, end_rule, out_dir, positio
     from ..lexicons.source import check_listable, open_lexicon
     from ..ruleset import load_ruleset
 
+    lexfile = lexicon_file(lexfile, lexicon_opt)
     lexicon = open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset, progress=note)
     check_listable(lexicon, lexfile or "the bundled lexicon")  # the programs' plays grow with the lexicon
     name = Path(lexfile).stem if lexfile else "ENABLE"
@@ -114,7 +116,8 @@ def selfplay(lexfile, ruleset, games, seed, strategy, end_rule, out_dir, positio
 @click.option("--watch", is_flag=True, help="Watch two programs play (the same game loop).")
 @click.option("--color/--no-color", default=None, help="Colour the board [default: on a colour terminal].")
 @click.option("--json", "as_json", is_flag=True, help="The game's summary as JSON at the end (the game on stderr).")
-def play(lexfile, ruleset, seed, strategy, level, name, end_rule, save, watch, color, as_json):
+@lexicon_option
+def play(lexfile, ruleset, seed, strategy, level, name, end_rule, save, watch, color, as_json, lexicon_opt):
     """Play a game against lexc in the terminal: type plays as 8H WORD (across) or H8 WORD
     (down), or pass, exchange TILES, check, anagram, hooks, add, score, board, help, quit.
 
@@ -132,6 +135,7 @@ def play(lexfile, ruleset, seed, strategy, level, name, end_rule, save, watch, c
     if not name or name.split() != [name] or ":" in name or name == "lexc":
         raise click.BadParameter("a nickname without spaces or ':', other than 'lexc'", param_hint="--name")
     rules = load_ruleset(ruleset)
+    lexfile = lexicon_file(lexfile, lexicon_opt)
     lexicon = open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset, progress=note)
     check_listable(lexicon, lexfile or "the bundled lexicon")  # the programs' plays grow with the lexicon
     if seed is None:

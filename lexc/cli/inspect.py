@@ -4,11 +4,13 @@ Thin wrappers over ``lexc.lexicons`` (compile.describe/verify, diff, stats) and 
 
 from __future__ import annotations
 
+import os
 
 import click
 
 from ..formats import FORMATS
-from .common import max_words_option, Negative, emit, note
+from ..formats.errors import FormatError
+from .common import max_words_option, Negative, emit, note, one_line
 
 
 @click.command()
@@ -38,14 +40,27 @@ def info(file, as_json):
 @max_words_option
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 def verify_cmd(file, against, ruleset, max_words, as_json):
-    """Check invariants, checksums and (with --against) the exact word set. Exit 1 on failure.
+    """Check a lexicon file: magic, version, checksums, invariants, its words' count and
+    SHA-256, and (with --against) the exact word set, naming the first words that differ.
+
+    Exit status 1 for every finding, a damaged or truncated file (checksum mismatch) as much
+    as a word set that differs: finding damage is this command's job. Exit 2 for bad usage
+    (a missing file, an unreadable --against list).
 
     Example: lexc verify enable.dawg --against wordlists/enable1.txt
     """
     from ..lexicons.compile import verify
     from ..lexicons.source import open_lexicon, read_list
+    from ..wordlist import WordListError
 
-    lexicon = open_lexicon(file, progress=note)
+    try:
+        lexicon = open_lexicon(file, progress=note)
+    except (FormatError, WordListError) as exc:
+        if file is None or not os.path.isfile(file):
+            raise  # nothing to verify: bad usage, not a finding
+        result = {"path": file, "words": None, "wordlist_sha256": None, "problems": [one_line(exc)], "ok": False}
+        emit(result, as_json, f"FAILED: {one_line(exc)}")
+        raise Negative from None
     words = None
     if against:
         words = read_list(against, ruleset or lexicon.ruleset or "english",
@@ -53,8 +68,13 @@ def verify_cmd(file, against, ruleset, max_words, as_json):
                           max_len=lexicon.build_options.get("max_len"),
                           skip_invalid=lexicon.build_options.get("skip_invalid", False))
     result = verify(lexicon, words, max_words, file or "")
-    emit(result, as_json, ("OK: " if result["ok"] else "FAILED: ") + (
-        f"{result['words']:,} words, invariants hold" if result["ok"] else "; ".join(result["problems"])))
+    text = ("OK: " if result["ok"] else "FAILED: ") + (
+        f"{result['words']:,} words, invariants hold" if result["ok"] else "; ".join(result["problems"]))
+    for key, where in (("only_in_file", "only in the file"), ("only_in_list", "only in the list")):
+        if result.get(key):
+            shown = result[key]  # (verify lists the first 20)
+            text += f"\n  {where}{f' (the first {len(shown)})' if len(shown) == 20 else ''}: {' '.join(shown)}"
+    emit(result, as_json, text)
     if not result["ok"]:
         raise Negative
 

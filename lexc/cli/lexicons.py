@@ -5,7 +5,6 @@ Each is a thin wrapper over ``lexc.lexicons`` (compile, edit, synth) and ``lexc.
 from __future__ import annotations
 
 import os
-import re
 import sys
 from contextlib import nullcontext
 from typing import Any
@@ -153,11 +152,12 @@ def edit(file, add, remove, add_file, remove_file, out, max_words, as_json):
 
 
 def _words_given(values: tuple[str, ...], paths: tuple[str, ...]) -> list[str]:
-    """The words of repeated options (each may hold several, comma- or space-separated) and
-    of word-list files, in the order given."""
+    """The words of repeated options (each may hold several, comma-separated; spaces around
+    a comma are ignored, a space inside a word is kept and refused like any character outside
+    the alphabet) and of word-list files, in the order given."""
     from ..wordlist import word_lines
 
-    words = [w for value in values for w in re.split(r"[,\s]+", value) if w]
+    words = [w.strip() for value in values for w in value.split(",") if w.strip()]
     return words + [w for path in paths for w in word_lines(path)]
 
 

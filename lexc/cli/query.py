@@ -7,7 +7,7 @@ from itertools import chain, islice
 
 import click
 
-from .common import max_words_option, Negative, emit, lexicon_arg, lexicon_options
+from .common import max_words_option, Negative, emit, lexicon_arg, lexicon_options, nothing_found
 
 
 @click.command()
@@ -29,34 +29,29 @@ def check(args, lexicon_opt, format_, ruleset, as_json):
 @click.argument("args", nargs=-1, metavar="[FILE]")
 @click.option("-p", "--prefix", default="", help="Only words starting with this.")
 @click.option("--pattern", default=None, help="Pattern: ? one letter, * any run, [ABC], [^ABC].")
-@click.option("-n", "--limit", type=click.IntRange(0), default=None, help="Show at most N words.")
+@click.option("-n", "--limit", type=click.IntRange(1), default=None, help="Show at most N words.")
 @lexicon_options
 def words(args, prefix, pattern, limit, lexicon_opt, format_, ruleset, as_json):
-    """List words, all or by prefix or pattern; exit 1 if none.
+    """List words, all or by prefix or pattern ([A-E] a range, [^AEIOU] any but those); exit 1
+    (and "no words" on stderr) if none.
 
     Example: lexc words --pattern 'QU?Z*'
     """
     from ..formats.base import answers
 
-    lexicon, _ = lexicon_arg(args, lexicon_opt, format_, ruleset, min_rest=0)
+    lexicon, rest = lexicon_arg(args, lexicon_opt, format_, ruleset, min_rest=0)
+    if rest:
+        raise click.UsageError(f"unexpected argument {rest[0]!r} (a prefix is --prefix, a pattern --pattern)")
     found = lexicon.iter_words(prefix, pattern)  # streamed: a list of millions prints in bounded memory
     first = next(found, None)
-    shown = islice(found, max(0, limit - 1)) if limit is not None else found
-    if first is not None and limit != 0:
-        shown = chain((first,), shown)
-    elif limit != 0:
-        shown = iter(())
+    shown = chain((first,), islice(found, limit - 1) if limit is not None else found) if first is not None else iter(())
     if as_json:
         emit(answers(shown), True)
     else:
-        printed = False
         for word in shown:
             click.echo(word)
-            printed = True
-        if not printed:
-            click.echo("")
     if first is None:
-        raise Negative
+        nothing_found("no words")
 
 
 @click.command()
@@ -68,7 +63,8 @@ def words(args, prefix, pattern, limit, lexicon_opt, format_, ruleset, as_json):
 @lexicon_options
 @max_words_option
 def anagram(args, sub, stats, lexicon_opt, format_, ruleset, max_words, as_json):
-    """Anagrams of RACK (? is a blank; blank-made letters print in lower case); exit 1 if none.
+    """Anagrams of RACK (? is a blank; blank-made letters print in lower case); exit 1 (and
+    "no words" on stderr) if none.
 
     Example: lexc anagram RETAINS?  |  lexc anagram --sub QI?  |  lexc anagram enable.anatrie --stats RETAIN??
     """
@@ -82,13 +78,13 @@ def anagram(args, sub, stats, lexicon_opt, format_, ruleset, max_words, as_json)
     read = dict(getattr(lexicon, "last_stats", {}) or {})
     if stats and as_json:
         emit({"words": found, "stats": read}, True)
-    else:
+    elif as_json or found:
         emit(found, as_json, "\n".join(found))
-        if stats:
-            click.echo(("stats: " + ", ".join(f"{k} {v:,}" for k, v in read.items())) if read
-                       else f"stats: {lexicon.name} does not count what it reads", err=True)
+    if stats and not as_json:
+        click.echo(("stats: " + ", ".join(f"{k} {v:,}" for k, v in read.items())) if read
+                   else f"stats: {lexicon.name} does not count what it reads", err=True)
     if not found:
-        raise Negative
+        nothing_found("no words")
 
 
 @click.command()

@@ -177,7 +177,10 @@ def write_atomic(path: str | os.PathLike, data: bytes) -> None:
     if not directory.is_dir():
         raise FileNotFoundError(errno.ENOENT, "no such directory", str(directory))
     _sweep_stale_parts(directory, path.name)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".part", dir=directory)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".part", dir=directory)
+    except OSError as exc:
+        raise _naming(exc, path) from None
     try:
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the file the usual mode
         with os.fdopen(fd, "wb") as f:
@@ -185,12 +188,20 @@ def write_atomic(path: str | os.PathLike, data: bytes) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(exc, OSError):
+            raise _naming(exc, path) from None
         raise
+
+
+def _naming(exc: OSError, path: Path) -> OSError:
+    """The error of a write, naming the file the caller asked for, never the temporary file
+    written beside it (the user never named that one)."""
+    return type(exc)(exc.errno, exc.strerror or str(exc), str(path))
 
 
 def _sweep_stale_parts(directory: Path, name: str) -> None:
