@@ -334,8 +334,10 @@ def assert_verifies(path: Path, against: Path = TINY, *extra: str) -> None:
 
 def test_build_all_writes_one_verified_file_per_format(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    lines = ok("build", TINY, "-f", "all").stdout.splitlines()
+    head, counted, *lines = ok("build", TINY, "-f", "all").stdout.splitlines()
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(f"tiny.{name}" for name in FORMAT_NAMES)
+    assert head.startswith(f"{TINY}: {len(TINY_WORDS)} words (0 duplicates dropped, 0 rejected")  # the list, once
+    assert counted.strip().endswith("words are longer than the english board")
     assert len(lines) == len(FORMAT_NAMES)
     for name, line in zip(FORMAT_NAMES, lines):
         path = tmp_path / f"tiny.{name}"
@@ -426,8 +428,8 @@ class RecordingBar:
 
     made: list["RecordingBar"] = []
 
-    def __init__(self, length, label, file):
-        self.length, self.labels, self.done = length, [label], 0
+    def __init__(self, length, label, file, show_eta=False):
+        self.length, self.labels, self.done, self.show_eta = length, [label], 0, show_eta
         RecordingBar.made.append(self)
 
     def __enter__(self):
@@ -443,6 +445,10 @@ class RecordingBar:
     @label.setter
     def label(self, value):
         self.labels.append(value)
+
+    @property
+    def pos(self):
+        return self.done
 
     def update(self, n):
         self.done += n
@@ -460,7 +466,7 @@ def test_build_all_shows_one_progress_bar_on_a_terminal(tmp_path, monkeypatch):
     [bar] = RecordingBar.made
     stages = ["reading"] + [f"{step} {name}" for name in FORMAT_NAMES for step in ("building", "writing")]
     assert bar.labels[1:] == stages
-    assert bar.length == bar.done == len(stages)
+    assert bar.length == bar.done == 100 * len(stages) and bar.show_eta  # 100 steps a stage, with an ETA
 
 
 def test_build_all_shows_no_progress_bar_off_a_terminal(tmp_path, capsys):

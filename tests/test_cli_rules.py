@@ -195,3 +195,64 @@ def test_a_closed_pipe_ends_the_command_quietly(tiny_dawg):
         err = proc.stderr.read().decode()
         assert proc.wait(timeout=120) in (0, 1), (args, err)
         assert err == "", (args, err)
+
+
+# -- progress of a long build -----------------------------------------------------------------
+
+def test_a_gaddag_build_reports_its_progress_without_changing_the_file():
+    from lexc.lexicons.synth import generate
+    from lexc.wordlist import from_words
+
+    words = from_words(generate(6000, seed=3), load_ruleset("english").alphabet)
+    for name in ("gaddag", "gaddawg"):
+        told = []
+        lexicon = formats.build(words, name, progress=told.append)
+        assert len(told) >= 20 and told == sorted(told) and told[0] < 0.05 and told[-1] >= 0.95, name
+        assert "progress" not in lexicon.build_options
+        assert formats.dumps(lexicon) == formats.dumps(formats.build(words, name)), name
+
+
+def test_a_single_build_moves_its_bar_within_the_build_with_an_eta(tmp_path, monkeypatch, capsys):
+    """On a terminal, ``lexc build -f gaddawg`` shows one bar whose position moves while the
+    GADDAG is built (not only between the stages), with an ETA."""
+    import click
+
+    from lexc.cli import common
+    from lexc.lexicons.synth import generate
+
+    seen = []
+
+    class Bar:
+        def __init__(self, length, label, file, show_eta):
+            self.length, self.label, self.pos, self.show_eta = length, label, 0, show_eta
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def update(self, steps):
+            self.pos += steps
+            seen.append((self.label, self.pos, self.length, self.show_eta))
+
+    monkeypatch.setattr(common, "on_terminal", lambda: True)
+    monkeypatch.setattr(click, "progressbar", Bar)
+    source = write(tmp_path / "synth.txt", "\n".join(generate(6000, seed=4)) + "\n")
+    code, _, err = run_main(capsys, "build", source, "-f", "gaddawg", "-o", tmp_path / "s.gaddawg")
+    assert code == 0, err
+    building = [pos for label, pos, _, _ in seen if label == "building gaddawg"]
+    assert len(set(building)) >= 10  # it moved within the build
+    assert [pos for _, pos, _, _ in seen] == sorted(pos for _, pos, _, _ in seen)
+    assert seen[-1][1] == seen[-1][2] and all(eta for *_, eta in seen)
+
+
+def test_build_all_reports_what_the_list_held_like_a_single_build(tmp_path, capsys):
+    source = write(tmp_path / "dup.txt", "cat\nCAT\ndog\nd$g\na\n")
+    code, single, _ = run_main(capsys, "build", source, "-o", tmp_path / "one.dawg", "--skip-invalid")
+    code2, every, _ = run_main(capsys, "build", source, "-f", "all", "-o", tmp_path / "all", "--skip-invalid",
+                               "--verbose")
+    assert code == code2 == 0
+    counts = "2 words (1 duplicates dropped, 1 rejected, 1 too short, 0 too long)"
+    assert counts in single.splitlines()[0] and every.splitlines()[0] == f"{source}: {counts}"
+    assert every.splitlines()[-1] == "  rejected 4: D$G ('$' not in the alphabet)"

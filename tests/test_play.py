@@ -148,6 +148,7 @@ def test_add_a_word_then_play_it(tmp_path):
     assert result.exit_code == 0, result.output
     assert f"illegal: invalid word: {word}" in result.output
     assert "nothing added" in result.output and f"added for this game: {word}" in result.output
+    assert f"rebuilding the dawg lexicon with {word}" in result.output  # said before the rebuild, not after
     game = parse_gcg(saved.read_text(encoding="utf-8"))
     first = next(e for e in game.events if game.players[e.player][0] == "you")
     assert first.kind == PLAY and first.word == word
@@ -251,3 +252,68 @@ def test_bad_options(capsys, args, fragment):
     assert info.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and fragment in err
+
+
+def person_first_seed(lexicon) -> int:
+    """A seed whose deal lets the person move first (on the empty board)."""
+    for seed in range(100):
+        manager = GameManager(ENGLISH, [Scripted(lexicon), ProgramPlayer(lexicon, nick="lexc")], lexicon, seed)
+        if manager.players[0].nick == "you":
+            return seed
+    raise AssertionError("no deal in 100 seeds lets the person move first")
+
+
+def test_hint_lists_the_best_plays_for_the_rack(tmp_path):
+    from lexc.lexicons.source import open_lexicon
+    from lexc.movegen import generate_plays
+
+    lexicon = open_lexicon(str(TINY))
+    seed = person_first_seed(lexicon)
+    rack = GameManager(ENGLISH, [Scripted(lexicon), ProgramPlayer(lexicon, nick="lexc")], lexicon, seed).rack(0)
+    best = generate_plays(Board.empty(ENGLISH), rack, lexicon).pairs()
+    result = play(TINY, "--seed", seed, "--save", tmp_path / "h.gcg", "--no-color",
+                  input="hint\nhint 2\nhint many\nquit\ny\n")
+    assert result.exit_code == 0, result.output
+    lines = [f"{score:>4}  {notation}" for notation, score in best]
+    told = result.output
+    assert "\n".join(lines[:5]) in told and "\n".join(lines[:2]) + "\nyou> " in told
+    assert "hint how many?" in told and "hint [N]" in play(TINY, "--seed", seed, input="help\n").output
+
+
+def test_ctrl_c_ends_and_saves_the_game_like_quit(tmp_path):
+    """A real Ctrl-C (SIGINT) at the prompt of the person's second turn: the game so far is
+    saved, as quit saves it, and replays."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import lexc
+    from lexc.lexicons.source import open_lexicon
+
+    lexicon = open_lexicon(str(TINY))
+    seed = person_first_seed(lexicon)
+    saved = tmp_path / "interrupted.gcg"
+    env = {**os.environ, "PYTHONPATH": str(Path(lexc.__file__).resolve().parent.parent), "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "lexc", "play", str(TINY), "--seed", str(seed), "--save",
+                             str(saved), "--no-color"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, env=env)
+    told, prompts, deadline = b"", 0, time.monotonic() + 60
+    proc.stdin.write(b"pass\n")
+    proc.stdin.flush()
+    while prompts < 2 and time.monotonic() < deadline:  # the second prompt: after the pass and lexc's reply
+        chunk = os.read(proc.stdout.fileno(), 4096)
+        if not chunk:
+            break
+        told += chunk
+        prompts = told.count(b"you> ")
+    assert prompts == 2, told.decode()
+    proc.send_signal(signal.SIGINT)
+    rest, _ = proc.communicate(timeout=60)
+    told = (told + rest).decode()
+    assert proc.returncode == 0, told
+    assert "interrupted: game ended by the player" in told and f"saved to {saved}" in told
+    game = parse_gcg(saved.read_text(encoding="utf-8"))
+    assert [e.kind for e in game.events if game.players[e.player][0] == "you"] == [PASS]
+    assert replay(saved.read_text(encoding="utf-8"), lexicon).ok

@@ -139,22 +139,27 @@ def position_args(cgp: str | None, board_file: str | None, rack: str | None, rul
 
 @contextmanager
 def stages(length: int) -> Iterator[Any]:
-    """One progress bar over ``length`` stages on a terminal (the callback is called at the
-    start of each stage with its label); a no-op callback otherwise."""
+    """One progress bar over ``length`` stages on a terminal, with an ETA: the callback is
+    called at the start of each stage with its label, and during a long stage again with the
+    share of it done (``progress("building gaddawg", 0.4)``), so the bar moves within it; a
+    no-op callback otherwise."""
     if not on_terminal():
         yield None
         return
-    with click.progressbar(length=length, label="reading", file=sys.stderr) as bar:
-        state = {"n": 0}
+    unit = 100  # steps of the bar per stage
+    with click.progressbar(length=length * unit, label="reading", file=sys.stderr, show_eta=True) as bar:
+        state = {"stage": None, "index": -1}
 
-        def progress(stage: str) -> None:
-            bar.label = stage
-            if state["n"]:
-                bar.update(1)
-            state["n"] += 1
+        def progress(stage: str, done: float = 0.0) -> None:
+            if stage != state["stage"]:
+                state["stage"], state["index"] = stage, state["index"] + 1
+                bar.label = stage
+            target = min(length * unit, state["index"] * unit + int(min(max(done, 0.0), 1.0) * unit))
+            if target > bar.pos:
+                bar.update(target - bar.pos)
 
         yield progress
-        bar.update(1)
+        bar.update(length * unit - bar.pos)
 
 
 @contextmanager

@@ -119,7 +119,8 @@ def selfplay(lexfile, ruleset, games, seed, strategy, end_rule, out_dir, positio
 @lexicon_option
 def play(lexfile, ruleset, seed, strategy, level, name, end_rule, save, watch, color, as_json, lexicon_opt):
     """Play a game against lexc in the terminal: type plays as 8H WORD (across) or H8 WORD
-    (down), or pass, exchange TILES, check, anagram, hooks, add, score, board, help, quit.
+    (down), or pass, exchange TILES, check, anagram, hooks, hint, add, score, board, help, quit
+    (Ctrl-C ends and saves the game as quit does).
 
     Example: lexc play enable.gaddawg --seed 7
     """

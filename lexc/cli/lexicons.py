@@ -60,8 +60,10 @@ def build(wordlist, format_, ruleset, out, min_len, max_len, skip_invalid, layou
                                   source=source, max_words=max_words)
         if as_json:
             return emit(reports, True)
-        lines = [f"{r['output']}: {r['format']}, {r['words']:,} words  nodes {r['nodes']:,}  edges {r['edges']:,}  "
-                 f"bytes {r['file_bytes']:,}  seconds {r['seconds']:.2f}" for r in reports]
+        # the list is read once: what it held is said once, as a single build says it, then a line a format
+        lines = _list_lines(reports[0], ruleset, f"{wordlist}: ") + [
+            f"{r['output']}: {r['format']}, {r['words']:,} words  nodes {r['nodes']:,}  edges {r['edges']:,}  "
+            f"bytes {r['file_bytes']:,}  seconds {r['seconds']:.2f}" for r in reports]
         if verbose:
             lines += _reject_lines(reports[0])
         return click.echo("\n".join(lines))
@@ -74,17 +76,21 @@ def build(wordlist, format_, ruleset, out, min_len, max_len, skip_invalid, layou
                               source=source, max_words=max_words)
     if as_json:
         return emit(report, True)
-    lines = [
-        f"{report['output']}: {report['format']}, {report['words']:,} words "
-        f"({report['duplicates']:,} duplicates dropped, {report['rejected']:,} rejected, "
-        f"{report['too_short']:,} too short, {report['too_long']:,} too long)",
-        f"  {report['longer_than_board']:,} words are longer than the {ruleset} board",
+    lines = _list_lines(report, ruleset, f"{report['output']}: {report['format']}, ") + [
         f"  nodes {report['nodes']:,}  edges {report['edges']:,}  bytes {report['file_bytes']:,} "
         f"({report['bytes_per_word']} per word)  seconds {report['seconds']:.2f}",
     ]
     if verbose:
         lines += _reject_lines(report)
     click.echo("\n".join(lines))
+
+
+def _list_lines(report: dict[str, Any], ruleset: str, head: str) -> list[str]:
+    """What a build read from its word list: the words kept, the duplicates, rejected, too
+    short and too long lines, and the words longer than the board."""
+    return [f"{head}{report['words']:,} words ({report['duplicates']:,} duplicates dropped, "
+            f"{report['rejected']:,} rejected, {report['too_short']:,} too short, {report['too_long']:,} too long)",
+            f"  {report['longer_than_board']:,} words are longer than the {ruleset} board"]
 
 
 def _reject_lines(report: dict[str, Any]) -> list[str]:

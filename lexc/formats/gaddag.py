@@ -26,7 +26,7 @@ way; ``gaddawg`` spends 26 edges to keep it on disk, as wolges's KWG files do.
 from __future__ import annotations
 
 from array import array
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from ..alphabet import Alphabet
 from . import edges as edgemod
@@ -39,17 +39,22 @@ SEP = 0  # the separator's letter code
 DAWG_SLOT, GADDAG_SLOT = 0, 1
 
 
-def gaddag_input(words: Sequence[bytes], m: Minimizer, dawg_root: int) -> tuple[list[bytes], int]:
+def gaddag_input(words: Sequence[bytes], m: Minimizer, dawg_root: int,
+                 progress: Callable[[float], None] | None = None) -> tuple[list[bytes], int]:
     """The GADDAG's input for a minimizer already holding the DAWG of ``words``: the sorted
     strings rev(w) (one per word) and the links rev(p) + SEP (one per distinct proper
     prefix p, pointing at the DAWG node of p; ``minimize.link``), and how many trie nodes
-    the links stand for (so the full GADDAG trie's size can be reported)."""
+    the links stand for (so the full GADDAG trie's size can be reported). ``progress`` is
+    told the share of the words done, now and then."""
     strings: list[bytes] = []
+    every = max(1, len(words) // 50)
     path = [dawg_root]  # path[i]: DAWG node of the current word's first i letters
     previous = b""
     hidden = 0
     child = m.child
-    for word in words:
+    for number, word in enumerate(words):
+        if progress is not None and not number % every:
+            progress(number / len(words))
         n = len(word)
         common = 0
         limit = min(n, len(previous))
@@ -102,13 +107,19 @@ class Gaddag(Dawg):
 
     # -- build, bytes ---------------------------------------------------------------------
     @classmethod
-    def build(cls, words: Sequence[bytes], alphabet: Alphabet, layout: str = "auto", **_: Any) -> "Gaddag":
-        """Build the minimal GADDAG (and DAWG) of strictly increasing encoded words."""
+    def build(cls, words: Sequence[bytes], alphabet: Alphabet, layout: str = "auto",
+              progress: Callable[[float], None] | None = None, **_: Any) -> "Gaddag":
+        """Build the minimal GADDAG (and DAWG) of strictly increasing encoded words;
+        ``progress`` is told the share done (the GADDAG's input is about 70% of the time,
+        its minimization most of the rest, on the compiled core)."""
+        tell = progress or (lambda done: None)
         m = minimizer()
         dawg_root = m.add_language(words)
-        strings, hidden = gaddag_input(words, m, dawg_root)
+        strings, hidden = gaddag_input(words, m, dawg_root, lambda done: tell(0.7 * done))
+        tell(0.7)
         before = m.trie_nodes
         gaddag_root = m.add_language(consume(strings), linked=True)
+        tell(0.95)
         roots = [dawg_root if cls.stores_dawg_root else 0, gaddag_root]
         packed, chosen, nodes = m.pack(roots, layout, share_tails=True)
         trie_nodes = m.trie_nodes - before + hidden

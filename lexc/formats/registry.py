@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, Callable
 
 from .._version import __version__
 from ..alphabet import Alphabet
@@ -24,14 +24,19 @@ def get_format(name: str) -> type[LexiconBase]:
         raise FormatError(f"unknown format {name!r} (known: {', '.join(FORMATS)})") from None
 
 
-def build(wordlist: WordList, format: str = "dawg", ruleset: str = "english", **options: Any) -> LexiconBase:
-    """Build a lexicon of the given format from a normalized word list."""
+def build(wordlist: WordList, format: str = "dawg", ruleset: str = "english",
+          progress: Callable[[float], None] | None = None, **options: Any) -> LexiconBase:
+    """Build a lexicon of the given format from a normalized word list. ``progress`` (if
+    given) is told the share of the build done, 0.0 to 1.0, as it goes, by the formats whose
+    builds take long enough to watch (the GADDAG family); the others build without a word."""
     cls = get_format(format)
     unknown = set(options) - set(cls.options)
     if unknown:
         raise FormatError(f"format {format!r} has no option(s) {', '.join(sorted(unknown))}")
     chosen = {**cls.options, **options}
     extra = {"ruleset": ruleset} if cls.uses_ruleset else {}
+    if progress is not None:
+        extra["progress"] = progress
     lexicon = cls.build(wordlist.words, wordlist.alphabet, **chosen, **extra)
     lexicon.build_options = chosen
     lexicon.wordlist_sha256 = wordlist.sha256

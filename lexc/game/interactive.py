@@ -7,8 +7,9 @@ across, ``H8 WORD`` down, from the whole word's first square, a blank in lower c
 board's letters in parentheses or spelled out; the rule is ``play.parse_play``'s, the same
 as ``lexc judge`` and ``lexc replay``), ``pass``, ``exchange TILES``, or asks the
 lexicon manager (``check``, ``anagram``, ``hooks``, ``add``), and the game manager referees
-the play: a refusal is one line naming the rule or the words. The program answers with its
-play, score and leave. Programs and people go through the same ``GameManager`` loop
+the play: a refusal is one line naming the rule or the words. ``hint`` lists the best plays
+for the person's rack. The program answers with its play, score and leave. Ctrl-C ends the
+game like ``quit``: the game so far is saved. Programs and people go through the same ``GameManager`` loop
 (``play_game``), so a game between two programs (``--watch``) runs the very same code.
 """
 
@@ -37,11 +38,13 @@ HELP = """commands:
   check WORD...       whether words are in the lexicon
   anagram [LETTERS]   the words your rack (or LETTERS, ? a blank) makes, longest first
   hooks WORD          the letters that go before and after a word
+  hint [N]            the N best plays for your rack (5 if no N), with their scores
   add WORD            add a word to this game's lexicon (asks first)
   score               the scores, the bag and the unseen tiles
   board               show the board again
   help                this list
-  quit                end the game here (asks first); the game so far is saved"""
+  quit                end the game here (asks first); the game so far is saved
+                      (Ctrl-C ends and saves the game too)"""
 
 LEGEND = "= triple word  - double word  ; triple letter  : double letter  * start"
 _MARK_STYLE = {"=": {"bg": "red", "fg": "white"}, "-": {"bg": "magenta", "fg": "white"},
@@ -150,8 +153,9 @@ class Session:
     @property
     def commands(self) -> dict[str, Callable[[TurnView, list[str]], None]]:
         """The commands that do not take the turn."""
-        return {"check": self.check, "anagram": self.anagram, "hooks": self.hooks, "add": self.add,
-                "score": self.score, "board": self.board, "help": lambda view, rest: self.console.say(HELP)}
+        return {"check": self.check, "anagram": self.anagram, "hooks": self.hooks, "hint": self.hint,
+                "add": self.add, "score": self.score, "board": self.board,
+                "help": lambda view, rest: self.console.say(HELP)}
 
     def check(self, view: TurnView, rest: list[str]) -> None:
         """Whether each word is in the lexicon."""
@@ -182,6 +186,19 @@ class Session:
         self.console.say(f"{''.join(h.front) or '-'} {h.word} {''.join(h.back) or '-'}"
                          + ("" if h.valid else f"  ({h.word} itself is not a word)"))
 
+    def hint(self, view: TurnView, rest: list[str]) -> None:
+        """The best plays for the rack on this board (the program's own move generator), with
+        their scores: ``hint`` the top 5, ``hint N`` the top N."""
+        from ..movegen import generate_plays
+
+        if len(rest) > 1 or (rest and not (rest[0].isdigit() and 0 < int(rest[0]) <= 100)):
+            return self.console.say("hint how many? e.g. hint, or hint 10 (at most 100)")
+        top = int(rest[0]) if rest else 5
+        best = generate_plays(view.board, view.rack, self.lexicon).pairs(top)[:top]
+        if not best:
+            return self.console.say(f"no play for {view.rack}: pass or exchange")
+        self.console.say("\n".join(f"{score:>4}  {notation}" for notation, score in best))
+
     def add(self, view: TurnView, rest: list[str]) -> None:
         """Add words to this game's lexicon, after a confirmation."""
         if not rest:
@@ -191,6 +208,8 @@ class Session:
             return self.console.say(f"{' '.join(w.upper() for w in rest)}: already in the lexicon")
         if not self.console.confirm(f"Add {' '.join(w.upper() for w in new)} to this game's lexicon?"):
             return self.console.say("nothing added")
+        self.console.say(f"rebuilding the {self.lexicon.name} lexicon with {' '.join(w.upper() for w in new)} "
+                         f"({len(self.lexicon):,} words; a few seconds for a large list) ...")
         try:
             lexicon, added = with_words(self.lexicon, new)
         except ValueError as exc:
@@ -258,6 +277,9 @@ def play_game(manager: GameManager, session: Session) -> str:
             continue
         except Quit:
             console.say("game ended by the player")
+            return "quit"
+        except KeyboardInterrupt:  # Ctrl-C: the game so far is kept, as quit keeps it
+            console.say("\ninterrupted: game ended by the player")
             return "quit"
         refused = False
         console.say(describe_turn(player.nick, event, view, session.lexicon))

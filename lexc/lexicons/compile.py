@@ -34,7 +34,7 @@ def compile_file(
     max_len: int | None = None,
     skip_invalid: bool = False,
     options: dict[str, Any] | None = None,
-    progress: Callable[[str], None] | None = None,
+    progress: Callable[..., None] | None = None,
     source: str = "list",
     max_words: int = MAX_LISTED_WORDS,
 ) -> dict[str, Any]:
@@ -43,7 +43,8 @@ def compile_file(
     more than ``max_words``).
 
     ``progress`` (if given) is called at the start of each of 3 stages: ``reading``,
-    ``building FORMAT``, ``writing FORMAT``.
+    ``building FORMAT``, ``writing FORMAT``; during a build that reports its progress (the
+    GADDAG family), again with the stage and the share of it done, ``progress(stage, 0.4)``.
     """
     started = time.perf_counter()
     list_options = {"min_len": min_len, "max_len": max_len, "skip_invalid": skip_invalid}
@@ -65,7 +66,7 @@ def compile_all(
     max_len: int | None = None,
     skip_invalid: bool = False,
     options: dict[str, Any] | None = None,
-    progress: Callable[[str], None] | None = None,
+    progress: Callable[..., None] | None = None,
     source: str = "list",
     max_words: int = MAX_LISTED_WORDS,
 ) -> list[dict[str, Any]]:
@@ -77,7 +78,8 @@ def compile_all(
     Returns one report per format, each shaped like ``compile_file``'s, except that
     ``seconds`` is that format's build and write time (the shared read is ``read_seconds``).
     ``progress`` is called at the start of each of ``1 + 2 * len(names)`` stages:
-    ``reading``, then ``building FORMAT`` and ``writing FORMAT`` per format.
+    ``reading``, then ``building FORMAT`` and ``writing FORMAT`` per format (and with the
+    share done, as for ``compile_file``).
 
     If a format fails, a ``FormatError`` names it and the files already written, which
     stay: each is complete, since every file is written atomically.
@@ -111,7 +113,7 @@ def compile_all(
 
 
 def _read(wordlist: str | os.PathLike, ruleset: str, list_options: dict[str, Any],
-          progress: Callable[[str], None] | None, source: str = "list",
+          progress: Callable[..., None] | None, source: str = "list",
           max_words: int = MAX_LISTED_WORDS) -> tuple[WordList, float]:
     """Read and normalize a word list (``source="kwg"``: the words of a KWG file); (the
     list, seconds taken)."""
@@ -129,7 +131,7 @@ def _read(wordlist: str | os.PathLike, ruleset: str, list_options: dict[str, Any
 
 
 def build_and_save(words: WordList, format: str, ruleset: str, out: Path, list_options: dict[str, Any],
-                    options: dict[str, Any], progress: Callable[[str], None] | None,
+                    options: dict[str, Any], progress: Callable[..., None] | None,
                     expect_sha256: str | None = None, with_counts: bool = True) -> dict[str, Any]:
     """Build one format from read words and write it atomically; the report, without the
     reading's timings. ``with_counts`` adds the word list's counts (duplicates, rejected...).
@@ -137,7 +139,8 @@ def build_and_save(words: WordList, format: str, ruleset: str, out: Path, list_o
     if progress:
         progress(f"building {format}")
     t = time.perf_counter()
-    lexicon = formats.build(words, format, ruleset, **options)
+    lexicon = formats.build(words, format, ruleset, **options,
+                            progress=(lambda done: progress(f"building {format}", done)) if progress else None)
     build_s = time.perf_counter() - t
     if expect_sha256 is not None:
         produced = digest(list(lexicon.iter_codes()), lexicon.alphabet)
