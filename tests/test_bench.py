@@ -167,9 +167,13 @@ def test_readme_update(bench_run, tmp_path):
     update_readme(readme, out_dir)
     text = readme.read_text(encoding="utf-8")
     assert "old table" not in text and text.startswith("# x\n\nbefore\n") and text.endswith(f"{END}\nafter\n")
-    assert "| dawg" in text
+    result = json.loads((out_dir / "bench.json").read_text(encoding="utf-8"))
+    dawg = next(line for line in text.splitlines() if line.startswith("| dawg |"))
+    assert f"| {result['formats']['dawg']['file_bytes']:,} |" in dawg  # the summary is this run's figures
+    assert len([line for line in text.splitlines() if line.startswith("| ")]) == 1 + len(result["formats"])
     prefix = Path(__import__("os").path.relpath(out_dir, tmp_path)).as_posix()
-    assert f"]({prefix}/{SIZE_CHART})" in text
+    assert f"]({prefix}/bench.md)" in text and f"]({prefix}/README.md)" in text  # the whole report, linked
+    assert SIZE_CHART not in text  # the charts stay with the whole report
     readme.write_text("# no markers\n", encoding="utf-8")
     with pytest.raises(ValueError, match="bench-report"):
         update_readme(readme, out_dir)

@@ -1,9 +1,10 @@
 """The report of ``lexc bench``: tables for the terminal and Markdown, the papers section,
 the charts, ``--out DIR`` (bench.md, bench.json, two SVG charts) and the README's copy.
 
-``python -m lexc.bench.report DIR README.md`` replaces the README's report (between
-``<!-- bench-report -->`` and ``<!-- /bench-report -->``) with ``DIR/bench.md``, its chart
-links made relative to the README; ``make bench`` runs it after ``lexc bench --out DIR``.
+``python -m lexc.bench.report DIR README.md`` replaces the README's part (between
+``<!-- bench-report -->`` and ``<!-- /bench-report -->``) with one summary table of
+``DIR/bench.json`` and links to the whole report, ``DIR/bench.md``; ``make bench`` runs it
+after ``lexc bench --out DIR``.
 """
 
 from __future__ import annotations
@@ -237,23 +238,59 @@ def write_out(result: dict[str, Any], out_dir: str | os.PathLike) -> list[Path]:
     return [out / "bench.md", out / "bench.json"] + written
 
 
+def summary_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """One row per structure, the figures a reader compares first: file size, load, four
+    queries and the fastest move generation (compact results) with its strategy."""
+    head = ["structure", "file bytes", "load", "member", "sub-anagram 2?", "pattern", "hooks", "moves/s (strategy)"]
+    rows = []
+    for name, f in result["formats"].items():
+        moves = [(m["compact_positions_per_s"]["median"], strategy) for strategy, m in (f.get("movegen") or {}).items()
+                 if "skipped" not in m and m.get("compact_positions_per_s")]
+        best = max(moves) if moves else None
+        rows.append([name + (" *" if f.get("baseline") else ""), _fmt(f.get("file_bytes"), "int"),
+                     _fmt(_get(f, "load_s", "median"), "s")]
+                    + [_fmt(_get(f, "query_s", kind, "median"), "s") for kind in ("member", "subanagram2", "pattern",
+                                                                                  "hooks")]
+                    + [f"{best[0]:,.1f} ({best[1]})" if best else "-"])
+    return head, rows
+
+
+def summary(result: dict[str, Any], link: str) -> str:
+    """The README's part of a run: the summary table, the run in one line, and where the whole
+    report is (``link``: the folder of bench.md, relative to the README)."""
+    agree = result.get("agree", {})
+    same = "yes" if agree.get("queries") and agree.get("moves", True) else "NO (see the report)"
+    lines = _table(*summary_rows(result), markdown=True) + [
+        "",
+        f"{result['words']:,} words of {Path(result['wordlist']).name}; medians of {result['repeat']} runs "
+        f"({result.get('movegen_repeat', result['repeat'])} for move generation, on "
+        f"{_get(result, 'positions', 'count') or 0} positions); * a baseline; lexc {result['lexc_version']}, "
+        f"Python {result['machine']['python']}, {result['machine']['cpus']} CPUs, load average "
+        f"{result['machine']['load_average']}; every structure gave the same answers and plays: {same}.",
+        "",
+        f"The whole report, every table of this run (each query kind, move generation by strategy and "
+        f"blanks, the papers measured again, the footnotes) and its charts: [{link}bench.md]({link}bench.md); "
+        f"what the figures show: [{link}README.md]({link}README.md).",
+    ]
+    return "\n".join(lines) + "\n"
+
+
 def update_readme(readme: str | os.PathLike, out_dir: str | os.PathLike) -> None:
-    """Replace the README's report with ``out_dir/bench.md``, chart links made relative."""
+    """Replace the README's report with the summary of ``out_dir/bench.json`` (``summary``),
+    linking to the whole report in ``out_dir``."""
     readme, out = Path(readme), Path(out_dir)
     text = readme.read_text(encoding="utf-8")
     if BEGIN not in text or END not in text:
         raise ValueError(f"{readme}: no {BEGIN} ... {END} block")
     prefix = Path(os.path.relpath(out, readme.parent)).as_posix() + "/"
-    report = (out / "bench.md").read_text(encoding="utf-8")
-    for chart in (SIZE_CHART, QUERY_CHART):
-        report = report.replace(f"]({chart})", f"]({prefix}{chart})")
+    result = json.loads((out / "bench.json").read_text(encoding="utf-8"))
     head, rest = text.split(BEGIN, 1)
     _, tail = rest.split(END, 1)
-    write_atomic(readme, (head + BEGIN + "\n" + report + END + tail).encode("utf-8"))
+    write_atomic(readme, (head + BEGIN + "\n" + summary(result, prefix) + END + tail).encode("utf-8"))
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m lexc.bench.report DIR README.md``: copy DIR's report into the README."""
+    """``python -m lexc.bench.report DIR README.md``: DIR's summary into the README."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 2:
         sys.exit("usage: python -m lexc.bench.report DIR README.md")
