@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import os
 import stat
-import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib.resources import files
 from pathlib import Path
 from types import MappingProxyType
 
@@ -25,7 +23,7 @@ PREMIUMS = MappingProxyType({
     "none": (1, 1), "DL": (2, 1), "TL": (3, 1), "QL": (4, 1), "DW": (1, 2), "TW": (1, 3), "QW": (1, 4),
 })
 MAX_BOARD = 26  # columns are lettered A..Z in play notation
-MAX_RULESET_TEXT = 65536  # bytes of a ruleset file (and of one stored in a lexicon header)
+from .limits import MAX_RULESET_TEXT  # noqa: E402 (bytes of a ruleset file, and of one stored in a header)
 MAX_TILE_COUNT = 1000  # tiles of one letter in a bag
 MAX_TILE_VALUE = 10000  # points of a tile, and of the bingo bonus
 
@@ -111,9 +109,9 @@ class Ruleset:
         }
 
 
-def _bundle_dir():
-    """The directory (a Traversable) holding the bundled ruleset files."""
-    return files("lexc") / "rulesets"
+def _bundle_dir() -> Path:
+    """The directory holding the bundled ruleset files (package data beside this module)."""
+    return Path(__file__).resolve().parent / "rulesets"
 
 
 def available() -> list[str]:
@@ -201,6 +199,8 @@ def _fail(source: str, what: str) -> RulesetError:
 
 def _parse(source: str, data: bytes) -> Ruleset:
     """Parse and validate the bytes of a ruleset file; ``source`` names it in errors."""
+    import tomllib  # (imported when a ruleset is parsed: loading a lexicon file only names one)
+
     try:
         doc = tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as e:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
@@ -37,6 +36,8 @@ def moves(lexfile, cgp, board_file, rack, ruleset, as_json, strategy, top, batch
     lexicon = open_lexicon(lexfile, "dawg", ruleset, progress=note)
     check_listable(lexicon, lexfile or "the bundled lexicon", max_words)  # plays grow with the lexicon
     if batch:
+        import json
+
         rules = load_ruleset(ruleset)
         with open(batch, encoding="utf-8") as f:
             for number, line in enumerate(f, 1):

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
 import sys
 from contextlib import contextmanager
 from typing import Any, Iterator
@@ -25,8 +23,11 @@ class Negative(Exception):
 
 def emit(data: Any, as_json: bool, text: str | None = None) -> None:
     """Print JSON or the human-readable text."""
-    click.echo(json.dumps(data, ensure_ascii=False, indent=None if isinstance(data, list) else 2)
-               if as_json else text)
+    if not as_json:
+        return click.echo(text)
+    import json  # (what a command needs is imported when it runs: start-up stays short)
+
+    click.echo(json.dumps(data, ensure_ascii=False, indent=None if isinstance(data, list) else 2))
 
 
 def on_terminal() -> bool:
@@ -165,6 +166,8 @@ def stages(length: int) -> Iterator[Any]:
 @contextmanager
 def status_line():
     """A one-line progress display on a terminal (``[step/total] message``), cleared at the end."""
+    import shutil
+
     width = shutil.get_terminal_size((80, 20)).columns - 1
     shown = False
 

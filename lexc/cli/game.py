@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -90,6 +89,8 @@ def selfplay(lexfile, ruleset, games, seed, strategy, end_rule, out_dir, positio
     if bar:
         bar.render_finish()
     if positions_out:
+        import json
+
         write_atomic(positions_out, "".join(json.dumps(p, ensure_ascii=False) + "\n" for p in positions).encode("utf-8"))
     emit(summaries, as_json, "\n".join(
         f"seed {g['seed']}: {g['players'][0]} {g['scores'][0]}, {g['players'][1]} {g['scores'][1]}; "

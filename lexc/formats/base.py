@@ -20,7 +20,7 @@ from typing import Any, Callable, ClassVar, Hashable, Iterable, Iterator, NoRetu
 
 from ..alphabet import BLANK_FLAG, Alphabet
 from ..pattern import Matcher, can_match, parse_pattern
-from ..wordlist import MAX_WORD_TILES
+from ..alphabet import MAX_WORD_TILES
 from . import schema
 from .errors import FormatError
 

@@ -23,7 +23,6 @@ import hashlib
 import mmap
 import os
 import struct
-import tempfile
 import zlib
 from pathlib import Path
 from typing import Any
@@ -31,7 +30,7 @@ from typing import Any
 import msgpack
 
 from ..alphabet import MAX_LABEL, MAX_LETTERS
-from ..ruleset import MAX_RULESET_TEXT
+from ..limits import MAX_RULESET_TEXT
 from . import schema
 from .errors import FormatError
 
@@ -176,6 +175,8 @@ def write_atomic(path: str | os.PathLike, data: bytes) -> None:
     directory = path.parent if str(path.parent) else Path(".")
     if not directory.is_dir():
         raise FileNotFoundError(errno.ENOENT, "no such directory", str(directory))
+    import tempfile  # (only a write needs it: loading a file starts faster)
+
     _sweep_stale_parts(directory, path.name)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".part", dir=directory)

@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Iterator, Sequence
 
 from .. import native
 from ..alphabet import BLANK_FLAG, Alphabet
-from ..wordlist import MAX_WORD_TILES
+from ..alphabet import MAX_WORD_TILES
 from . import edges as edgemod
 from . import graph, proofs, schema
 from ..pattern import STAR, can_match, parse_pattern

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .._version import __version__
 from ..alphabet import Alphabet
-from ..wordlist import WordList
 from ..ruleset import RulesetError, check_reference
 from ..ruleset import reference as ruleset_reference
 from . import container, proofs, schema
 from . import FORMATS
 from .base import LIST_OPTION_SPECS, LexiconBase
 from .errors import FormatError
+
+if TYPE_CHECKING:
+    from ..wordlist import WordList
 
 
 def get_format(name: str) -> type[LexiconBase]:

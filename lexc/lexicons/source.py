@@ -11,31 +11,30 @@ from __future__ import annotations
 
 import hashlib
 import os
-from importlib import resources
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .. import formats
 from .._version import __version__
 from ..formats import FormatError, LexiconBase, container
-from ..formats.kwg import looks_like_kwg, open_kwg
-from ..ruleset import load_ruleset
-from ..wordlist import MAX_LISTED_WORDS, WordList, read_wordlist
+from ..limits import MAX_LISTED_WORDS
+
+if TYPE_CHECKING:
+    from ..wordlist import WordList
+
+# KWG reading, rulesets and word lists are imported where they are used: opening a compiled
+# file or the cached bundled list needs none of them (lexc check CAT starts faster).
 
 BUNDLED_NAME = "enable1.txt"
 
 
 def bundled_wordlist() -> Path:
     """Path of the bundled ENABLE list (package data when installed, wordlists/ in a checkout)."""
-    try:
-        path = Path(str(resources.files("lexc.wordlists") / BUNDLED_NAME))
+    here = Path(__file__).resolve()
+    for path in (here.parents[1] / "wordlists" / BUNDLED_NAME,  # installed: package data, lexc/wordlists/
+                 here.parents[2] / "wordlists" / BUNDLED_NAME):  # a checkout: wordlists/ beside lexc/
         if path.is_file():
             return path
-    except ModuleNotFoundError:
-        pass
-    path = Path(__file__).resolve().parents[2] / "wordlists" / BUNDLED_NAME
-    if path.is_file():
-        return path
     raise FileNotFoundError(f"the bundled word list {BUNDLED_NAME} is missing from this installation")
 
 
@@ -47,18 +46,23 @@ def cache_dir() -> Path:
     return Path(base) / "lexc"
 
 
-def read_list(path: str | os.PathLike, ruleset: str = "english", **options: Any) -> WordList:
+def read_list(path: str | os.PathLike, ruleset: str = "english", **options: Any) -> "WordList":
     """Read a word list with a ruleset's alphabet (board size for the long-word count)."""
+    from ..ruleset import load_ruleset
+    from ..wordlist import read_wordlist
+
     rules = load_ruleset(ruleset)
     return read_wordlist(path, rules.alphabet, board_size=rules.board_size, **options)
 
 
 def read_words(path: str | os.PathLike, ruleset: str = "english",
-               max_words: int = MAX_LISTED_WORDS) -> LexiconBase | WordList:
+               max_words: int = MAX_LISTED_WORDS) -> LexiconBase | "WordList":
     """The words of a file without compiling anything: a compiled lexicon is loaded, a plain
     word list is read (for word-by-word work such as ``lexc diff`` and ``lexc stats``). A
     compiled file whose graph spells more than ``max_words`` words is refused before any
     is read: a small file may spell an enormous list."""
+    from ..formats.kwg import looks_like_kwg, open_kwg
+
     if container.looks_like_container(path):
         lexicon = formats.load(path)
     elif looks_like_kwg(path):
@@ -79,7 +83,7 @@ def check_listable(lexicon: LexiconBase, path: str | os.PathLike, max_words: int
 
 
 def compile_list(path: str | os.PathLike, format: str = "dawg", ruleset: str = "english",
-                 **options: Any) -> tuple[WordList, LexiconBase]:
+                 **options: Any) -> tuple["WordList", LexiconBase]:
     """Read and compile a word list in memory."""
     wordlist = read_list(path, ruleset, **options)
     return wordlist, formats.build(wordlist, format, ruleset)
@@ -95,6 +99,8 @@ def open_lexicon(path: str | os.PathLike | None = None, format: str = "dawg", ru
         raise FormatError(f"{path}: no such file")
     if container.looks_like_container(path):
         return formats.load(path)
+    from ..formats.kwg import looks_like_kwg, open_kwg
+
     if looks_like_kwg(path):
         return open_kwg(path, ruleset)
     if progress:
