@@ -194,3 +194,37 @@ def test_bad_positions_file_is_one_line(tmp_path, capsys):
     bad.write_text("not json\n", encoding="utf-8")
     code, out, err = run(capsys, "bench", str(TINY), "--positions", str(bad), "--repeat", "1")
     assert code == 2 and "bad.jsonl:1: not JSON" in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_papers_sentences_follow_the_figures_of_the_run():
+    """A ratio that goes the other way than on ENABLE is said so, never ENABLE's explanation."""
+    from lexc.bench.papers import appel_jacobson, gordon_speed, shapiro_smith
+
+    def moves(rate, edges=None):
+        return {"positions_per_s": {"median": rate}, "compact_positions_per_s": {"median": rate},
+                "engine": "compiled core (C)", "search_edges_per_position": edges}
+
+    small = {"formats": {"dawg": {"trie_nodes": 100, "nodes": 50, "edges": 80, "file_bytes": 900}}, "words": 10}
+    entry = appel_jacobson(small, ["CAT", "DOG", "ACT"])
+    assert "saves less" in entry["why"] and "fewer and shorter words" in entry["why"] and "saves more" not in entry["why"]
+    big = {"formats": {"dawg": {"trie_nodes": 900_000, "nodes": 90_000, "edges": 200_000, "file_bytes": 9}}}
+    assert "more and longer words share more endings" in appel_jacobson(big, ["ABCDEFGHIJ"] * 100_000)["why"]
+
+    def orders(*rows):
+        return {name: {"nodes": nodes, "subanagram2": {"nodes_read": read}} for name, nodes, read in rows}
+
+    why = shapiro_smith({"words": 4}, orders(("1979", 10, 5), ("1979-s-before-l", 9, 6), ("frequency", 11, 7)))["why"]
+    assert "S last does not save nodes" in why and "the 1979-s-before-l order shares more" in why
+    assert "holds for the same reason" not in why and "descends" not in why and "also reads the fewest" in why
+    why = shapiro_smith({"words": 4}, orders(("1979", 10, 8), ("1979-s-before-l", 12, 6), ("frequency", 11, 7)))["why"]
+    assert "holds for the same reason" in why and "also the smallest" in why
+    assert "a blank reads fewest nodes in the 1979-s-before-l order" in why
+
+    fast = {"formats": {"gaddag": {"file_bytes": 500, "movegen": {"gordon": moves(300, 10),
+                                                                   "appel-jacobson": moves(200, 20)}},
+                        "dawg": {"file_bytes": 100, "movegen": {"appel-jacobson": moves(100, 20)}},
+                        "gaddawg": {"movegen": {"appel-jacobson": moves(110, 20)}}}}
+    entry = gordon_speed(fast)
+    assert entry["ours"].startswith("3.00x") and "1.50x Appel & Jacobson's speed" in entry["ours"]
+    assert "reads 2.00x fewer edges" in entry["why"] and "claim holds" in entry["why"]
+    assert "as fast as in the DAWG" in entry["why"] and "slower" not in entry["why"]
