@@ -256,3 +256,35 @@ def test_build_all_reports_what_the_list_held_like_a_single_build(tmp_path, caps
     counts = "2 words (1 duplicates dropped, 1 rejected, 1 too short, 0 too long)"
     assert counts in single.splitlines()[0] and every.splitlines()[0] == f"{source}: {counts}"
     assert every.splitlines()[-1] == "  rejected 4: D$G ('$' not in the alphabet)"
+
+
+# -- start-up: a command imports what it needs ------------------------------------------------
+
+LOADED = """
+import sys
+from lexc.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+print(" ".join(sorted(sys.modules)))
+"""
+
+
+def loaded_by(*args: str) -> set[str]:
+    """The modules a fresh interpreter has imported once ``lexc ARGS`` is done."""
+    env = {**os.environ, "PYTHONPATH": LEXC_PARENT}
+    done = subprocess.run([sys.executable, "-c", LOADED, *args], capture_output=True, text=True, env=env, timeout=120)
+    return set(done.stdout.split("\n")[-2].split())
+
+
+def test_start_up_imports_only_what_the_command_needs(cache_dir):
+    help_only = loaded_by("--help")
+    assert not {m for m in help_only if m.startswith(("lexc.lexicons", "lexc.board", "lexc.movegen", "lexc.game",
+                                                        "lexc.bench.", "lexc.wordlist", "lexc.ruleset"))}
+    loaded_by("check", "CAT")  # (the first compiles the bundled list into the cache)
+    check = loaded_by("check", "CAT")
+    assert "lexc.formats.dawg" in check  # it did open the cached lexicon
+    heavy = {"lexc.wordlist", "lexc.formats.kwg", "lexc.movegen", "lexc.board.board", "tomllib", "tempfile", "shutil",
+             "importlib.resources"}
+    assert not check & heavy, check & heavy
