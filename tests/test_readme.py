@@ -111,7 +111,8 @@ def test_the_matching_rule():
 def test_the_readme_examples_run_as_written(tmp_path, monkeypatch, capsys):
     scratch = tmp_path / "root"
     scratch.mkdir()
-    for name in ("wordlists", "tests", "formats", "docs", "lexc"):  # the repository's files, read only
+    for name in ("wordlists", "tests", "formats", "docs"):  # the repository's files, read only (not lexc/: the
+        # lexc under test is the one imported, installed or not)
         (scratch / name).symlink_to(ROOT / name, target_is_directory=True)
     (scratch / "build" / "demo").mkdir(parents=True)  # (make demo's mkdir)
     monkeypatch.chdir(scratch)
@@ -138,7 +139,7 @@ def test_the_readme_examples_run_as_written(tmp_path, monkeypatch, capsys):
             out_file, words = words[at + 1], words[:at]
         assert words[0] == "lexc", example
         if env:  # the environment decides what a fresh process imports: run one
-            done = subprocess.run([sys.executable, "-m", "lexc", *words[1:]], capture_output=True, text=True,
+            done = subprocess.run([sys.executable, "-P", "-m", "lexc", *words[1:]], capture_output=True, text=True,
                                   env={**os.environ, **env, "PYTHONPATH": str(Path(lexc.__file__).parent.parent)},
                                   timeout=120)
             code, printed = done.returncode, done.stdout + done.stderr
