@@ -11,8 +11,9 @@ help:           ## list the targets
 	@grep -E '^[a-z]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
 INSTALLED := $(VENV)/.lexc-installed
-# what the installed package is made of: a change to any of these (a removed file changes its folder) reinstalls lexc
-SOURCES := lexc wordlists setup.py pyproject.toml
+# what the installed package is made of: its files (not Python's caches, not a compiled core built in
+# place); lexc is installed again when one of them is newer than the install, or the list of them changed
+SOURCES := find lexc wordlists setup.py pyproject.toml -name __pycache__ -prune -o -type f ! -name '*.so' ! -name '*.pyc'
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,12 +21,12 @@ $(BIN)/python:
 $(STAMP): $(BIN)/python pyproject.toml  # the dependencies, and lexc with them
 	rm -rf build/lib build/bdist.* *.egg-info  # setuptools' leftovers would ship modules that no longer exist
 	$(BIN)/python -m pip install --quiet ".[test]"
-	touch $(STAMP) $(INSTALLED)
+	$(SOURCES) -print | sort > $(INSTALLED)
 
 install: $(STAMP) ## create the virtualenv and install lexc into it (again when a source changed since)
-	@if [ ! -f $(INSTALLED) ] || [ -n "$$(find $(SOURCES) -newer $(INSTALLED) -not -name '*.so' -not -name '*.pyc' -not -name __pycache__ -print -quit)" ]; then \
+	@if [ -n "$$($(SOURCES) -newer $(INSTALLED) -print -quit)" ] || ! $(SOURCES) -print | sort | cmp -s - $(INSTALLED); then \
 	    echo "reinstalling lexc (a source changed)"; rm -rf build/lib build/bdist.* *.egg-info; \
-	    $(BIN)/python -m pip install --quiet --no-deps --force-reinstall . && touch $(INSTALLED); fi
+	    $(BIN)/python -m pip install --quiet --no-deps --force-reinstall . && $(SOURCES) -print | sort > $(INSTALLED); fi
 
 demo: install   ## compile the bundled ENABLE list into every format and run a few queries
 	@mkdir -p $(DEMO)

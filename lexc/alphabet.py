@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 BLANK = 0
 BLANK_CHAR = "?"
@@ -99,7 +100,7 @@ class Alphabet:
                 for ch in {label, label.lower()}:
                     if len(ch) == 1 and ch.upper() == label and fold(label) == label:
                         chars[ch] = code | (BLANK_FLAG if ch != fold(ch) else 0)
-        object.__setattr__(self, "_char_codes", chars)
+        object.__setattr__(self, "_char_codes", MappingProxyType(chars) if chars is not None else None)
         object.__setattr__(self, "_ascii", single and all(label.isascii() for label in labels))
 
     def __len__(self) -> int:
@@ -121,7 +122,7 @@ class Alphabet:
         """True when every label is one character (fast paths apply)."""
         return self._encode_table is not None
 
-    def char_codes(self) -> dict[str, int] | None:
+    def char_codes(self) -> "MappingProxyType[str, int] | None":
         """For an alphabet of one-character labels, the tile each character written alone
         stands for: a label's code, its lower case the code with BLANK_FLAG (what ``split``,
         ``code`` and a lower-case blank in notation give, looked up at once). None for an

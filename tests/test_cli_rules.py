@@ -288,3 +288,29 @@ def test_start_up_imports_only_what_the_command_needs(cache_dir):
     heavy = {"lexc.wordlist", "lexc.formats.kwg", "lexc.movegen", "lexc.board.board", "tomllib", "tempfile", "shutil",
              "importlib.resources"}
     assert not check & heavy, check & heavy
+
+
+# -- review mends -----------------------------------------------------------------------------
+
+def test_a_file_named_alone_that_does_not_exist_is_named(capsys):
+    code, _, err = run_main(capsys, "check", "missing.dawg")
+    assert code == 2
+    assert_one_error_line(err, "missing.dawg: no such file")
+    code, _, err = run_main(capsys, "words", "QU")
+    assert code == 2
+    assert_one_error_line(err, "QU: no such file", "--prefix QU")
+
+
+def test_shell_completion_still_reaches_click():
+    env = {**os.environ, "PYTHONPATH": LEXC_PARENT, "_LEXC_COMPLETE": "bash_source"}
+    done = subprocess.run([sys.executable, "-c", "from lexc.cli import main; main()"], capture_output=True, text=True,
+                          env=env, timeout=60)
+    assert "complete" in done.stdout and "Usage:" not in done.stdout
+
+
+def test_a_progress_callback_of_one_argument_still_works(tmp_path):
+    from lexc.lexicons.compile import compile_file
+
+    stages = []
+    compile_file(TINY, "gaddawg", "english", tmp_path / "t.gaddawg", progress=stages.append)
+    assert stages == ["reading", "building gaddawg", "writing gaddawg"]

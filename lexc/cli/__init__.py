@@ -14,6 +14,7 @@ bad input or usage (one line on stderr, never a traceback).
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -103,7 +104,8 @@ def main(argv: list[str] | None = None) -> None:
     the command quietly with status 1 (as click ends a command whose output pipe closed)."""
     args = sys.argv[1:] if argv is None else list(argv)
     try:
-        if not args:
+        if not args and not any(key.endswith("_COMPLETE") for key in os.environ):  # (click's shell completion
+            # runs the program with no arguments and _LEXC_COMPLETE set: it goes to click)
             with cli.context_class(cli, info_name="lexc", **cli.context_settings) as ctx:
                 click.echo(cli.get_help(ctx))
             sys.exit(0)
@@ -150,8 +152,6 @@ def main(argv: list[str] | None = None) -> None:
 def _quiet_stdout() -> None:
     """Point stdout at /dev/null, so that the interpreter's own flush at exit does not report
     the closed pipe again."""
-    import os
-
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())
     os.close(devnull)

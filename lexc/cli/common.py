@@ -61,12 +61,17 @@ def lexicon_arg(args: tuple[str, ...], lexicon_opt: str | None, format: str, rul
 
     path = lexicon_opt
     if path is None and len(args) > min_rest:
+        if min_rest == 0 and not looks_like_file(args[0]) and not os.path.exists(args[0]):
+            raise click.UsageError(f"{args[0]}: no such file (words that start with it: --prefix {args[0]}; "
+                                   "a pattern: --pattern)")
         if min_rest == 0 or looks_like_file(args[0]):
             path, args = args[0], args[1:]
         elif os.path.exists(args[0]):
             click.echo(f"lexc: note: {args[0]} is read as a word, not as the file of that name "
                        f"(for the file: ./{args[0]} or -L {args[0]})", err=True)
-    elif path is None and 0 < len(args) == min_rest and looks_like_file(args[0]) and os.path.exists(args[0]):
+    elif path is None and 0 < len(args) == min_rest and looks_like_file(args[0]):
+        if not os.path.exists(args[0]):
+            raise FormatError(f"{args[0]}: no such file")
         raise click.UsageError(f"{args[0]} is a file: give the lexicon's words or rack after it")
     if len(args) < min_rest:
         raise click.UsageError("missing argument")

@@ -202,7 +202,8 @@ def write_atomic(path: str | os.PathLike, data: bytes) -> None:
 def _naming(exc: OSError, path: Path) -> OSError:
     """The error of a write, naming the file the caller asked for, never the temporary file
     written beside it (the user never named that one)."""
-    return type(exc)(exc.errno, exc.strerror or str(exc), str(path))
+    exc.filename, exc.filename2 = str(path), None
+    return exc
 
 
 def _sweep_stale_parts(directory: Path, name: str) -> None:

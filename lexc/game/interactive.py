@@ -191,7 +191,7 @@ class Session:
         their scores: ``hint`` the top 5, ``hint N`` the top N."""
         from ..movegen import generate_plays
 
-        if len(rest) > 1 or (rest and not (rest[0].isdigit() and 0 < int(rest[0]) <= 100)):
+        if len(rest) > 1 or (rest and not (rest[0].isascii() and rest[0].isdigit() and 0 < int(rest[0]) <= 100)):
             return self.console.say("hint how many? e.g. hint, or hint 10 (at most 100)")
         top = int(rest[0]) if rest else 5
         best = generate_plays(view.board, view.rack, self.lexicon).pairs(top)[:top]
@@ -266,23 +266,24 @@ def play_game(manager: GameManager, session: Session) -> str:
     console.say(manager.record.notes)
     refused = False
     while not manager.over:
-        player, view = manager.players[manager.on_turn], manager.view()
-        if not player.program and not refused:
-            session.board(view, [])
         try:
-            event = manager.step()
-        except IllegalAction as exc:
-            console.say(f"illegal: {exc.reason}")
-            refused = True
-            continue
-        except Quit:
-            console.say("game ended by the player")
-            return "quit"
-        except KeyboardInterrupt:  # Ctrl-C: the game so far is kept, as quit keeps it
+            player, view = manager.players[manager.on_turn], manager.view()
+            if not player.program and not refused:
+                session.board(view, [])
+            try:
+                event = manager.step()
+            except IllegalAction as exc:
+                console.say(f"illegal: {exc.reason}")
+                refused = True
+                continue
+            except Quit:
+                console.say("game ended by the player")
+                return "quit"
+            refused = False
+            console.say(describe_turn(player.nick, event, view, session.lexicon))
+        except KeyboardInterrupt:  # Ctrl-C anywhere in a turn: the game so far is kept, as quit keeps it
             console.say("\ninterrupted: game ended by the player")
             return "quit"
-        refused = False
-        console.say(describe_turn(player.nick, event, view, session.lexicon))
     console.say(render_board(manager.board, console.color))
     for event in manager.record.events:
         if event.kind not in (PLAY, EXCHANGE, PASS) and event.score:

@@ -139,8 +139,7 @@ def build_and_save(words: WordList, format: str, ruleset: str, out: Path, list_o
     if progress:
         progress(f"building {format}")
     t = time.perf_counter()
-    lexicon = formats.build(words, format, ruleset, **options,
-                            progress=(lambda done: progress(f"building {format}", done)) if progress else None)
+    lexicon = formats.build(words, format, ruleset, **options, progress=_share_of(progress, f"building {format}"))
     build_s = time.perf_counter() - t
     if expect_sha256 is not None:
         produced = digest(list(lexicon.iter_codes()), lexicon.alphabet)
@@ -156,6 +155,20 @@ def build_and_save(words: WordList, format: str, ruleset: str, out: Path, list_o
     report.update({"file_bytes": size, "bytes_per_word": round(size / len(words), 3) if len(words) else None,
                    "build_seconds": round(build_s, 4)})
     return report
+
+
+def _share_of(progress: Callable[..., None] | None, stage: str) -> Callable[[float], None] | None:
+    """``progress(stage, share)`` as a callback of the share alone, for a ``progress`` that
+    takes the share (``lexc build``'s bar); None for one that takes only the stage."""
+    if progress is None:
+        return None
+    import inspect
+
+    try:
+        inspect.signature(progress).bind(stage, 0.0)
+    except (TypeError, ValueError):
+        return None
+    return lambda done: progress(stage, done)
 
 
 def _with_rejects(report: dict[str, Any], words: WordList) -> dict[str, Any]:
