@@ -1,7 +1,7 @@
 """The ``lexc`` command line: the click group and ``main``; the commands live one module per wing.
 
 ``lexicons`` (build, convert, edit, export, synth), ``inspect`` (info, verify, dump, formats,
-rulesets, diff, stats), ``query`` (check, words, anagram, hooks), ``board`` (moves, judge),
+rulesets, diff, stats), ``query`` (check, words, anagram, hooks, search), ``board`` (moves, judge),
 ``game`` (replay, selfplay, play) and ``bench``; ``common`` holds what they share. Each
 command is a thin wrapper over one library function, which its ``--help`` names, and
 imports it when it runs: start-up imports only what the chosen command needs. The CLI is
@@ -33,6 +33,7 @@ USER_ERRORS = {
     "lexc.board.notation": "PlayError", "lexc.formats.errors": "FormatError", "lexc.game.gcg": "GCGError",
     "lexc.lexicons.diff": "LexiconDiffError", "lexc.lexicons.stats": "LexiconStatsError",
     "lexc.movegen": "MoveGenError", "lexc.pattern": "PatternError", "lexc.ruleset": "RulesetError",
+    "lexc.lexicons.search": "SearchError",
     "lexc.wordlist": "WordListError",
 }
 
@@ -66,6 +67,7 @@ LIBRARY = {
     "words": "the format protocol: LexiconBase.words and .pattern (lexc/formats/base.py)",
     "anagram": "the format protocol: LexiconBase.anagrams (lexc/formats/base.py)",
     "hooks": "the format protocol: LexiconBase.hooks (lexc/formats/base.py)",
+    "search": "lexc.lexicons.search.search and rows",
     "moves": "lexc.movegen.generate_plays",
     "judge": "lexc.board.referee.judge",
     "replay": "lexc.game.replay.replay",

@@ -100,3 +100,101 @@ def hooks(args, lexicon_opt, format_, ruleset, as_json):
     emit(results, as_json, "\n".join(
         f"{r['front'] or '-':>8} {r['word']}{'' if r['valid'] else ' (not a word)'} {r['back'] or '-'}"
         for r in results))
+
+
+@click.command(name="search")
+@click.argument("args", nargs=-1, metavar="[FILE]")
+@click.option("--pattern", metavar="P", help="Matches a pattern: ? a tile, * any run, [ABC], [A-E], [^AEIOU].")
+@click.option("--anagram", metavar="RACK", help="Uses every tile of RACK; ? one more tile, * any more (e.g. QU*).")
+@click.option("--subanagram", metavar="RACK", help="Can be made from some of RACK's tiles (? a blank).")
+@click.option("--length", metavar="N|N-M", help="Has N (to M) tiles; N- for at least N.")
+@click.option("--contains", metavar="TILES", help="Holds all these tiles.")
+@click.option("--begins", metavar="TILES", help="Begins with these tiles.")
+@click.option("--ends", metavar="TILES", help="Ends with these tiles.")
+@click.option("--anagrams", "anagram_count", metavar="N|N-M", help="N (to M) words share its tiles, itself included.")
+@click.option("--front-hook", is_flag=False, flag_value="", default=None, metavar="[L]",
+              help="Takes a front hook (the letter L, if given).")
+@click.option("--back-hook", is_flag=False, flag_value="", default=None, metavar="[L]",
+              help="Takes a back hook (the letter L, if given).")
+@click.option("--drops-first", is_flag=True, help="Minus its first tile it is a word (a front inner hook).")
+@click.option("--drops-last", is_flag=True, help="Minus its last tile it is a word (a back inner hook).")
+@click.option("--in", "in_file", metavar="FILE", help="Is in this other lexicon too (--not in=FILE: is not).")
+@click.option("--probability", metavar="N|N-M", help="Its probability rank among the words of its length is N (to M).")
+@click.option("--blanks", type=click.IntRange(0, 2), default=2, show_default=True,
+              help="Blanks the probability order counts (Zyzzyva's 0, 1 or 2).")
+@click.option("--not", "negated", multiple=True, metavar="KIND=VALUE",
+              help="A condition that must not hold, e.g. --not in=old.dawg, --not 'pattern=*S', --not front-hook.")
+@click.option("--sort", type=click.Choice(["alpha", "length", "probability", "score"]), default="alpha",
+              show_default=True, help="Order of the rows (probability: by length, then rank).")
+@click.option("--group", is_flag=True, help="List each anagram set together.")
+@click.option("--csv", "as_csv", is_flag=True, help="Every column as CSV.")
+@click.option("-n", "--limit", type=click.IntRange(1), default=None, help="Show at most N rows (after sorting).")
+@lexicon_options
+def search_cmd(args, pattern, anagram, subanagram, length, contains, begins, ends, anagram_count, front_hook,
+               back_hook, drops_first, drops_last, in_file, probability, blanks, negated, sort, group, as_csv,
+               limit, lexicon_opt, format_, ruleset, as_json):
+    """Words that meet every condition given (AND; --not KIND=VALUE negates one), as a study
+    table: front hooks, the word (a dot where removing its first or last tile leaves a word),
+    back hooks, probability rank, alphagram, number of anagrams. Exit 1 (and "no words" on
+    stderr) if none.
+
+    Example: lexc search --length 7 --sort probability -n 100  |  lexc search --pattern 'Q*' --not contains=U
+    """
+    from ..lexicons.search import KINDS, SearchError, make_condition, rows, search, sorted_rows
+    from ..lexicons.source import open_lexicon
+    from ..ruleset import load_ruleset
+
+    lexicon, rest = lexicon_arg(args, lexicon_opt, format_, ruleset, min_rest=0)
+    if rest:
+        raise click.UsageError(f"unexpected argument {rest[0]!r} (conditions are options: see --help)")
+    rules = load_ruleset(ruleset)
+    if tuple(rules.alphabet.labels) != tuple(lexicon.alphabet.labels):
+        raise click.UsageError(f"the lexicon's alphabet is not the {rules.name} ruleset's (give -r)")
+    opener = lambda path: open_lexicon(path, format_, ruleset)  # noqa: E731
+    given = [("pattern", pattern), ("anagram", anagram), ("subanagram", subanagram), ("length", length),
+             ("contains", contains), ("begins", begins), ("ends", ends), ("anagrams", anagram_count),
+             ("front-hook", front_hook), ("back-hook", back_hook), ("drops-first", "" if drops_first else None),
+             ("drops-last", "" if drops_last else None), ("in", in_file), ("probability", probability)]
+    try:
+        conditions = [make_condition(kind, value, False, blanks, opener) for kind, value in given if value is not None]
+        for text in negated:
+            kind, _, value = text.partition("=")
+            if kind not in KINDS:
+                raise SearchError(f"--not {text!r}: unknown condition {kind!r} (known: {', '.join(KINDS)})")
+            conditions.append(make_condition(kind, value, True, blanks, opener))
+        found = search(lexicon, conditions, rules)
+        table = sorted_rows(rows(lexicon, found, rules, blanks), sort, group)[:limit]
+    except SearchError as exc:
+        raise click.UsageError(str(exc)) from None
+    if as_csv and table:
+        import csv
+        import io
+
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=list(table[0].as_dict()), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(r.as_dict() for r in table)
+        click.echo(out.getvalue(), nl=False)
+    elif as_json or table:
+        emit([r.as_dict() for r in table], as_json, _study_table(table, group))
+    if not table:
+        nothing_found("no words")
+
+
+def _study_table(table, group: bool) -> str:
+    """The rows as a text table under a header: hooks around the word, inner-hook dots,
+    probability rank, alphagram, number of anagrams (a blank line between anagram sets with
+    ``group``)."""
+    front = max([len(r.front) for r in table] + [5])
+    word = max([len(r.word) for r in table] + [4]) + 2
+    back = max([len(r.back) for r in table] + [4])
+    rank = max([len(str(r.probability)) for r in table] + [4])
+    lines, previous = [f"{'front':>{front}} {' word':<{word}} {'back':<{back}}  {'rank':>{rank}}  alphagram  anagrams"], None
+    for r in table:
+        if group and previous is not None and r.alphagram != previous:
+            lines.append("")
+        previous = r.alphagram
+        marked = ("·" if r.inner_front else " ") + r.word + ("·" if r.inner_back else " ")
+        lines.append(f"{r.front:>{front}} {marked:<{word}} {r.back:<{back}}  {r.probability:>{rank}}  "
+                     f"{r.alphagram:<9}  {r.anagrams}".rstrip())
+    return "\n".join(lines)

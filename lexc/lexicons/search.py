@@ -1,0 +1,438 @@
+"""Composable word searches, the questions word-study players ask (Zyzzyva's search): every
+condition is an object, the search is their AND, and any condition may be negated.
+
+A condition can **test** a word (its letter codes, in the lexicon's alphabet: a Spanish CH is
+one tile); some can also **drive** the search, listing the words that meet them straight from
+the lexicon through the format protocol (a pattern, an anagram, a sub-anagram, a prefix, a
+length): the search starts from the smallest list a driving condition gives (or, with none,
+from every word) and keeps the words every condition holds for. So every format gives the
+same answer, as fast as its own queries allow.
+
+The conditions: ``Pattern`` (``?``, ``*``, ``[..]``, ranges), ``AnagramMatch`` (all the rack's
+tiles, ``?`` one more tile, ``*`` any more), ``SubAnagram``, ``Length``, ``Contains``,
+``BeginsWith``, ``EndsWith``, ``AnagramCount`` (how many words, this one included, share its
+tiles), ``TakesFrontHook`` / ``TakesBackHook`` (optionally a given letter), ``DropsFirst`` /
+``DropsLast`` (the word minus its first / last tile is a word: its inner hooks, and it is a
+front / back hook of that shorter word), ``InLexicon`` (in another lexicon), and
+``ProbabilityRank`` (a range of Zyzzyva's probability order, ``lexicons.probability``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Iterable
+
+from ..alphabet import BLANK_FLAG, BLANK_CHAR, Alphabet
+from ..pattern import as_regex, can_match, parse_pattern
+from ..ruleset import Ruleset
+from .probability import combinations, probability_ranks
+
+_NATURAL = bytes(range(BLANK_FLAG)) * 2  # a code with its blank mark dropped (bytes.translate)
+
+
+class SearchError(ValueError):
+    """A condition that cannot be read (a bad range, rack or pattern); one line."""
+
+
+class Context:
+    """What conditions share during one search: the lexicon, the ruleset, and answers worked
+    out once (the probability ranks of a length, a word's anagram count)."""
+
+    def __init__(self, lexicon: Any, ruleset: Ruleset):
+        self.lexicon, self.ruleset, self.alphabet = lexicon, ruleset, lexicon.alphabet
+        self._ranks: dict[tuple[int, int], dict[bytes, int]] = {}
+        self._anagrams: dict[bytes, int] = {}
+
+    def words_of_length(self, length: int) -> list[bytes]:
+        """Every word of ``length`` tiles."""
+        if length < 1:
+            return []
+        tokens = (self.alphabet.mask(self.alphabet.codes),) * length
+        return list(self.lexicon.pattern_codes(tokens)) if can_match(tokens) else []
+
+    def rank(self, word: bytes, blanks: int) -> int:
+        """The word's probability rank among the lexicon's words of its length."""
+        key = (len(word), blanks)
+        if key not in self._ranks:
+            self._ranks[key] = probability_ranks(self.words_of_length(len(word)), self.ruleset, blanks)
+        return self._ranks[key][word]
+
+    def anagram_count(self, word: bytes) -> int:
+        """How many words of the lexicon are spelled with exactly the word's tiles."""
+        key = bytes(sorted(word))
+        if key not in self._anagrams:
+            self._anagrams[key] = len(self.lexicon.anagram_codes(list(key), 0, False))
+        return self._anagrams[key]
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One condition of a search; ``negated`` turns it into its opposite."""
+
+    negated: bool = field(default=False, kw_only=True)
+
+    def drive(self, context: Context) -> set[bytes] | None:
+        """The words that meet the condition, when it can list them from the lexicon (None:
+        it can only test a word). Never called on a negated condition."""
+        return None
+
+    def test(self, word: bytes, context: Context) -> bool:
+        """Whether the (un-negated) condition holds for the word."""
+        raise NotImplementedError
+
+    def holds(self, word: bytes, context: Context) -> bool:
+        """Whether the condition, negated or not, holds for the word."""
+        return self.test(word, context) != self.negated
+
+
+@lru_cache(maxsize=256)
+def _tiles(text: str, alphabet: Alphabet, what: str) -> bytes:
+    """Tiles written as text (any case, a multi-character tile by longest match or in brackets)."""
+    try:
+        letters, blanks = alphabet.parse_rack(text)
+    except ValueError as exc:
+        raise SearchError(f"{what} {text!r}: {exc}") from None
+    if blanks:
+        raise SearchError(f"{what} {text!r}: a blank ({BLANK_CHAR}) means nothing here")
+    return bytes(letters)
+
+
+@lru_cache(maxsize=256)
+def _pattern(text: str, alphabet: Alphabet) -> tuple[tuple[int, ...], Any]:
+    """A pattern's tokens and its regular expression over letter codes, read once."""
+    try:
+        tokens = parse_pattern(text, alphabet)
+    except ValueError as exc:
+        raise SearchError(str(exc)) from None
+    return tokens, as_regex(tokens)
+
+
+@dataclass(frozen=True)
+class Pattern(Condition):
+    """The word matches a pattern (``lexc.pattern``)."""
+
+    text: str
+
+    def drive(self, context: Context) -> set[bytes] | None:
+        tokens, _ = _pattern(self.text, context.alphabet)
+        return set(context.lexicon.pattern_codes(tokens)) if can_match(tokens) else set()
+
+    def test(self, word: bytes, context: Context) -> bool:
+        return _pattern(self.text, context.alphabet)[1].fullmatch(word) is not None
+
+
+@lru_cache(maxsize=256)
+def _rack(text: str, alphabet: Alphabet, star: bool) -> tuple[Counter, int, bool]:
+    """A rack's tiles, its blanks, and (when ``star`` is allowed) whether it holds a ``*``."""
+    wild = star and "*" in text
+    try:
+        letters, blanks = alphabet.parse_rack(text.replace("*", "") if star else text)
+    except ValueError as exc:
+        raise SearchError(f"rack {text!r}: {exc}") from None
+    return Counter(letters), blanks, wild
+
+
+@dataclass(frozen=True)
+class AnagramMatch(Condition):
+    """The word uses every tile of the rack, ``?`` one more tile each, and with ``*`` any
+    number of other tiles (Zyzzyva's anagram match)."""
+
+    rack: str
+
+    def drive(self, context: Context) -> set[bytes] | None:
+        letters, blanks, wild = _rack(self.rack, context.alphabet, True)
+        if wild:
+            return None
+        found = context.lexicon.anagram_codes(sorted(letters.elements()), blanks, False)
+        return {w.translate(_NATURAL) for w in found}
+
+    def test(self, word: bytes, context: Context) -> bool:
+        letters, blanks, wild = _rack(self.rack, context.alphabet, True)
+        size = sum(letters.values()) + blanks
+        return (len(word) >= size if wild else len(word) == size) and not letters - Counter(word)
+
+
+@dataclass(frozen=True)
+class SubAnagram(Condition):
+    """The word can be made from some of the rack's tiles (``?`` a blank)."""
+
+    rack: str
+
+    def drive(self, context: Context) -> set[bytes] | None:
+        letters, blanks, _ = _rack(self.rack, context.alphabet, False)
+        found = context.lexicon.anagram_codes(sorted(letters.elements()), blanks, True)
+        return {w.translate(_NATURAL) for w in found}
+
+    def test(self, word: bytes, context: Context) -> bool:
+        letters, blanks, _ = _rack(self.rack, context.alphabet, False)
+        return sum((Counter(word) - letters).values()) <= blanks
+
+
+@dataclass(frozen=True)
+class Length(Condition):
+    """The word has ``low`` to ``high`` tiles (``high`` None: no upper bound)."""
+
+    low: int
+    high: int | None
+
+    def drive(self, context: Context) -> set[bytes] | None:
+        if self.high is None or self.high - self.low > 20:
+            return None
+        return {w for n in range(self.low, self.high + 1) for w in context.words_of_length(n)}
+
+    def test(self, word: bytes, context: Context) -> bool:
+        return self.low <= len(word) and (self.high is None or len(word) <= self.high)
+
+
+@dataclass(frozen=True)
+class Contains(Condition):
+    """The word holds all these tiles (as many of each as given)."""
+
+    tiles: str
+
+    def test(self, word: bytes, context: Context) -> bool:
+        return not Counter(_tiles(self.tiles, context.alphabet, "contains")) - Counter(word)
+
+
+@dataclass(frozen=True)
+class BeginsWith(Condition):
+    """The word's first tiles are these."""
+
+    tiles: str
+
+    def drive(self, context: Context) -> set[bytes] | None:
+        return set(context.lexicon.iter_codes(_tiles(self.tiles, context.alphabet, "begins with")))
+
+    def test(self, word: bytes, context: Context) -> bool:
+        return word.startswith(_tiles(self.tiles, context.alphabet, "begins with"))
+
+
+@dataclass(frozen=True)
+class EndsWith(Condition):
+    """The word's last tiles are these."""
+
+    tiles: str
+
+    def test(self, word: bytes, context: Context) -> bool:
+        return word.endswith(_tiles(self.tiles, context.alphabet, "ends with"))
+
+
+@dataclass(frozen=True)
+class AnagramCount(Condition):
+    """``low`` to ``high`` words (this one included) are spelled with the word's tiles."""
+
+    low: int
+    high: int | None
+
+    def test(self, word: bytes, context: Context) -> bool:
+        count = context.anagram_count(word)
+        return self.low <= count and (self.high is None or count <= self.high)
+
+
+def _hook_letter(letter: str | None, alphabet: Alphabet) -> int | None:
+    if not letter:
+        return None
+    tiles = _tiles(letter, alphabet, "hook")
+    if len(tiles) != 1:
+        raise SearchError(f"hook {letter!r}: one tile")
+    return tiles[0]
+
+
+@dataclass(frozen=True)
+class TakesFrontHook(Condition):
+    """Some tile (or the given one) before the word makes a word."""
+
+    letter: str | None = None
+
+    def test(self, word: bytes, context: Context) -> bool:
+        mask = context.lexicon.front_hooks(word)
+        code = _hook_letter(self.letter, context.alphabet)
+        return bool(mask) if code is None else bool(mask >> code & 1)
+
+
+@dataclass(frozen=True)
+class TakesBackHook(Condition):
+    """Some tile (or the given one) after the word makes a word."""
+
+    letter: str | None = None
+
+    def test(self, word: bytes, context: Context) -> bool:
+        mask = context.lexicon.back_hooks(word)
+        code = _hook_letter(self.letter, context.alphabet)
+        return bool(mask) if code is None else bool(mask >> code & 1)
+
+
+@dataclass(frozen=True)
+class DropsFirst(Condition):
+    """The word minus its first tile is a word (a front inner hook: the word is a front hook
+    of that shorter word)."""
+
+    def test(self, word: bytes, context: Context) -> bool:
+        return len(word) > 1 and context.lexicon.contains_codes(word[1:])
+
+
+@dataclass(frozen=True)
+class DropsLast(Condition):
+    """The word minus its last tile is a word (a back inner hook)."""
+
+    def test(self, word: bytes, context: Context) -> bool:
+        return len(word) > 1 and context.lexicon.contains_codes(word[:-1])
+
+
+@dataclass(frozen=True)
+class InLexicon(Condition):
+    """The word is in another lexicon (of the same alphabet); negated: a word it lacks."""
+
+    other: Any
+    name: str = ""
+
+    def test(self, word: bytes, context: Context) -> bool:
+        return self.other.contains_codes(word)
+
+
+@dataclass(frozen=True)
+class ProbabilityRank(Condition):
+    """The word's probability rank among the words of its length is ``low`` to ``high``
+    (Zyzzyva's order with up to ``blanks`` blanks)."""
+
+    low: int
+    high: int | None
+    blanks: int = 2
+
+    def test(self, word: bytes, context: Context) -> bool:
+        rank = context.rank(word, self.blanks)
+        return self.low <= rank and (self.high is None or rank <= self.high)
+
+
+def search(lexicon: Any, conditions: Iterable[Condition], ruleset: Ruleset) -> list[bytes]:
+    """The words (letter codes) of the lexicon for which every condition holds, in code order:
+    the smallest list a driving condition gives, filtered by all of them."""
+    conditions = list(conditions)
+    context = Context(lexicon, ruleset)
+    driven = [found for c in conditions if not c.negated for found in [c.drive(context)] if found is not None]
+    if driven:
+        base: Iterable[bytes] = sorted(min(driven, key=len))
+    else:
+        base = lexicon.iter_codes()
+    return [word for word in base if all(c.holds(word, context) for c in conditions)]
+
+
+@dataclass(frozen=True)
+class Row:
+    """One word of a search's answer with what a player studies it by."""
+
+    word: str
+    front: str
+    back: str
+    inner_front: bool
+    inner_back: bool
+    probability: int
+    combinations: int
+    alphagram: str
+    anagrams: int
+    score: int
+    length: int
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every column, JSON-friendly."""
+        return dict(self.__dict__)
+
+
+def rows(lexicon: Any, words: list[bytes], ruleset: Ruleset, blanks: int = 2) -> list[Row]:
+    """The study table of the words: hooks around them, inner-hook marks, probability rank
+    (and combinations) with up to ``blanks`` blanks, alphagram, number of anagrams, score."""
+    context = Context(lexicon, ruleset)
+    alphabet = lexicon.alphabet
+    labels = alphabet.mask_labels
+    out = []
+    for word in words:
+        out.append(Row(
+            word=alphabet.decode(word), front="".join(labels(lexicon.front_hooks(word))),
+            back="".join(labels(lexicon.back_hooks(word))),
+            inner_front=len(word) > 1 and lexicon.contains_codes(word[1:]),
+            inner_back=len(word) > 1 and lexicon.contains_codes(word[:-1]),
+            probability=context.rank(word, blanks), combinations=combinations(word, ruleset, blanks),
+            alphagram=alphabet.decode(bytes(sorted(word))), anagrams=context.anagram_count(word),
+            score=sum(ruleset.value(c) for c in word), length=len(word)))
+    return out
+
+
+SORTS = {
+    "alpha": lambda r: (r.word,),
+    "length": lambda r: (r.length, r.word),
+    "probability": lambda r: (r.length, r.probability, r.alphagram, r.word),
+    "score": lambda r: (-r.score, r.word),
+}
+
+
+def sorted_rows(table: list[Row], sort: str = "alpha", group: bool = False) -> list[Row]:
+    """The rows in ``sort`` order (alpha, length, probability: by length then rank, score:
+    highest first); with ``group``, each anagram set together, where its first word falls."""
+    if sort not in SORTS:
+        raise SearchError(f"unknown sort {sort!r} (known: {', '.join(SORTS)})")
+    ordered = sorted(table, key=SORTS[sort])
+    if not group:
+        return ordered
+    first: dict[str, int] = {}
+    for i, row in enumerate(ordered):
+        first.setdefault(row.alphagram, i)
+    return sorted(ordered, key=lambda r: (first[r.alphagram], r.word))
+
+
+
+
+KINDS = ("pattern", "anagram", "subanagram", "length", "contains", "begins", "ends", "anagrams", "front-hook",
+         "back-hook", "drops-first", "drops-last", "in", "probability")
+
+
+def parse_range(text: str, what: str) -> tuple[int, int | None]:
+    """``N``, ``N-M`` or ``N-`` (no upper bound) as (low, high)."""
+    low, dash, high = text.strip().partition("-")
+    try:
+        start = int(low)
+        end = (int(high) if high else None) if dash else start
+    except ValueError:
+        raise SearchError(f"{what} {text!r}: expected N, N-M or N-") from None
+    if start < 0 or end is not None and end < start:
+        raise SearchError(f"{what} {text!r}: not a range of counts")
+    return start, end
+
+
+def make_condition(kind: str, value: str | None, negated: bool = False, blanks: int = 2,
+                   open_lexicon: Any = None) -> Condition:
+    """The condition of a search option (``kind`` as ``KINDS`` spells it; ``value`` its text,
+    None or empty for the hook kinds without a letter and the flags); ``open_lexicon(path)``
+    opens the lexicon of ``in``."""
+    text = value or ""
+    simple = {"pattern": Pattern, "anagram": AnagramMatch, "subanagram": SubAnagram, "contains": Contains,
+              "begins": BeginsWith, "ends": EndsWith}
+    if kind in simple:
+        if not text:
+            raise SearchError(f"{kind}: give a value")
+        return simple[kind](text, negated=negated)
+    if kind == "length":
+        return Length(*parse_range(text, "length"), negated=negated)
+    if kind == "anagrams":
+        return AnagramCount(*parse_range(text, "anagrams"), negated=negated)
+    if kind == "probability":
+        return ProbabilityRank(*parse_range(text, "probability"), blanks=blanks, negated=negated)
+    if kind == "front-hook":
+        return TakesFrontHook(text or None, negated=negated)
+    if kind == "back-hook":
+        return TakesBackHook(text or None, negated=negated)
+    if kind == "drops-first":
+        return DropsFirst(negated=negated)
+    if kind == "drops-last":
+        return DropsLast(negated=negated)
+    if kind == "in":
+        if not text or open_lexicon is None:
+            raise SearchError("in: give a lexicon file")
+        return InLexicon(open_lexicon(text), text, negated=negated)
+    raise SearchError(f"unknown condition {kind!r} (known: {', '.join(KINDS)})")
+
+
+__all__ = ["KINDS", "make_condition", "parse_range", "AnagramCount", "AnagramMatch", "BeginsWith", "Condition", "Contains", "Context", "DropsFirst",
+           "DropsLast", "EndsWith", "InLexicon", "Length", "Pattern", "ProbabilityRank", "Row", "SORTS",
+           "SearchError", "SubAnagram", "TakesBackHook", "TakesFrontHook", "rows", "search", "sorted_rows"]
