@@ -39,41 +39,53 @@ def combinations(codes: bytes, ruleset: Ruleset, blanks: int = 2) -> int:
     with up to ``blanks`` (0, 1 or 2) blanks standing in; see the module's definition."""
     if blanks not in BLANK_VARIANTS:
         raise ValueError(f"blanks must be 0, 1 or 2, not {blanks!r}")
-    counts = tuple(sorted((ruleset.count(tile), n) for tile, n in Counter(codes).items()))
-    return _draws(counts, ruleset.blanks, blanks)
+    return _combinations(codes, _bag(ruleset), ruleset.blanks, blanks)
+
+
+def _bag(ruleset: Ruleset) -> tuple[int, ...]:
+    """How many tiles of each letter code the full bag holds (index 0: blanks)."""
+    return tuple(ruleset.count(code) for code in range(len(ruleset.alphabet) + 1))
+
+
+def _combinations(codes: bytes, bag: tuple[int, ...], in_bag: int, blanks: int) -> int:
+    """``combinations`` with the bag's counts at hand: the word reduced to its shape."""
+    return _draws(tuple(sorted((bag[tile], n) for tile, n in Counter(codes).items())), in_bag, blanks)
 
 
 @lru_cache(maxsize=1 << 16)
 def _draws(counts: tuple[tuple[int, int], ...], in_bag: int, blanks: int) -> int:
     """``combinations`` of a word given as (bag count, count in the word) per distinct tile
-    (all that the count depends on, so words of one shape share it), with ``in_bag`` blanks."""
-    whole = [comb(bag, n) for bag, n in counts]  # C(bag, n) per tile
-    less = [comb(bag, n - 1) for bag, n in counts]  # with a blank for one of its letters
-    least = [comb(bag, n - 2) if n >= 2 else 0 for bag, n in counts]  # for two (it needs two)
+    (all that the count depends on, so words of one shape share it), with ``in_bag`` blanks.
 
-    def without(*skip: int) -> int:  # the product of C(bag, n) over the tiles not skipped
-        total = 1
-        for k, c in enumerate(whole):
-            if k not in skip:
-                total *= c
-        return total
-
-    total = without()
-    tiles = range(len(counts))
-    if blanks >= 1 and in_bag >= 1:
-        total += in_bag * sum(less[i] * without(i) for i in tiles)
-    if blanks >= 2 and in_bag >= 2:
-        pairs = sum(less[i] * less[j] * without(i, j) for i in tiles for j in tiles if i < j)
-        total += comb(in_bag, 2) * (pairs + sum(least[i] * without(i) for i in tiles))
+    One pass over the tiles keeps three sums: the draws with no letter left to blanks, with
+    one (a tile drawn one short), and with two (two tiles one short each, or one tile two
+    short); each tile multiplies them by its C(bag, n), C(bag, n - 1) and C(bag, n - 2)."""
+    none, one, two = 1, 0, 0
+    for bag, n in counts:
+        whole, less, least = comb(bag, n), comb(bag, n - 1), comb(bag, n - 2) if n >= 2 else 0
+        none, one, two = none * whole, one * whole + none * less, two * whole + one * less + none * least
+    total = none
+    if blanks >= 1:
+        total += comb(in_bag, 1) * one
+    if blanks >= 2:
+        total += comb(in_bag, 2) * two
     return total
 
 
-def probability_ranks(words: Iterable[bytes], ruleset: Ruleset, blanks: int = 2) -> dict[bytes, int]:
-    """Each word's probability rank among the given words of its length (1: the most
-    probable; ties share a rank, and the next rank skips them: 1, 2, 2, 4)."""
+def combinations_of(words: Iterable[bytes], ruleset: Ruleset, blanks: int = 2) -> dict[bytes, int]:
+    """``combinations`` of each word, the bag read once."""
+    if blanks not in BLANK_VARIANTS:
+        raise ValueError(f"blanks must be 0, 1 or 2, not {blanks!r}")
+    bag, in_bag = _bag(ruleset), ruleset.blanks
+    return {word: _combinations(word, bag, in_bag, blanks) for word in words}
+
+
+def ranks_of(scores: dict[bytes, int]) -> dict[bytes, int]:
+    """Each word's rank among the words of its length by its combinations (``scores``): 1
+    the most; ties share a rank and the next rank skips them (1, 2, 2, 4)."""
     by_length: dict[int, list[tuple[int, bytes]]] = {}
-    for word in words:
-        by_length.setdefault(len(word), []).append((combinations(word, ruleset, blanks), word))
+    for word, count in scores.items():
+        by_length.setdefault(len(word), []).append((count, word))
     ranks: dict[bytes, int] = {}
     for scored in by_length.values():
         scored.sort(key=lambda item: -item[0])
@@ -85,4 +97,10 @@ def probability_ranks(words: Iterable[bytes], ruleset: Ruleset, blanks: int = 2)
     return ranks
 
 
-__all__ = ["BLANK_VARIANTS", "combinations", "probability_ranks"]
+def probability_ranks(words: Iterable[bytes], ruleset: Ruleset, blanks: int = 2) -> dict[bytes, int]:
+    """Each word's probability rank among the given words of its length (1: the most
+    probable; ties share a rank, and the next rank skips them: 1, 2, 2, 4)."""
+    return ranks_of(combinations_of(words, ruleset, blanks))
+
+
+__all__ = ["BLANK_VARIANTS", "combinations", "combinations_of", "probability_ranks", "ranks_of"]

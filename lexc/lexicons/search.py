@@ -27,7 +27,7 @@ from typing import Any, Iterable
 from ..alphabet import BLANK_FLAG, BLANK_CHAR, Alphabet
 from ..pattern import as_regex, can_match, parse_pattern
 from ..ruleset import Ruleset
-from .probability import combinations, probability_ranks
+from .probability import combinations_of, ranks_of
 
 _NATURAL = bytes(range(BLANK_FLAG)) * 2  # a code with its blank mark dropped (bytes.translate)
 
@@ -43,6 +43,7 @@ class Context:
     def __init__(self, lexicon: Any, ruleset: Ruleset):
         self.lexicon, self.ruleset, self.alphabet = lexicon, ruleset, lexicon.alphabet
         self._ranks: dict[tuple[int, int], dict[bytes, int]] = {}
+        self._combinations: dict[tuple[int, int], dict[bytes, int]] = {}
         self._anagrams: dict[bytes, int] = {}
 
     def words_of_length(self, length: int) -> list[bytes]:
@@ -56,8 +57,17 @@ class Context:
         """The word's probability rank among the lexicon's words of its length."""
         key = (len(word), blanks)
         if key not in self._ranks:
-            self._ranks[key] = probability_ranks(self.words_of_length(len(word)), self.ruleset, blanks)
+            self._ranks[key] = ranks_of(self._of_length(key))
         return self._ranks[key][word]
+
+    def combinations(self, word: bytes, blanks: int) -> int:
+        """The word's combinations (``probability.combinations``), worked out with its length's."""
+        return self._of_length((len(word), blanks))[word]
+
+    def _of_length(self, key: tuple[int, int]) -> dict[bytes, int]:
+        if key not in self._combinations:
+            self._combinations[key] = combinations_of(self.words_of_length(key[0]), self.ruleset, key[1])
+        return self._combinations[key]
 
     def anagram_count(self, word: bytes) -> int:
         """How many words of the lexicon are spelled with exactly the word's tiles."""
@@ -353,7 +363,7 @@ def rows(lexicon: Any, words: list[bytes], ruleset: Ruleset, blanks: int = 2) ->
             back="".join(labels(lexicon.back_hooks(word))),
             inner_front=len(word) > 1 and lexicon.contains_codes(word[1:]),
             inner_back=len(word) > 1 and lexicon.contains_codes(word[:-1]),
-            probability=context.rank(word, blanks), combinations=combinations(word, ruleset, blanks),
+            probability=context.rank(word, blanks), combinations=context.combinations(word, blanks),
             alphagram=alphabet.decode(bytes(sorted(word))), anagrams=context.anagram_count(word),
             score=sum(ruleset.value(c) for c in word), length=len(word)))
     return out
