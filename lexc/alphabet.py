@@ -17,6 +17,7 @@ from types import MappingProxyType
 BLANK = 0
 BLANK_CHAR = "?"
 BLANK_FLAG = 0x80
+UNBLANK = bytes(code & ~BLANK_FLAG for code in range(256))  # bytes.translate table: each code without its blank mark
 _SEPARATOR = "\x00"  # code 0 decodes to this: decode_many's word separator
 MAX_LETTERS = 127  # codes 1..127, so that code | BLANK_FLAG still fits in a byte
 MAX_LABEL = 8  # characters of one label (Catalan's L·L has 3)

@@ -15,14 +15,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..alphabet import BLANK_FLAG
+from ..alphabet import BLANK_FLAG, UNBLANK
 from .board import Board, overdrawn, square_name, unseen
 from ..wordlist import excerpt
 from .notation import MAX_NOTATION, THROUGH, PlacementError, Play, PlayError, parse_play
 from .scoring import score, words_formed
-
-
-_NATURAL = bytes(range(BLANK_FLAG)) * 2  # a tile code with its blank mark dropped (bytes.translate)
 
 
 @dataclass(frozen=True)
@@ -98,7 +95,7 @@ def judge_tiles(board: Board, rack: str, placed: list[tuple[int, int, int]], lex
         return Ruling(False, "not connected to the tiles on the board")
     if len(formed[0].codes) < 2:
         return Ruling(False, "a play must form a word of at least two letters")
-    words = tuple((alphabet.decode(w.codes), lexicon.contains_codes(w.codes.translate(_NATURAL)))
+    words = tuple((alphabet.decode(w.codes), lexicon.contains_codes(w.codes.translate(UNBLANK)))
                   for w in formed if len(w.codes) > 1)
     invalid = tuple(w for w, ok in words if not ok)
     points = score(board, play)

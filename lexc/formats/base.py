@@ -18,7 +18,7 @@ from operator import add
 from itertools import islice
 from typing import Any, Callable, ClassVar, Hashable, Iterable, Iterator, NoReturn, Protocol, Sequence, runtime_checkable
 
-from ..alphabet import BLANK_FLAG, Alphabet
+from ..alphabet import BLANK_FLAG, UNBLANK, Alphabet
 from ..pattern import Matcher, can_match, parse_pattern
 from ..alphabet import MAX_WORD_TILES
 from . import schema
@@ -374,16 +374,15 @@ def in_anagram_order(found: list[bytes]) -> bytes:
     Python compares with memcmp (several times faster than bytes objects), and the words
     are cut back out of the sorted keys."""
     if max(map(len, found)) > 254:  # the length would not fit a nonzero key character
-        return b"\x00".join(key[2] for key in sorted((-len(w), w.translate(_UNBLANK), w) for w in found))
+        return b"\x00".join(key[2] for key in sorted((-len(w), w.translate(UNBLANK), w) for w in found))
     joined = b"\x00".join(found)
     words = joined.decode("latin-1").split("\x00")
-    unblanked = joined.translate(_UNBLANK).decode("latin-1").split("\x00")
+    unblanked = joined.translate(UNBLANK).decode("latin-1").split("\x00")
     keys = list(map(add, map(add, map(_LENGTH_KEY.__getitem__, map(len, found)), unblanked), words))
     keys.sort()
     return "\x00".join([key[(len(key) + 1) >> 1 :] for key in keys]).encode("latin-1")
 
 
-_UNBLANK = bytes(b & 0x7F for b in range(256))
 _LENGTH_KEY = [chr(255 - n) for n in range(255)]
 
 

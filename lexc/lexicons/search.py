@@ -24,12 +24,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterable
 
-from ..alphabet import BLANK_FLAG, BLANK_CHAR, Alphabet
+from ..alphabet import BLANK_CHAR, UNBLANK, Alphabet
 from ..pattern import as_regex, can_match, parse_pattern
 from ..ruleset import Ruleset
 from .probability import combinations_of, ranks_of
 
-_NATURAL = bytes(range(BLANK_FLAG)) * 2  # a code with its blank mark dropped (bytes.translate)
 
 
 class SearchError(ValueError):
@@ -156,7 +155,7 @@ class AnagramMatch(Condition):
         if wild:
             return None
         found = context.lexicon.anagram_codes(sorted(letters.elements()), blanks, False)
-        return {w.translate(_NATURAL) for w in found}
+        return {w.translate(UNBLANK) for w in found}
 
     def test(self, word: bytes, context: Context) -> bool:
         letters, blanks, wild = _rack(self.rack, context.alphabet, True)
@@ -173,7 +172,7 @@ class SubAnagram(Condition):
     def drive(self, context: Context) -> set[bytes] | None:
         letters, blanks, _ = _rack(self.rack, context.alphabet, False)
         found = context.lexicon.anagram_codes(sorted(letters.elements()), blanks, True)
-        return {w.translate(_NATURAL) for w in found}
+        return {w.translate(UNBLANK) for w in found}
 
     def test(self, word: bytes, context: Context) -> bool:
         letters, blanks, _ = _rack(self.rack, context.alphabet, False)
@@ -251,27 +250,35 @@ def _hook_letter(letter: str | None, alphabet: Alphabet) -> int | None:
 
 
 @dataclass(frozen=True)
-class TakesFrontHook(Condition):
-    """Some tile (or the given one) before the word makes a word."""
+class _TakesHook(Condition):
+    """Some tile (or the given one) on one side of the word makes a word (``_hooks``: that
+    side's letter mask from the format protocol)."""
 
     letter: str | None = None
 
+    def _hooks(self, word: bytes, context: Context) -> int:
+        raise NotImplementedError
+
     def test(self, word: bytes, context: Context) -> bool:
-        mask = context.lexicon.front_hooks(word)
+        mask = self._hooks(word, context)
         code = _hook_letter(self.letter, context.alphabet)
         return bool(mask) if code is None else bool(mask >> code & 1)
 
 
 @dataclass(frozen=True)
-class TakesBackHook(Condition):
+class TakesFrontHook(_TakesHook):
+    """Some tile (or the given one) before the word makes a word."""
+
+    def _hooks(self, word: bytes, context: Context) -> int:
+        return context.lexicon.front_hooks(word)
+
+
+@dataclass(frozen=True)
+class TakesBackHook(_TakesHook):
     """Some tile (or the given one) after the word makes a word."""
 
-    letter: str | None = None
-
-    def test(self, word: bytes, context: Context) -> bool:
-        mask = context.lexicon.back_hooks(word)
-        code = _hook_letter(self.letter, context.alphabet)
-        return bool(mask) if code is None else bool(mask >> code & 1)
+    def _hooks(self, word: bytes, context: Context) -> int:
+        return context.lexicon.back_hooks(word)
 
 
 @dataclass(frozen=True)
@@ -361,8 +368,7 @@ def rows(lexicon: Any, words: list[bytes], ruleset: Ruleset, blanks: int = 2) ->
         out.append(Row(
             word=alphabet.decode(word), front="".join(labels(lexicon.front_hooks(word))),
             back="".join(labels(lexicon.back_hooks(word))),
-            inner_front=len(word) > 1 and lexicon.contains_codes(word[1:]),
-            inner_back=len(word) > 1 and lexicon.contains_codes(word[:-1]),
+            inner_front=DropsFirst().test(word, context), inner_back=DropsLast().test(word, context),
             probability=context.rank(word, blanks), combinations=context.combinations(word, blanks),
             alphagram=alphabet.decode(bytes(sorted(word))), anagrams=context.anagram_count(word),
             score=sum(ruleset.value(c) for c in word), length=len(word)))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..alphabet import BLANK_FLAG
+from ..alphabet import BLANK_FLAG, UNBLANK
 from ..formats.base import Capability
 from ..board.notation import THROUGH
 from .lanes import Lane
@@ -69,7 +69,7 @@ def lane_plays(lane: Lane, rack: Rack, lexicon: Any) -> list[tuple[int, bytes]]:
     root = lexicon.root()
     for anchor, start, limit in lane.left_parts():
         if start < anchor:  # the left part is on the board
-            node = lexicon.walk(bytes(c & ~BLANK_FLAG for c in squares[start:anchor]))
+            node = lexicon.walk(squares[start:anchor].translate(UNBLANK))
             if node is not None:
                 extend_right(node, bytes(anchor - start), start, anchor, anchor)
             continue

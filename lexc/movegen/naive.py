@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from ..alphabet import BLANK_FLAG
+from ..alphabet import BLANK_FLAG, UNBLANK
 from ..board.notation import THROUGH
 from .lanes import Lane
 from .rack import Rack
@@ -61,7 +61,7 @@ def lane_plays(lane: Lane, rack: Rack, lexicon: Any) -> Iterator[tuple[int, byte
 
     for anchor, start, limit in lane.left_parts():
         if start < anchor:  # the board's tiles before the anchor
-            word = bytes(c & ~BLANK_FLAG for c in squares[start:anchor])
+            word = squares[start:anchor].translate(UNBLANK)
             if is_prefix(word):
                 yield from extend_right(word, bytes(anchor - start), start, anchor, anchor)
             continue
