@@ -19,13 +19,13 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP): $(BIN)/python pyproject.toml  # the dependencies, and lexc with them
-	rm -rf build/lib build/bdist.* *.egg-info  # setuptools' leftovers would ship modules that no longer exist
+	rm -rf build/lib build/lib.* build/bdist.* *.egg-info  # setuptools' leftovers would ship modules that no longer exist
 	$(BIN)/python -m pip install --quiet ".[test]"
 	$(SOURCES) -print | sort > $(INSTALLED)
 
 install: $(STAMP) ## create the virtualenv and install lexc into it (again when a source changed since)
 	@if [ -n "$$($(SOURCES) -newer $(INSTALLED) -print -quit)" ] || ! $(SOURCES) -print | sort | cmp -s - $(INSTALLED); then \
-	    echo "reinstalling lexc (a source changed)"; rm -rf build/lib build/bdist.* *.egg-info; \
+	    echo "reinstalling lexc (a source changed)"; rm -rf build/lib build/lib.* build/bdist.* *.egg-info; \
 	    $(BIN)/python -m pip install --quiet --no-deps --force-reinstall . && $(SOURCES) -print | sort > $(INSTALLED); fi
 
 demo: install   ## compile the bundled ENABLE list into every format and run a few queries
@@ -70,7 +70,8 @@ sanitize: $(STAMP) ## the compiled core under AddressSanitizer and UndefinedBeha
 	cd $(SANITIZE)/tests && env LD_PRELOAD="$(ASAN_LIB) $(UBSAN_LIB)" ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:allocator_may_return_null=1:soft_rss_limit_mb=3072 \
 	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 PYTHONPATH=$(CURDIR)/$(SANITIZE) LEXC_REQUIRE_CORE=1 \
 	    ../../../$(BIN)/python -m pytest -c ../pyproject.toml --rootdir .. -p no:cacheprovider \
-	    test_native.py test_queries.py test_movegen.py test_alphabets.py test_biglist.py test_kwg.py test_hostile.py test_dawg.py test_gaddag.py $(PYTEST_ARGS)
+	    test_native.py test_queries.py test_movegen.py test_alphabets.py test_biglist.py test_kwg.py test_hostile.py test_dawg.py test_gaddag.py \
+	    test_study.py test_search.py test_probability.py $(PYTEST_ARGS)
 	cd $(SANITIZE) && env LD_PRELOAD="$(ASAN_LIB) $(UBSAN_LIB)" ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:allocator_may_return_null=1:soft_rss_limit_mb=3072 \
 	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 PYTHONPATH=$(CURDIR)/$(SANITIZE) LEXC_REQUIRE_CORE=1 \
 	    ../../$(BIN)/python tools/fuzz.py --cases $(or $(CASES),20000) --seed $(or $(SEED),0) --jobs 2 --memory-mb 0

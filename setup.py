@@ -44,7 +44,8 @@ setup(
     ext_modules=[
         Extension(
             "lexc.native._core",
-            sources=["lexc/native/_core.c", "lexc/native/movegen.c", "lexc/native/anatrie.c", "lexc/native/minimize.c"],
+            sources=["lexc/native/_core.c", "lexc/native/movegen.c", "lexc/native/anatrie.c", "lexc/native/minimize.c",
+                     "lexc/native/probability.c"],
             depends=["lexc/native/core.h", "lexc/native/search.inc"],
             define_macros=[("Py_LIMITED_API", "0x030B0000")],
             py_limited_api=True,

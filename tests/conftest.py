@@ -11,6 +11,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
 pytest_plugins = ["lexicons"]
 
+# Study indexes (lexc.lexicons.study) are worked out afresh in every test process, never read
+# from a cache an earlier run left; test_study.py turns the disk cache on in its own directory.
+os.environ["LEXC_STUDY_CACHE"] = "0"
+
 
 def pytest_addoption(parser):
     parser.addoption(

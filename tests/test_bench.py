@@ -12,7 +12,7 @@ import pytest
 
 from lexc import cli, native
 from lexc.bench.moves import bundled_positions
-from lexc.bench.queries import KINDS
+from lexc.bench.queries import KINDS, SEARCH_KINDS, compare_answers
 from lexc.bench.report import BEGIN, END, QUERY_CHART, SIZE_CHART, update_readme
 from lexc.bench.worker import BASELINES, ORDERS
 from lexc.formats import FORMATS
@@ -65,7 +65,8 @@ def test_json_shape_and_every_figure_positive(bench_run, capsys):
             positive_summary(f[timing], (name, timing))
         assert f["file_bytes"] > 0 and f["bytes_per_word"] > 0, name
         assert f["memory"]["peak_mb"] > 0 and f["build_memory"]["peak_mb"] > 0, name
-        kinds = ONLY_ANAGRAM_KINDS if name in ANAGRAM_ONLY else set(KINDS)
+        kinds = (ONLY_ANAGRAM_KINDS if name in ANAGRAM_ONLY else set(KINDS)
+                 if name in BASELINES else set(KINDS) | set(SEARCH_KINDS))  # searches: lexc's own structures
         assert set(f["query_s"]) - {"read"} == kinds, name
         for kind in kinds:
             positive_summary(f["query_s"][kind], (name, kind))
@@ -99,6 +100,15 @@ def test_every_structure_and_move_generator_agrees(bench_run):
     result = json.loads((out_dir / "bench.json").read_text(encoding="utf-8"))
     assert result["agree"] == {"queries": True, "moves": True}, result["disagreements"]
     assert result["disagreements"] == []
+    report = (out_dir / "bench.md").read_text(encoding="utf-8")
+    assert "lexc search: the same questions as searches" in report and "| study index, once |" in report
+
+
+def test_a_search_must_answer_as_its_query():
+    same = {"dawg": {"pattern": ["a", "b"], "search-pattern": ["a", "b"], "hooks": ["h"], "study-row": ["h"]}}
+    assert compare_answers(same) == []
+    differ = {"dawg": {"pattern": ["a", "b", "c"], "search-pattern": ["a", "x"]}}  # (over the queries both answered)
+    assert compare_answers(differ) == ["dawg: search-pattern and pattern differ"]
 
 
 def test_papers_section(bench_run):

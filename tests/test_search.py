@@ -15,7 +15,7 @@ import pytest
 from lexc.lexicons.probability import combinations
 from lexc.lexicons.search import (AnagramCount, AnagramMatch, BeginsWith, Contains, DropsFirst, DropsLast, EndsWith,
                                   InLexicon, Length, Pattern, ProbabilityRank, SearchError, SubAnagram, TakesBackHook,
-                                  TakesFrontHook, make_condition, rows, search, sorted_rows)
+                                  TakesFrontHook, make_condition, rows, search, sorted_rows, study_table)
 from lexc.ruleset import load_ruleset
 from lexc.wordlist import from_words
 
@@ -71,7 +71,10 @@ def cases(brute: Brute, other: set):
     yield BeginsWith("".join(rack[:2])), lambda w: w[:2] == rack[:2]
     yield EndsWith(last), lambda w: w[-1] == last
     yield AnagramCount(2, None), lambda w: brute.anagram_count(w) >= 2
+    yield AnagramCount(2, 2), lambda w: brute.anagram_count(w) == 2
+    yield Contains(last + first), lambda w: not Counter((last, first)) - Counter(w)
     yield TakesFrontHook(), lambda w: any((t,) + w in brute.set for t in letters)
+    yield TakesFrontHook(first), lambda w: (first,) + w in brute.set
     yield TakesBackHook(last), lambda w: w + (last,) in brute.set
     yield DropsFirst(), lambda w: len(w) > 1 and w[1:] in brute.set
     yield DropsLast(), lambda w: len(w) > 1 and w[:-1] in brute.set
@@ -144,6 +147,12 @@ def test_the_study_table():
                for a in alphagrams)  # each anagram set together
     with pytest.raises(SearchError, match="unknown sort"):
         sorted_rows([], "nope")
+    every = search(lexicon, [], ENGLISH)
+    for sort in ("alpha", "length", "probability", "score"):
+        for group in (False, True):
+            whole = sorted_rows(rows(lexicon, every, ENGLISH), sort, group)
+            for limit in (1, 5, None):  # (alpha and length work out only the rows shown)
+                assert study_table(lexicon, every, ENGLISH, 2, sort, group, limit) == whole[:limit], (sort, limit)
 
 
 @pytest.mark.parametrize("kind, value, message", [

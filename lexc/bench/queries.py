@@ -5,6 +5,14 @@ structures can be checked against each other.
 Query kinds: ``member`` (words and near misses), ``prefix`` (is-prefix), ``completions``
 (words with a prefix), ``anagram0/1/2`` (words using every tile of a 7-tile rack with 0, 1
 or 2 blanks), ``subanagram0/1/2`` (words from some of the tiles), ``pattern`` and ``hooks``.
+The search kinds (lexc's own structures only) ask the same questions through ``lexc search``'s
+library (``lexc.lexicons.search``): ``search-pattern``, ``search-anagram2`` and
+``search-subanagram2`` (the words, as ``search`` gives them) on the pattern and rack queries
+above, ``study-row`` (the study table's row of one word: hooks, inner hooks, rank, anagrams)
+on the hook words, ``study-7s`` (every 7-letter word's row, in probability order: Zyzzyva's
+first study list) and ``study-index`` (working out the lexicon's study index, which the rows
+read: a cost paid once per lexicon, then cached). Each search kind's answers must equal its
+query's (``SEARCH_OF``).
 Membership is timed on each structure's own ``__contains__`` (a lexc lexicon's, the Python
 set's, marisa-trie's), called directly, so no structure pays for a Python wrapper frame that
 another does not.
@@ -24,11 +32,17 @@ from .baselines import baseline_hooks, prefix_anagrams
 QUERY_SEED = 2026
 KINDS = ("member", "prefix", "completions", "anagram0", "anagram1", "anagram2",
          "subanagram0", "subanagram1", "subanagram2", "pattern", "hooks")
+SEARCH_KINDS = ("search-pattern", "search-anagram2", "search-subanagram2", "study-row", "study-7s", "study-index")
+SEARCH_OF = {"search-pattern": "pattern", "search-anagram2": "anagram2", "search-subanagram2": "subanagram2",
+             "study-row": "hooks"}  # the query each search kind answers again, and how it is compared
 ANAGRAM_KINDS = ("anagram0", "anagram1", "anagram2", "subanagram0", "subanagram1", "subanagram2")
 LABELS = {"member": "member", "prefix": "is-prefix", "completions": "words with prefix",
           "anagram0": "anagram 0?", "anagram1": "anagram 1?", "anagram2": "anagram 2?",
           "subanagram0": "sub-anagram 0?", "subanagram1": "sub-anagram 1?", "subanagram2": "sub-anagram 2?",
-          "pattern": "pattern", "hooks": "hooks"}
+          "pattern": "pattern", "hooks": "hooks",
+          "search-pattern": "search pattern", "search-anagram2": "search anagram 2?",
+          "search-subanagram2": "search sub-anagram 2?", "study-row": "study row", "study-7s": "study table, 7s",
+          "study-index": "study index, once"}
 BAG = "".join(c * k for c, k in zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ",
                                     (9, 2, 2, 4, 12, 2, 3, 2, 9, 1, 1, 4, 2, 6, 8, 2, 1, 6, 4, 6, 4, 2, 2, 1, 2, 1)))
 
@@ -50,7 +64,14 @@ def make_queries(words: list[str], n: int = 1000) -> dict[str, list[str]]:
         **{f"subanagram{b}": racks[b] for b in (0, 1, 2)},
         "pattern": patterns,
         "hooks": sample[:200],
+        **{kind: [] for kind in SEARCH_KINDS},  # (they ask their queries' items: search_items)
     }
+
+
+def search_items(queries: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The items of the search kinds: their queries' items; one table of 7s; one index."""
+    items = {kind: queries[of] for kind, of in SEARCH_OF.items()}
+    return {**queries, **items, "study-7s": ["7"], "study-index": ["2"]}
 
 
 def _regex(pattern: str) -> re.Pattern[str]:
@@ -58,15 +79,39 @@ def _regex(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern.replace("?", ".").replace("*", ".*"))
 
 
-def lexc_askers(lex: Any) -> dict[str, Callable[[str], Any]]:
-    """Every query kind through the lexc protocol."""
+def lexc_askers(lex: Any, ruleset: Any = None) -> dict[str, Callable[[str], Any]]:
+    """Every query kind through the lexc protocol; with a ruleset, the search kinds too."""
     ask: dict[str, Callable[[str], Any]] = {
         "member": lex.__contains__, "prefix": lex.is_prefix, "completions": lex.words,
         "pattern": lex.pattern, "hooks": lex.hooks}
     for b in (0, 1, 2):
         ask[f"anagram{b}"] = lex.anagrams
         ask[f"subanagram{b}"] = lambda r: lex.anagrams(r, sub=True)
+    if ruleset is not None:
+        ask.update(search_askers(lex, ruleset))
     return ask
+
+
+def search_askers(lex: Any, ruleset: Any) -> dict[str, Callable[[str], Any]]:
+    """The search kinds through ``lexc.lexicons.search`` (words as text, rows as ``Row``)."""
+    from ..lexicons import search as s
+    from ..lexicons.study import study_index, work_out
+
+    decode = lex.alphabet.decode_many
+    study_index(lex, ruleset)  # what the rows read, made once before any is timed (study-index times it)
+
+    def words(condition: Any) -> list[str]:
+        return decode(s.search(lex, [condition], ruleset))
+
+    return {
+        "search-pattern": lambda p: words(s.Pattern(p)),
+        "search-anagram2": lambda r: words(s.AnagramMatch(r)),
+        "search-subanagram2": lambda r: words(s.SubAnagram(r)),
+        "study-row": lambda w: s.rows(lex, [lex.alphabet.encode(w)], ruleset)[0],
+        "study-7s": lambda n: s.study_table(lex, s.search(lex, [s.Length(int(n), int(n))], ruleset), ruleset,
+                                            sort="probability"),
+        "study-index": lambda b: work_out(lex, ruleset, int(b)),
+    }
 
 
 def set_askers(base: Any) -> dict[str, Callable[[str], Any]]:
@@ -121,10 +166,14 @@ def answer_digest(answer: Any) -> str:
     case, folded to upper case), or (front hooks, back hooks)."""
     if isinstance(answer, bool):
         text = str(answer)
-    elif hasattr(answer, "front"):  # a lexc Hooks
+    elif hasattr(answer, "front"):  # a lexc Hooks, or a study row
         text = "".join(sorted(answer.front)) + "|" + "".join(sorted(answer.back))
     elif isinstance(answer, tuple):  # baseline hooks
         text = "".join(sorted(answer[0])) + "|" + "".join(sorted(answer[1]))
+    elif isinstance(answer, list) and answer and hasattr(answer[0], "probability"):  # a study table
+        text = "\n".join(f"{r.word} {r.probability}" for r in answer)
+    elif hasattr(answer, "by_length"):  # a study index
+        text = repr(sorted((n, list(c)) for n, c in answer.by_length.items()))
     else:
         text = "\n".join(sorted({w.upper() for w in answer}))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
@@ -140,7 +189,8 @@ def time_queries(ask: dict[str, Callable[[str], Any]], queries: dict[str, list[s
     medians per sub-anagram kind are added under ``read``."""
     timings: dict[str, Any] = {}
     answers: dict[str, list[str]] = {}
-    for kind in KINDS:
+    queries = search_items(queries)
+    for kind in KINDS + SEARCH_KINDS:
         fn = ask.get(kind)
         if fn is None:
             continue
@@ -178,6 +228,10 @@ def compare_answers(answers: dict[str, dict[str, list[str]]]) -> list[str]:
     problems = []
     reference: dict[str, tuple[str, list[str]]] = {}
     for name, kinds in answers.items():
+        for kind, of in SEARCH_OF.items():  # a search answers as its query does
+            common = min(len(kinds.get(kind, ())), len(kinds.get(of, ())))  # (a slow kind answers a prefix)
+            if common and kinds[kind][:common] != kinds[of][:common]:
+                problems.append(f"{name}: {kind} and {of} differ")
         for kind, digests in kinds.items():
             if kind not in reference:
                 reference[kind] = (name, digests)

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .queries import KINDS, LABELS
+from .queries import KINDS, LABELS, SEARCH_KINDS, SEARCH_OF
 from .charts import format_bytes, format_seconds, panels_svg, scatter_svg
 from ..formats.container import write_atomic
 
@@ -72,6 +72,27 @@ def query_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     head = ["structure"] + [LABELS[k] for k in KINDS]
     rows = [[name] + [_fmt(_get(f, "query_s", k, "median"), "s") for k in KINDS]
             for name, f in result["formats"].items()]
+    return head, rows
+
+
+def search_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """Each search kind beside the query it answers again (median time per query, and the
+    search's time as a multiple of the query's), then the study table of 7s and the study
+    index, per lexc structure."""
+    head = ["structure"]
+    for kind, of in SEARCH_OF.items():
+        head += [LABELS[of], LABELS[kind], "x"]
+    head += [LABELS["study-7s"], LABELS["study-index"]]
+    rows = []
+    for name, f in result["formats"].items():
+        if not any(k in (f.get("query_s") or {}) for k in SEARCH_KINDS):
+            continue
+        row = [name]
+        for kind, of in SEARCH_OF.items():
+            query, search = _get(f, "query_s", of, "median"), _get(f, "query_s", kind, "median")
+            row += [_fmt(query, "s"), _fmt(search, "s"), f"{search / query:.2f}" if query and search else "-"]
+        row += [_fmt(_get(f, "query_s", k, "median"), "s") for k in ("study-7s", "study-index")]
+        rows.append(row)
     return head, rows
 
 
@@ -184,6 +205,10 @@ def format_report(result: dict[str, Any], markdown: bool = False, charts: str | 
     lines = [] if markdown else [f"lexc bench: {Path(result['wordlist']).name}"]
     lines += section("Size, build and load") + _table(*size_rows(result), markdown)
     lines += section("Time per query (medians)") + _table(*query_rows(result), markdown)
+    head, rows = search_rows(result)
+    if rows:
+        lines += section("lexc search: the same questions as searches, and the study table (medians)")
+        lines += _table(head, rows, markdown)
     if any(f.get("movegen") for f in result["formats"].values()):
         lines += section("Move generation") + _table(*movegen_rows(result), markdown, left=2)
     if charts is not None:

@@ -169,7 +169,9 @@ def use_job(job: dict[str, Any]) -> dict[str, Any]:
     elif name in BASELINES:
         ask, stats_of = bq.alphagram_askers(lex), None
     else:
-        ask, stats_of = bq.lexc_askers(lex), lex
+        from ..ruleset import load_ruleset
+
+        ask, stats_of = bq.lexc_askers(lex, load_ruleset(job["ruleset"])), lex
     progress("queries")
     query_s, answers = bq.time_queries(ask, queries, repeat, job["budget_query_s"], stats_of)
     result: dict[str, Any] = {"load_s": summarize(load_s), "query_s": query_s, "answers": answers,

@@ -140,7 +140,7 @@ def search_cmd(args, pattern, anagram, subanagram, length, contains, begins, end
 
     Example: lexc search --length 7 --sort probability -n 100  |  lexc search --pattern 'Q*' --not contains=U
     """
-    from ..lexicons.search import KINDS, SearchError, make_condition, rows, search, sorted_rows
+    from ..lexicons.search import KINDS, SearchError, make_condition, search, study_table
     from ..lexicons.source import open_lexicon
     from ..ruleset import load_ruleset
 
@@ -163,7 +163,7 @@ def search_cmd(args, pattern, anagram, subanagram, length, contains, begins, end
                 raise SearchError(f"--not {text!r}: unknown condition {kind!r} (known: {', '.join(KINDS)})")
             conditions.append(make_condition(kind, value, True, blanks, opener))
         found = search(lexicon, conditions, rules)
-        table = sorted_rows(rows(lexicon, found, rules, blanks), sort, group)[:limit]
+        table = study_table(lexicon, found, rules, blanks, sort, group, limit)
     except SearchError as exc:
         raise click.UsageError(str(exc)) from None
     if as_csv and table:
@@ -176,7 +176,7 @@ def search_cmd(args, pattern, anagram, subanagram, length, contains, begins, end
         writer.writerows(r.as_dict() for r in table)
         click.echo(out.getvalue(), nl=False)
     elif as_json or table:
-        emit([r.as_dict() for r in table], as_json, _study_table(table, group))
+        emit([r.as_dict() for r in table] if as_json else None, as_json, None if as_json else _study_table(table, group))
     if not table:
         nothing_found("no words")
 

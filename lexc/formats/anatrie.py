@@ -21,7 +21,7 @@ import struct
 from typing import Any, Iterable, Iterator, Sequence
 
 from .. import native
-from ..alphabet import BLANK_FLAG, MAX_WORD_TILES, Alphabet
+from ..alphabet import BLANK_FLAG, MAX_WORD_TILES, UNBLANK, Alphabet
 from .anadisk import LAYOUTS, NodeFile, reading, scan_words
 from . import schema
 from .base import Capability, LexiconBase, is_count, require
@@ -92,6 +92,7 @@ class AnagramTrie(LexiconBase):
         self._read = (0, 0)  # bytes and nodes the last search read: last_stats
         self._native = native.core()  # the compiled core's findwords, when it is enabled
         self._made = bytes(self.order)  # rank -> the letter a blank makes there
+        self._hooks_of: tuple[bytes, tuple[int, int]] | None = None  # the last word's hook masks
 
     @property
     def engine(self) -> str:
@@ -441,13 +442,32 @@ class AnagramTrie(LexiconBase):
         match = as_regex(tokens).fullmatch
         return iter(sorted(w for w in self._scan() if match(w)))
 
+    def front_hooks(self, codes: bytes) -> int:
+        """Letters L with L + word a word (``hook_masks``)."""
+        return self.hook_masks(codes)[0]
+
     def back_hooks(self, codes: bytes) -> int:
-        """Letters L with word + L a word: one lookup per letter."""
-        mask = 0
-        for letter in self.alphabet.codes:
-            if self.contains_codes(bytes(codes) + bytes((letter,))):
-                mask |= 1 << letter
-        return mask
+        """Letters L with word + L a word (``hook_masks``)."""
+        return self.hook_masks(codes)[1]
+
+    def hook_masks(self, codes: bytes) -> tuple[int, int]:
+        """The front and back hooks of a word as letter masks, from one anagram search: the
+        words of its tiles and one blank, those that are a letter and the word, or the word
+        and a letter (the anagram trie's own way to a hook; no spelling order to walk). The
+        last word's answer is kept, as the study table asks for both sides in turn."""
+        codes = bytes(codes)
+        if self._hooks_of is not None and self._hooks_of[0] == codes:
+            return self._hooks_of[1]
+        front = back = 0
+        if len(codes) < MAX_WORD_TILES:
+            for word in self.anagram_codes(list(codes), 1, False):
+                plain = word.translate(UNBLANK)
+                if plain[1:] == codes:
+                    front |= 1 << plain[0]
+                if plain[:-1] == codes:
+                    back |= 1 << plain[-1]
+        self._hooks_of = (codes, (front, back))
+        return front, back
 
 
 _GROUP = struct.Struct("<BBIQQ")  # a group's header in the compiled core's findwords buffer

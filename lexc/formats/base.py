@@ -224,6 +224,11 @@ class LexiconBase:
             else:
                 stack.pop()
 
+    def anagram_joined(self, letters: Sequence[int], blanks: int, sub: bool) -> bytes:
+        """``anagram_codes`` joined by the code 0 (empty for none): the compact form for a
+        caller that works on all the words at once (the compiled core gives it as it is)."""
+        return b"\x00".join(self.anagram_codes(letters, blanks, sub))
+
     def anagram_codes(self, letters: Sequence[int], blanks: int, sub: bool) -> list[bytes]:
         """Words from the rack (letter codes plus ``blanks``): all of it, or any part if ``sub``.
 

@@ -643,16 +643,24 @@ class Dawg(LexiconBase):
 
     def anagram_codes(self, letters: Sequence[int], blanks: int, sub: bool) -> list[bytes]:
         """Rack search (see ``LexiconBase.anagram_codes``)."""
-        g = self._native
-        if g is not None:
-            try:
-                blob, count = g.anagram(self._root, bytes(letters), blanks, sub, MAX_ANSWERS)
-            except ValueError as exc:
-                if exc.args and exc.args[0] == "cap":
-                    raise TooManyAnswers() from None
-                raise
-            return blob.split(b"\x00") if count else []
+        if self._native is not None:
+            blob = self.anagram_joined(letters, blanks, sub)
+            return blob.split(b"\x00") if blob else []
         return self._anagram_codes(letters, blanks, sub)
+
+    def anagram_joined(self, letters: Sequence[int], blanks: int, sub: bool) -> bytes:
+        """Rack search, the words joined (see ``LexiconBase.anagram_joined``): the compiled
+        core's buffer as it comes, in code order."""
+        g = self._native
+        if g is None:
+            return b"\x00".join(self._anagram_codes(letters, blanks, sub))
+        try:
+            blob, count = g.anagram(self._root, bytes(letters), blanks, sub, MAX_ANSWERS)
+        except ValueError as exc:
+            if exc.args and exc.args[0] == "cap":
+                raise TooManyAnswers() from None
+            raise
+        return blob if count else b""
 
 
 Dawg.__contains__ = Dawg._contains  # type: ignore[method-assign]

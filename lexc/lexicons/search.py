@@ -22,12 +22,13 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any, Collection, Iterable
 
 from ..alphabet import BLANK_CHAR, UNBLANK, Alphabet
-from ..pattern import as_regex, can_match, parse_pattern
+from ..pattern import STAR, as_regex, can_match, parse_pattern
 from ..ruleset import Ruleset
-from .probability import combinations_of, ranks_of
+from .probability import combinations_list
+from .study import study_index
 
 
 
@@ -37,13 +38,12 @@ class SearchError(ValueError):
 
 class Context:
     """What conditions share during one search: the lexicon, the ruleset, and answers worked
-    out once (the probability ranks of a length, a word's anagram count)."""
+    out once (the lexicon's rank tables, each word's combinations, a word's anagram count)."""
 
     def __init__(self, lexicon: Any, ruleset: Ruleset):
         self.lexicon, self.ruleset, self.alphabet = lexicon, ruleset, lexicon.alphabet
-        self._ranks: dict[tuple[int, int], dict[bytes, int]] = {}
-        self._combinations: dict[tuple[int, int], dict[bytes, int]] = {}
-        self._anagrams: dict[bytes, int] = {}
+        self._combinations: dict[int, dict[bytes, int]] = {}
+        self._indexes: dict[int, Any] = {}
 
     def words_of_length(self, length: int) -> list[bytes]:
         """Every word of ``length`` tiles."""
@@ -54,26 +54,32 @@ class Context:
 
     def rank(self, word: bytes, blanks: int) -> int:
         """The word's probability rank among the lexicon's words of its length."""
-        key = (len(word), blanks)
-        if key not in self._ranks:
-            self._ranks[key] = ranks_of(self._of_length(key))
-        return self._ranks[key][word]
+        return self.index(blanks).rank(len(word), self.combinations(word, blanks))
+
+    def index(self, blanks: int = 2) -> Any:
+        """The lexicon's study index (``lexc.lexicons.study``) with up to ``blanks`` blanks."""
+        if blanks not in self._indexes:
+            self._indexes[blanks] = study_index(self.lexicon, self.ruleset, blanks)
+        return self._indexes[blanks]
 
     def combinations(self, word: bytes, blanks: int) -> int:
-        """The word's combinations (``probability.combinations``), worked out with its length's."""
-        return self._of_length((len(word), blanks))[word]
+        """The word's combinations (``probability.combinations``)."""
+        known = self._combinations.setdefault(blanks, {})
+        if word not in known:
+            self.prefetch([word], blanks)
+        return known[word]
 
-    def _of_length(self, key: tuple[int, int]) -> dict[bytes, int]:
-        if key not in self._combinations:
-            self._combinations[key] = combinations_of(self.words_of_length(key[0]), self.ruleset, key[1])
-        return self._combinations[key]
+    def prefetch(self, words: Iterable[bytes], blanks: int) -> None:
+        """Work out the combinations of many words at once (one call to the compiled core)."""
+        known = self._combinations.setdefault(blanks, {})
+        todo = [w for w in dict.fromkeys(words) if w not in known]
+        known.update(zip(todo, combinations_list(todo, self.ruleset, blanks)))
 
     def anagram_count(self, word: bytes) -> int:
-        """How many words of the lexicon are spelled with exactly the word's tiles."""
-        key = bytes(sorted(word))
-        if key not in self._anagrams:
-            self._anagrams[key] = len(self.lexicon.anagram_codes(list(key), 0, False))
-        return self._anagrams[key]
+        """How many words of the lexicon are spelled with exactly the tiles of ``word`` (a
+        word of the lexicon), read off the study index."""
+        indexes = self._indexes
+        return (indexes[next(iter(indexes))] if indexes else self.index()).anagram_count(word)
 
 
 @dataclass(frozen=True)
@@ -82,14 +88,20 @@ class Condition:
 
     negated: bool = field(default=False, kw_only=True)
 
-    def drive(self, context: Context) -> set[bytes] | None:
-        """The words that meet the condition, when it can list them from the lexicon (None:
-        it can only test a word). Never called on a negated condition."""
+    exact = True  # what ``drive`` lists are exactly the words that meet the condition
+
+    def drive(self, context: Context) -> Collection[bytes] | None:
+        """The words that meet the condition, each once (when ``exact``; else words holding
+        them all), when it can list them from the lexicon (None: it can only test a word).
+        Never called on a negated condition."""
         return None
 
     def test(self, word: bytes, context: Context) -> bool:
         """Whether the (un-negated) condition holds for the word."""
         raise NotImplementedError
+
+    def prepare(self, words: list[bytes], context: Context) -> None:
+        """Work out at once what testing these words will need (most conditions: nothing)."""
 
     def holds(self, word: bytes, context: Context) -> bool:
         """Whether the condition, negated or not, holds for the word."""
@@ -124,9 +136,9 @@ class Pattern(Condition):
 
     text: str
 
-    def drive(self, context: Context) -> set[bytes] | None:
+    def drive(self, context: Context) -> Collection[bytes] | None:
         tokens, _ = _pattern(self.text, context.alphabet)
-        return set(context.lexicon.pattern_codes(tokens)) if can_match(tokens) else set()
+        return list(context.lexicon.pattern_codes(tokens)) if can_match(tokens) else []
 
     def test(self, word: bytes, context: Context) -> bool:
         return _pattern(self.text, context.alphabet)[1].fullmatch(word) is not None
@@ -150,17 +162,22 @@ class AnagramMatch(Condition):
 
     rack: str
 
-    def drive(self, context: Context) -> set[bytes] | None:
+    def drive(self, context: Context) -> Collection[bytes] | None:
         letters, blanks, wild = _rack(self.rack, context.alphabet, True)
         if wild:
             return None
-        found = context.lexicon.anagram_codes(sorted(letters.elements()), blanks, False)
-        return {w.translate(UNBLANK) for w in found}
+        return _unblanked(context.lexicon.anagram_joined(sorted(letters.elements()), blanks, False))
 
     def test(self, word: bytes, context: Context) -> bool:
         letters, blanks, wild = _rack(self.rack, context.alphabet, True)
         size = sum(letters.values()) + blanks
         return (len(word) >= size if wild else len(word) == size) and not letters - Counter(word)
+
+
+def _unblanked(joined: bytes) -> list[bytes]:
+    """A rack search's words (``anagram_joined``) without their blank marks: one pass over
+    them all (the search gives each word once)."""
+    return joined.translate(UNBLANK).split(b"\0") if joined else []
 
 
 @dataclass(frozen=True)
@@ -169,10 +186,9 @@ class SubAnagram(Condition):
 
     rack: str
 
-    def drive(self, context: Context) -> set[bytes] | None:
+    def drive(self, context: Context) -> Collection[bytes] | None:
         letters, blanks, _ = _rack(self.rack, context.alphabet, False)
-        found = context.lexicon.anagram_codes(sorted(letters.elements()), blanks, True)
-        return {w.translate(UNBLANK) for w in found}
+        return _unblanked(context.lexicon.anagram_joined(sorted(letters.elements()), blanks, True))
 
     def test(self, word: bytes, context: Context) -> bool:
         letters, blanks, _ = _rack(self.rack, context.alphabet, False)
@@ -186,7 +202,7 @@ class Length(Condition):
     low: int
     high: int | None
 
-    def drive(self, context: Context) -> set[bytes] | None:
+    def drive(self, context: Context) -> Collection[bytes] | None:
         if self.high is None or self.high - self.low > 20:
             return None
         return {w for n in range(self.low, self.high + 1) for w in context.words_of_length(n)}
@@ -200,6 +216,14 @@ class Contains(Condition):
     """The word holds all these tiles (as many of each as given)."""
 
     tiles: str
+    exact = False  # (it lists the words holding its rarest tile)
+
+    def drive(self, context: Context) -> Collection[bytes] | None:
+        tiles = _tiles(self.tiles, context.alphabet, "contains")
+        if not tiles:
+            return None
+        rarest = min(tiles, key=lambda code: (context.ruleset.count(code), code))  # the fewest words hold it
+        return list(context.lexicon.pattern_codes((STAR, 1 << rarest, STAR)))
 
     def test(self, word: bytes, context: Context) -> bool:
         return not Counter(_tiles(self.tiles, context.alphabet, "contains")) - Counter(word)
@@ -211,8 +235,8 @@ class BeginsWith(Condition):
 
     tiles: str
 
-    def drive(self, context: Context) -> set[bytes] | None:
-        return set(context.lexicon.iter_codes(_tiles(self.tiles, context.alphabet, "begins with")))
+    def drive(self, context: Context) -> Collection[bytes] | None:
+        return list(context.lexicon.iter_codes(_tiles(self.tiles, context.alphabet, "begins with")))
 
     def test(self, word: bytes, context: Context) -> bool:
         return word.startswith(_tiles(self.tiles, context.alphabet, "begins with"))
@@ -224,6 +248,10 @@ class EndsWith(Condition):
 
     tiles: str
 
+    def drive(self, context: Context) -> Collection[bytes] | None:
+        tiles = _tiles(self.tiles, context.alphabet, "ends with")
+        return list(context.lexicon.pattern_codes((STAR,) + tuple(1 << code for code in tiles))) if tiles else None
+
     def test(self, word: bytes, context: Context) -> bool:
         return word.endswith(_tiles(self.tiles, context.alphabet, "ends with"))
 
@@ -234,6 +262,15 @@ class AnagramCount(Condition):
 
     low: int
     high: int | None
+
+    def drive(self, context: Context) -> Collection[bytes] | None:
+        if self.low < 2:  # most words: a scan is quicker
+            return None
+        sets = [alphagram for alphagram, n in context.index().anagram_sets.items()
+                if self.low <= n and (self.high is None or n <= self.high)]
+        if len(sets) > 2000:
+            return None
+        return {word for alphagram in sets for word in context.lexicon.anagram_codes(list(alphagram), 0, False)}
 
     def test(self, word: bytes, context: Context) -> bool:
         count = context.anagram_count(word)
@@ -259,6 +296,14 @@ class _TakesHook(Condition):
     def _hooks(self, word: bytes, context: Context) -> int:
         raise NotImplementedError
 
+    def _hooked(self, code: int, context: Context) -> set[bytes]:
+        """The words the letter ``code`` hooks on this side (the longer words, trimmed)."""
+        raise NotImplementedError
+
+    def drive(self, context: Context) -> Collection[bytes] | None:
+        code = _hook_letter(self.letter, context.alphabet)
+        return None if code is None else self._hooked(code, context)
+
     def test(self, word: bytes, context: Context) -> bool:
         mask = self._hooks(word, context)
         code = _hook_letter(self.letter, context.alphabet)
@@ -272,6 +317,10 @@ class TakesFrontHook(_TakesHook):
     def _hooks(self, word: bytes, context: Context) -> int:
         return context.lexicon.front_hooks(word)
 
+    def _hooked(self, code: int, context: Context) -> set[bytes]:
+        contains = context.lexicon.contains_codes
+        return {w[1:] for w in context.lexicon.iter_codes(bytes([code])) if len(w) > 1 and contains(w[1:])}
+
 
 @dataclass(frozen=True)
 class TakesBackHook(_TakesHook):
@@ -279,6 +328,10 @@ class TakesBackHook(_TakesHook):
 
     def _hooks(self, word: bytes, context: Context) -> int:
         return context.lexicon.back_hooks(word)
+
+    def _hooked(self, code: int, context: Context) -> set[bytes]:
+        contains = context.lexicon.contains_codes
+        return {w[:-1] for w in context.lexicon.pattern_codes((STAR, 1 << code)) if len(w) > 1 and contains(w[:-1])}
 
 
 @dataclass(frozen=True)
@@ -322,21 +375,31 @@ class ProbabilityRank(Condition):
         rank = context.rank(word, self.blanks)
         return self.low <= rank and (self.high is None or rank <= self.high)
 
+    def prepare(self, words: list[bytes], context: Context) -> None:
+        context.prefetch(words, self.blanks)
+
 
 def search(lexicon: Any, conditions: Iterable[Condition], ruleset: Ruleset) -> list[bytes]:
     """The words (letter codes) of the lexicon for which every condition holds, in code order:
     the smallest list a driving condition gives, filtered by all of them."""
     conditions = list(conditions)
     context = Context(lexicon, ruleset)
-    driven = [found for c in conditions if not c.negated for found in [c.drive(context)] if found is not None]
+    driven = [(found, c) for c in conditions if not c.negated for found in [c.drive(context)] if found is not None]
     if driven:
-        base: Iterable[bytes] = sorted(min(driven, key=len))
+        found, driver = min(driven, key=lambda pair: len(pair[0]))
+        base = sorted(found)
+        if driver.exact:  # its words need no second test
+            conditions = [c for c in conditions if c is not driver]
     else:
-        base = lexicon.iter_codes()
+        base = list(lexicon.iter_codes())
+    if not conditions:
+        return base
+    for condition in conditions:
+        condition.prepare(base, context)
     return [word for word in base if all(c.holds(word, context) for c in conditions)]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Row:
     """One word of a search's answer with what a player studies it by."""
 
@@ -354,24 +417,30 @@ class Row:
 
     def as_dict(self) -> dict[str, Any]:
         """Every column, JSON-friendly."""
-        return dict(self.__dict__)
+        return {name: getattr(self, name) for name in self.__slots__}
 
 
 def rows(lexicon: Any, words: list[bytes], ruleset: Ruleset, blanks: int = 2) -> list[Row]:
     """The study table of the words: hooks around them, inner-hook marks, probability rank
     (and combinations) with up to ``blanks`` blanks, alphagram, number of anagrams, score."""
     context = Context(lexicon, ruleset)
+    context.prefetch(words, blanks)
+    index = context.index(blanks)
     alphabet = lexicon.alphabet
-    labels = alphabet.mask_labels
+    labels, decode = alphabet.mask_labels, alphabet.decode
+    combinations = context._combinations[blanks]
+    values = [ruleset.value(code) for code in range(len(alphabet) + 1)]
+    drops_first, drops_last = DropsFirst(), DropsLast()
     out = []
     for word in words:
+        count = combinations[word]
         out.append(Row(
-            word=alphabet.decode(word), front="".join(labels(lexicon.front_hooks(word))),
+            word=decode(word), front="".join(labels(lexicon.front_hooks(word))),
             back="".join(labels(lexicon.back_hooks(word))),
-            inner_front=DropsFirst().test(word, context), inner_back=DropsLast().test(word, context),
-            probability=context.rank(word, blanks), combinations=context.combinations(word, blanks),
-            alphagram=alphabet.decode(bytes(sorted(word))), anagrams=context.anagram_count(word),
-            score=sum(ruleset.value(c) for c in word), length=len(word)))
+            inner_front=drops_first.test(word, context), inner_back=drops_last.test(word, context),
+            probability=index.rank(len(word), count), combinations=count,
+            alphagram=decode(bytes(sorted(word))), anagrams=index.anagram_count(word),
+            score=sum(map(values.__getitem__, word)), length=len(word)))
     return out
 
 
@@ -397,6 +466,18 @@ def sorted_rows(table: list[Row], sort: str = "alpha", group: bool = False) -> l
     return sorted(ordered, key=lambda r: (first[r.alphagram], r.word))
 
 
+
+
+def study_table(lexicon: Any, words: list[bytes], ruleset: Ruleset, blanks: int = 2, sort: str = "alpha",
+                group: bool = False, limit: int | None = None) -> list[Row]:
+    """The study table of the words in ``sort`` order (``sorted_rows``), at most ``limit``
+    rows: where the order needs only the words (alpha or length, not grouped), only the rows
+    shown are worked out."""
+    if sort in ("alpha", "length") and not group and limit is not None and limit < len(words):
+        decode = lexicon.alphabet.decode
+        key = (lambda w: decode(w)) if sort == "alpha" else (lambda w: (len(w), decode(w)))
+        words = sorted(words, key=key)[:limit]
+    return sorted_rows(rows(lexicon, words, ruleset, blanks), sort, group)[:limit]
 
 
 KINDS = ("pattern", "anagram", "subanagram", "length", "contains", "begins", "ends", "anagrams", "front-hook",
@@ -451,4 +532,5 @@ def make_condition(kind: str, value: str | None, negated: bool = False, blanks: 
 
 __all__ = ["KINDS", "make_condition", "parse_range", "AnagramCount", "AnagramMatch", "BeginsWith", "Condition", "Contains", "Context", "DropsFirst",
            "DropsLast", "EndsWith", "InLexicon", "Length", "Pattern", "ProbabilityRank", "Row", "SORTS",
-           "SearchError", "SubAnagram", "TakesBackHook", "TakesFrontHook", "rows", "search", "sorted_rows"]
+           "SearchError", "SubAnagram", "TakesBackHook", "TakesFrontHook", "rows", "search", "sorted_rows",
+           "study_table"]

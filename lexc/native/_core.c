@@ -1130,6 +1130,7 @@ static int core_exec(PyObject *module) {
     if (movegen_init(module) < 0) return -1;
     if (anatrie_init(module) < 0) return -1;
     if (minimize_init(module) < 0) return -1;
+    if (probability_init(module) < 0) return -1;
     return 0;
 }
 

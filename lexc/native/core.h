@@ -125,5 +125,6 @@ extern PyTypeObject *GraphType;
 int movegen_init(PyObject *module);
 int anatrie_init(PyObject *module);
 int minimize_init(PyObject *module);
+int probability_init(PyObject *module);
 
 #endif
