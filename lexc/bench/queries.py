@@ -79,16 +79,14 @@ def _regex(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern.replace("?", ".").replace("*", ".*"))
 
 
-def lexc_askers(lex: Any, ruleset: Any = None) -> dict[str, Callable[[str], Any]]:
-    """Every query kind through the lexc protocol; with a ruleset, the search kinds too."""
+def lexc_askers(lex: Any) -> dict[str, Callable[[str], Any]]:
+    """Every query kind through the lexc protocol (the search kinds: ``search_askers``)."""
     ask: dict[str, Callable[[str], Any]] = {
         "member": lex.__contains__, "prefix": lex.is_prefix, "completions": lex.words,
         "pattern": lex.pattern, "hooks": lex.hooks}
     for b in (0, 1, 2):
         ask[f"anagram{b}"] = lex.anagrams
         ask[f"subanagram{b}"] = lambda r: lex.anagrams(r, sub=True)
-    if ruleset is not None:
-        ask.update(search_askers(lex, ruleset))
     return ask
 
 

@@ -123,7 +123,7 @@ def run_bench(wordlist: str | os.PathLike | None = None, formats_: list[str] | N
             if name in twins:  # the same file on the pure-Python path (the reference), measured in the same run
                 step += 1
                 twin = {k: v for k, v in figures.items() if k not in ("load_s", "query_s", "memory", "movegen",
-                                                                     "movegen_memory")}
+                                                                     "search_memory", "movegen_memory")}
                 # the strategies the compiled core runs (the others are the same Python code on either path)
                 pure_use = {**use, "strategies": list(CORE_SEARCHED)}
                 twin.update(run_job(pure_use, tmp, lambda m, n=name: note(f"{n} (pure Python): {m}"), pure=True))

@@ -5,9 +5,10 @@ Jobs (the JSON object's ``job``):
 
 - ``build``: read the word list and build one structure ``repeat`` times, save it; build
   and read times, file bytes, node and edge counts, the process's peak memory.
-- ``use``: load the saved structure ``repeat`` times, answer the query set, then generate
-  moves on the position set with every strategy that applies; load and query times, answer
-  digests, move-generation figures, the peak memory after the queries and after the moves.
+- ``use``: load the saved structure ``repeat`` times, answer the query set, then (lexc's own
+  structures) the search kinds, then generate moves on the position set with every strategy
+  that applies; load and query times, answer digests, move-generation figures, the peak
+  memory after the queries, after the searches (the study index) and after the moves.
 - ``orders``: Shapiro & Smith's anagram trie built in several canonical orders; nodes and
   what a sub-anagram search reads in each.
 - ``short``: DAWG and GADDAG of the words of at most 8 letters (Gordon's lexicon was
@@ -169,13 +170,20 @@ def use_job(job: dict[str, Any]) -> dict[str, Any]:
     elif name in BASELINES:
         ask, stats_of = bq.alphagram_askers(lex), None
     else:
-        from ..ruleset import load_ruleset
-
-        ask, stats_of = bq.lexc_askers(lex, load_ruleset(job["ruleset"])), lex
+        ask, stats_of = bq.lexc_askers(lex), lex
     progress("queries")
     query_s, answers = bq.time_queries(ask, queries, repeat, job["budget_query_s"], stats_of)
     result: dict[str, Any] = {"load_s": summarize(load_s), "query_s": query_s, "answers": answers,
                               "memory": {"peak_mb": peak_mb(), "start_mb": start, "load_added_mb": statistics.median(added[1:] or added)}}
+    if name not in BASELINES:  # lexc search's kinds, after the peak of the queries alone is taken
+        from ..ruleset import load_ruleset
+
+        progress("searches")
+        search_s, search_answers = bq.time_queries(bq.search_askers(lex, load_ruleset(job["ruleset"])), queries,
+                                                   repeat, job["budget_query_s"])
+        query_s.update(search_s)
+        answers.update(search_answers)
+        result["search_memory"] = {"peak_mb": peak_mb()}
     if job.get("positions") is not None and name not in BASELINES:
         from ..movegen import compiled
         from .moves import command_rate, load_positions, time_strategies

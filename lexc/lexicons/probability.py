@@ -45,8 +45,15 @@ def combinations(codes: bytes, ruleset: Ruleset, blanks: int = 2) -> int:
 
 
 def _bag(ruleset: Ruleset) -> tuple[int, ...]:
-    """How many tiles of each letter code the full bag holds (index 0: blanks)."""
-    return tuple(ruleset.count(code) for code in range(len(ruleset.alphabet) + 1))
+    """How many tiles of each letter code the full bag holds (index 0: blanks); read once
+    per ruleset object (kept beside it, so a new object at a reused address is read again)."""
+    kept = _BAGS.get(id(ruleset))
+    if kept is None or kept[0] is not ruleset:
+        kept = _BAGS[id(ruleset)] = (ruleset, tuple(ruleset.count(code) for code in range(len(ruleset.alphabet) + 1)))
+    return kept[1]
+
+
+_BAGS: dict[int, tuple[Ruleset, tuple[int, ...]]] = {}
 
 
 def _combinations(codes: bytes, bag: tuple[int, ...], in_bag: int, blanks: int) -> int:
@@ -76,7 +83,8 @@ def _draws(counts: tuple[tuple[int, int], ...], in_bag: int, blanks: int) -> int
 
 def combinations_list(words: Sequence[bytes], ruleset: Ruleset, blanks: int = 2) -> list[int]:
     """``combinations`` of each word, in order, the bag read once: in one call to the compiled
-    core where it runs and every count fits 64 bits, else (and on the pure path) word by word."""
+    core where it runs and every count fits 64 bits, else (and on the pure path) word by
+    word."""
     if blanks not in BLANK_VARIANTS:
         raise ValueError(f"blanks must be 0, 1 or 2, not {blanks!r}")
     bag, in_bag = _bag(ruleset), ruleset.blanks

@@ -38,7 +38,7 @@ class SearchError(ValueError):
 
 class Context:
     """What conditions share during one search: the lexicon, the ruleset, and answers worked
-    out once (the lexicon's rank tables, each word's combinations, a word's anagram count)."""
+    out once (the lexicon's study index: ranks and anagram counts; each word's combinations)."""
 
     def __init__(self, lexicon: Any, ruleset: Ruleset):
         self.lexicon, self.ruleset, self.alphabet = lexicon, ruleset, lexicon.alphabet
@@ -429,7 +429,7 @@ def rows(lexicon: Any, words: list[bytes], ruleset: Ruleset, blanks: int = 2) ->
     alphabet = lexicon.alphabet
     labels, decode = alphabet.mask_labels, alphabet.decode
     combinations = context._combinations[blanks]
-    values = [ruleset.value(code) for code in range(len(alphabet) + 1)]
+    value = ruleset.value
     drops_first, drops_last = DropsFirst(), DropsLast()
     out = []
     for word in words:
@@ -440,7 +440,7 @@ def rows(lexicon: Any, words: list[bytes], ruleset: Ruleset, blanks: int = 2) ->
             inner_front=drops_first.test(word, context), inner_back=drops_last.test(word, context),
             probability=index.rank(len(word), count), combinations=count,
             alphagram=decode(bytes(sorted(word))), anagrams=index.anagram_count(word),
-            score=sum(map(values.__getitem__, word)), length=len(word)))
+            score=sum(map(value, word)), length=len(word)))
     return out
 
 
