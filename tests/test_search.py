@@ -129,6 +129,26 @@ def test_enable_searches_agree_with_brute_force(enable_lexicon, enable_set):
     assert zy == sorted(encode(w) for w in enable_set if 4 <= len(w) <= 5 and "Z" in w and "Y" in w and rank(w) <= 300)
 
 
+def test_costly_drivers_wait_for_the_cheap_ones(monkeypatch):
+    """A hook, contains, ends-with or anagram-count condition lists words only when no cheap
+    condition (a rack, a pattern, a prefix, a length) does; a small search counts anagrams by
+    searching, without the whole lexicon's study index."""
+    import lexc.lexicons.search as module
+
+    lexicon = build_kind(from_words(WORDS, ENGLISH.alphabet, min_len=1), "dawg")
+    refuse = lambda *a, **k: pytest.fail("a costly driver ran beside a cheap one")  # noqa: E731
+    for cls in (TakesBackHook, Contains, EndsWith, AnagramCount):
+        monkeypatch.setattr(cls, "drive", refuse)
+    monkeypatch.setattr(module, "study_index", lambda *a, **k: pytest.fail("the whole index for a small search"))
+    found = search(lexicon, [AnagramMatch("ACT"), TakesBackHook("S"), Contains("C"), EndsWith("T"),
+                             AnagramCount(1, None)], ENGLISH)
+    assert found == [ENGLISH.alphabet.encode("CAT")]
+    monkeypatch.undo()
+    threes = search(lexicon, [Length(3, 3)], ENGLISH)
+    assert search(lexicon, [TakesBackHook("S"), Length(3, 3)], ENGLISH) == [
+        w for w in threes if lexicon.contains_codes(w + ENGLISH.alphabet.encode("S"))]
+
+
 def test_the_study_table():
     lexicon = build_kind(from_words(WORDS, ENGLISH.alphabet, min_len=1), "gaddawg")
     found = search(lexicon, [Length(3, 3)], ENGLISH)

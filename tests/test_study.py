@@ -115,10 +115,11 @@ def test_a_damaged_or_foreign_cache_file_is_not_used(tmp_path, damage):
     path.write_bytes(data)
     study.forget_all()
     key = study._key(lexicon, _bag(ENGLISH), ENGLISH.blanks, 2)
-    assert study._read(key) is None
+    assert study._read(key, lexicon.word_count) is None
     again = study_index(lexicon, ENGLISH, 2)  # worked out again, and the file written again
     assert {n: list(c) for n, c in again.by_length.items()} == {n: list(c) for n, c in made.by_length.items()}
-    assert study._read(key) is not None
+    assert study._read(key, lexicon.word_count) is not None
+    assert study._read(key, lexicon.word_count + 1) is None  # a file that counts other words than the lexicon's
 
 
 def test_no_disk_cache_when_turned_off_or_the_words_are_not_certain(tmp_path, monkeypatch):

@@ -24,6 +24,7 @@ with one blank; both blanks, C(2,2) = 1, so 30 with two. The counts are exact in
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 from functools import lru_cache
 from math import comb
@@ -46,14 +47,16 @@ def combinations(codes: bytes, ruleset: Ruleset, blanks: int = 2) -> int:
 
 def _bag(ruleset: Ruleset) -> tuple[int, ...]:
     """How many tiles of each letter code the full bag holds (index 0: blanks); read once
-    per ruleset object (kept beside it, so a new object at a reused address is read again)."""
-    kept = _BAGS.get(id(ruleset))
-    if kept is None or kept[0] is not ruleset:
-        kept = _BAGS[id(ruleset)] = (ruleset, tuple(ruleset.count(code) for code in range(len(ruleset.alphabet) + 1)))
+    per ruleset object (held weakly beside it: dropped with it, never taken for another)."""
+    key = id(ruleset)
+    kept = _BAGS.get(key)
+    if kept is None or kept[0]() is not ruleset:
+        bag = tuple(ruleset.count(code) for code in range(len(ruleset.alphabet) + 1))
+        kept = _BAGS[key] = (weakref.ref(ruleset, lambda _, key=key: _BAGS.pop(key, None)), bag)
     return kept[1]
 
 
-_BAGS: dict[int, tuple[Ruleset, tuple[int, ...]]] = {}
+_BAGS: dict[int, tuple[weakref.ref, tuple[int, ...]]] = {}  # id -> (the ruleset, weakly; its bag)
 
 
 def _combinations(codes: bytes, bag: tuple[int, ...], in_bag: int, blanks: int) -> int:

@@ -44,6 +44,7 @@ class Context:
         self.lexicon, self.ruleset, self.alphabet = lexicon, ruleset, lexicon.alphabet
         self._combinations: dict[int, dict[bytes, int]] = {}
         self._indexes: dict[int, Any] = {}
+        self._anagrams: dict[bytes, int] = {}
 
     def words_of_length(self, length: int) -> list[bytes]:
         """Every word of ``length`` tiles."""
@@ -77,9 +78,14 @@ class Context:
 
     def anagram_count(self, word: bytes) -> int:
         """How many words of the lexicon are spelled with exactly the tiles of ``word`` (a
-        word of the lexicon), read off the study index."""
-        indexes = self._indexes
-        return (indexes[next(iter(indexes))] if indexes else self.index()).anagram_count(word)
+        word of the lexicon): read off the study index when this search has it (a table, or
+        many words to test), else one anagram search per set."""
+        if self._indexes:
+            return self._indexes[next(iter(self._indexes))].anagram_count(word)
+        key = bytes(sorted(word))
+        if key not in self._anagrams:
+            self._anagrams[key] = len(self.lexicon.anagram_codes(list(key), 0, False))
+        return self._anagrams[key]
 
 
 @dataclass(frozen=True)
@@ -89,6 +95,7 @@ class Condition:
     negated: bool = field(default=False, kw_only=True)
 
     exact = True  # what ``drive`` lists are exactly the words that meet the condition
+    costly = False  # its listing reads much of the lexicon: used only when no cheap one drives
 
     def drive(self, context: Context) -> Collection[bytes] | None:
         """The words that meet the condition, each once (when ``exact``; else words holding
@@ -217,6 +224,7 @@ class Contains(Condition):
 
     tiles: str
     exact = False  # (it lists the words holding its rarest tile)
+    costly = True
 
     def drive(self, context: Context) -> Collection[bytes] | None:
         tiles = _tiles(self.tiles, context.alphabet, "contains")
@@ -247,6 +255,7 @@ class EndsWith(Condition):
     """The word's last tiles are these."""
 
     tiles: str
+    costly = True  # (a pattern *XY: a walk of every path)
 
     def drive(self, context: Context) -> Collection[bytes] | None:
         tiles = _tiles(self.tiles, context.alphabet, "ends with")
@@ -263,6 +272,8 @@ class AnagramCount(Condition):
     low: int
     high: int | None
 
+    costly = True  # (the study index of the whole lexicon)
+
     def drive(self, context: Context) -> Collection[bytes] | None:
         if self.low < 2:  # most words: a scan is quicker
             return None
@@ -271,6 +282,10 @@ class AnagramCount(Condition):
         if len(sets) > 2000:
             return None
         return {word for alphagram in sets for word in context.lexicon.anagram_codes(list(alphagram), 0, False)}
+
+    def prepare(self, words: list[bytes], context: Context) -> None:
+        if len(words) > 2000:  # many words: the study index at once, rather than a search a word
+            context.index()
 
     def test(self, word: bytes, context: Context) -> bool:
         count = context.anagram_count(word)
@@ -292,6 +307,7 @@ class _TakesHook(Condition):
     side's letter mask from the format protocol)."""
 
     letter: str | None = None
+    costly = True  # (every word on that side of the letter)
 
     def _hooks(self, word: bytes, context: Context) -> int:
         raise NotImplementedError
@@ -384,7 +400,11 @@ def search(lexicon: Any, conditions: Iterable[Condition], ruleset: Ruleset) -> l
     the smallest list a driving condition gives, filtered by all of them."""
     conditions = list(conditions)
     context = Context(lexicon, ruleset)
-    driven = [(found, c) for c in conditions if not c.negated for found in [c.drive(context)] if found is not None]
+    driven: list[tuple[Collection[bytes], Condition]] = []
+    for costly in (False, True):  # the costly drivers only when no cheap one lists the words
+        if not driven:
+            driven = [(found, c) for c in conditions if not c.negated and c.costly == costly
+                      for found in [c.drive(context)] if found is not None]
     if driven:
         found, driver = min(driven, key=lambda pair: len(pair[0]))
         base = sorted(found)
@@ -473,7 +493,7 @@ def study_table(lexicon: Any, words: list[bytes], ruleset: Ruleset, blanks: int 
     """The study table of the words in ``sort`` order (``sorted_rows``), at most ``limit``
     rows: where the order needs only the words (alpha or length, not grouped), only the rows
     shown are worked out."""
-    if sort in ("alpha", "length") and not group and limit is not None and limit < len(words):
+    if sort in ("alpha", "length") and not group and limit is not None and 0 <= limit < len(words):
         decode = lexicon.alphabet.decode
         key = (lambda w: decode(w)) if sort == "alpha" else (lambda w: (len(w), decode(w)))
         words = sorted(words, key=key)[:limit]

@@ -77,7 +77,7 @@ def study_index(lexicon: Any, ruleset: Ruleset, blanks: int = 2) -> StudyIndex:
     if memo_key in kept:
         return kept[memo_key]
     key = _key(lexicon, bag, ruleset.blanks, blanks)
-    index = _read(key) if key else None
+    index = _read(key, lexicon.word_count) if key else None
     if index is None:
         index = work_out(lexicon, ruleset, blanks)
         if key:
@@ -126,21 +126,26 @@ def _path(key: str) -> Path:
     return _directory() / (hashlib.sha256(key.encode("utf-8")).hexdigest()[:40] + ".study")
 
 
-def _read(key: str) -> StudyIndex | None:
-    """The cached index for ``key``, or None (no cache, or a file that does not match)."""
+def _read(key: str, words: int) -> StudyIndex | None:
+    """The cached index for ``key`` (a lexicon of ``words`` words), or None: no cache, or a
+    file that does not match (its size, form, digest, key, or its count of words)."""
     if not enabled():
         return None
+    path = _path(key)
     try:
-        data = _path(key).read_bytes()
+        if path.stat().st_size > (1 << 16) + 96 * words:  # (8 bytes a word, an alphagram and a count at most)
+            return None
+        data = path.read_bytes()
     except OSError:
         return None
     body, digest = data[:-32], data[-32:]
     if len(data) < 64 or body[:8] != MAGIC or hashlib.sha256(body).digest() != digest:
         return None
     try:
-        return _parse(body, key.encode("utf-8"))
+        index = _parse(body, key.encode("utf-8"))
     except (struct.error, ValueError):
         return None
+    return index if index is not None and sum(map(len, index.by_length.values())) == words else None
 
 
 def _parse(body: bytes, key: bytes) -> StudyIndex | None:
@@ -152,6 +157,8 @@ def _parse(body: bytes, key: bytes) -> StudyIndex | None:
     if lengths > MAX_WORD_TILES:
         return None
     sizes = [struct.unpack_from("<II", body, at + 4 + 8 * i) for i in range(lengths)]
+    if len({n for n, _ in sizes}) != lengths or not all(1 <= n <= MAX_WORD_TILES for n, _ in sizes):
+        return None
     at += 4 + 8 * lengths
     total = sum(n for _, n in sizes)
     values = array("Q")
