@@ -64,7 +64,6 @@ def make_queries(words: list[str], n: int = 1000) -> dict[str, list[str]]:
         **{f"subanagram{b}": racks[b] for b in (0, 1, 2)},
         "pattern": patterns,
         "hooks": sample[:200],
-        **{kind: [] for kind in SEARCH_KINDS},  # (they ask their queries' items: search_items)
     }
 
 

@@ -104,14 +104,16 @@ def _native_counts(core, words: Sequence[bytes], bag: tuple[int, ...], in_bag: i
     fit 64 bits, or a word is not one the core takes (a code outside the bag, over 64 tiles):
     the pure path then counts, or refuses, exactly as it always does."""
     one, two = comb(in_bag, 1), comb(in_bag, 2)
-    if two >= 1 << 64 or any(not word or 0 in word or len(word) > MAX_WORD_TILES for word in words):
+    if two >= 1 << 64:
         return None
     table, big = _binomials(bag)
-    try:
+    try:  # (the core refuses an empty word or one over 64 tiles)
         out = core.combinations(b"\0".join(words) + b"\0", table, big, len(bag) - 1, one, two, blanks)
     except ValueError:
         return None
-    return None if out is None else memoryview(out).cast("Q").tolist()
+    if out is None or len(out) != 8 * len(words):  # a code 0 inside a word split it in two
+        return None
+    return memoryview(out).cast("Q").tolist()
 
 
 @lru_cache(maxsize=16)

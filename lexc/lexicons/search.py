@@ -303,22 +303,26 @@ def _hook_letter(letter: str | None, alphabet: Alphabet) -> int | None:
 
 @dataclass(frozen=True)
 class _TakesHook(Condition):
-    """Some tile (or the given one) on one side of the word makes a word (``_hooks``: that
-    side's letter mask from the format protocol)."""
+    """Some tile (or the given one) on one side of the word makes a word. Each side gives its
+    letter mask from the format protocol (``_hooks``), the words that start or end with a
+    letter (``_longer``) and the slice that takes that letter off (``_cut``)."""
 
     letter: str | None = None
     costly = True  # (every word on that side of the letter)
+    _cut = slice(None)
 
     def _hooks(self, word: bytes, context: Context) -> int:
         raise NotImplementedError
 
-    def _hooked(self, code: int, context: Context) -> set[bytes]:
-        """The words the letter ``code`` hooks on this side (the longer words, trimmed)."""
+    def _longer(self, code: int, context: Context) -> Iterable[bytes]:
         raise NotImplementedError
 
     def drive(self, context: Context) -> Collection[bytes] | None:
         code = _hook_letter(self.letter, context.alphabet)
-        return None if code is None else self._hooked(code, context)
+        if code is None:
+            return None
+        contains, cut = context.lexicon.contains_codes, self._cut
+        return {w[cut] for w in self._longer(code, context) if len(w) > 1 and contains(w[cut])}
 
     def test(self, word: bytes, context: Context) -> bool:
         mask = self._hooks(word, context)
@@ -330,24 +334,26 @@ class _TakesHook(Condition):
 class TakesFrontHook(_TakesHook):
     """Some tile (or the given one) before the word makes a word."""
 
+    _cut = slice(1, None)
+
     def _hooks(self, word: bytes, context: Context) -> int:
         return context.lexicon.front_hooks(word)
 
-    def _hooked(self, code: int, context: Context) -> set[bytes]:
-        contains = context.lexicon.contains_codes
-        return {w[1:] for w in context.lexicon.iter_codes(bytes([code])) if len(w) > 1 and contains(w[1:])}
+    def _longer(self, code: int, context: Context) -> Iterable[bytes]:
+        return context.lexicon.iter_codes(bytes([code]))
 
 
 @dataclass(frozen=True)
 class TakesBackHook(_TakesHook):
     """Some tile (or the given one) after the word makes a word."""
 
+    _cut = slice(None, -1)
+
     def _hooks(self, word: bytes, context: Context) -> int:
         return context.lexicon.back_hooks(word)
 
-    def _hooked(self, code: int, context: Context) -> set[bytes]:
-        contains = context.lexicon.contains_codes
-        return {w[:-1] for w in context.lexicon.pattern_codes((STAR, 1 << code)) if len(w) > 1 and contains(w[:-1])}
+    def _longer(self, code: int, context: Context) -> Iterable[bytes]:
+        return context.lexicon.pattern_codes((STAR, 1 << code))
 
 
 @dataclass(frozen=True)

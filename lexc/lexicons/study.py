@@ -6,8 +6,8 @@ lexicon, so both need more than the words a search shows. The **study index** ke
 each word length, every word's combinations in ascending order (a rank is then one
 bisection) and every anagram set of two or more words (alphagram -> words). Zyzzyva keeps
 the same facts in a database it builds once per lexicon; lexc keeps each index in memory
-for the lexicon it was made from, and on disk, in ``$LEXC_CACHE/study`` (default
-``~/.cache/lexc/study``), for a lexicon whose words are certain: a loaded file's payload
+for the lexicon it was made from, and on disk, in ``study`` under lexc's cache folder
+(``$LEXC_CACHE``, else ``$XDG_CACHE_HOME/lexc`` or ``~/.cache/lexc``), for a lexicon whose words are certain: a loaded file's payload
 (its SHA-256 is checked on every load) or a list lexc compiled in this process (the list's
 SHA-256). ``LEXC_STUDY_CACHE=0`` turns the disk cache off.
 
@@ -33,8 +33,10 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..alphabet import MAX_WORD_TILES
+from ..formats.container import write_atomic
 from ..ruleset import Ruleset
 from .probability import BLANK_VARIANTS, _bag, combinations_list
+from .source import cache_dir
 
 MAGIC, VERSION = b"LEXCSTDY", 1
 _MEMO: "weakref.WeakKeyDictionary[Any, dict[tuple, StudyIndex]]" = weakref.WeakKeyDictionary()
@@ -104,8 +106,7 @@ def enabled() -> bool:
 
 
 def _directory() -> Path:
-    base = os.environ.get("LEXC_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "lexc")
-    return Path(base) / "study"
+    return cache_dir() / "study"
 
 
 def _key(lexicon: Any, bag: tuple[int, ...], in_bag: int, blanks: int) -> str:
@@ -203,9 +204,7 @@ def _write(key: str, index: StudyIndex) -> None:
     path = _path(key)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.part")
-        tmp.write_bytes(body + hashlib.sha256(body).digest())
-        os.replace(tmp, path)
+        write_atomic(path, body + hashlib.sha256(body).digest())
     except OSError:
         pass
 
