@@ -1341,7 +1341,7 @@ def test_bench_movegen_on_a_small_set(tmp_path, capsys):
     positions = tmp_path / "p.jsonl"
     code, _, err = run_main(capsys, "selfplay", TINY, "--games", "1", "--seed", "1", "--positions", positions)
     assert code == 0, err
-    code, out, err = run_main(capsys, "bench", TINY, "--positions", positions, "--repeat", "2",
+    code, out, err = run_main(capsys, "bench", TINY, "--positions", positions, "--repeat", "1",
                               "--formats", "dawg,gaddag,anatrie", "--no-papers", "--json")
     assert code == 0, err
     data = json.loads(out)

@@ -138,7 +138,7 @@ def test_enable_edge_cases_agree(english, enable_by_format, case):
     for fmt, strategy in enable_combos(enable_by_format):
         if strategy == "naive" and fmt != "dawg" and case == "two blanks":
             continue  # the naive method's two-blank search is slow; dawg covers it
-        results[(fmt, strategy)] = pairs(generate(board, rack, enable_by_format[fmt], strategy))
+        results[(fmt, strategy)] = play_pairs(generate_plays(board, rack, enable_by_format[fmt], strategy))
     first = next(iter(results.values()))
     for key, got in results.items():
         assert got == first, (key, sorted(got ^ first)[:5])
