@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterator
 
 from ..alphabet import BLANK_FLAG, Alphabet, fold
@@ -63,30 +64,50 @@ class Play:
 
     def coordinate(self) -> str:
         """``8H`` (across) or ``H8`` (down)."""
-        name = square_name(self.row, self.col)
-        return name if self.down else f"{self.row + 1}{name[0]}"
+        return coordinate(self.row, self.col, self.down)
 
     def notation(self, board: Board) -> str:
         """Standard notation, board letters in parentheses."""
-        alphabet = board.ruleset.alphabet
         line = board.line(self.col if self.down else self.row, self.down)
         start = self.row if self.down else self.col
-        word = bytes(code or line[start + i] for i, code in enumerate(self.tiles))
-        texts = alphabet.decode(word)
-        if len(texts) != len(word):  # a multi-character tile: each in brackets
-            texts = [tile_text(alphabet, code) for code in word]
-        text, inside = "", False
-        for code, tile in zip(self.tiles, texts):
-            through = code == THROUGH
-            if through != inside:
-                text += "(" if through else ")"
-                inside = through
-            text += tile
-        return f"{self.coordinate()} {text}{')' if inside else ''}"
+        return f"{self.coordinate()} {spelled(tile_texts(board.ruleset.alphabet), line, start, self.tiles)}"
 
     def rack_letters(self) -> list[int]:
         """The rack tiles the play uses: letter codes, 0 for each blank."""
         return [0 if code & BLANK_FLAG else code for code in self.tiles if code != THROUGH]
+
+
+def coordinate(row: int, col: int, down: bool) -> str:
+    """The coordinate of a play from square (row, col): ``8H`` across (row number first),
+    ``H8`` down (column letter first)."""
+    name = square_name(row, col)
+    return name if down else f"{row + 1}{name[0]}"
+
+
+def spelled(texts: tuple[str, ...], line: bytes, start: int, tiles: bytes) -> str:
+    """The word part of a play's notation: ``tiles`` laid on ``line`` (a row or a column)
+    from ``start``, each square written as its tile's text (``texts``, from ``tile_texts``),
+    the runs of the line's own tiles (THROUGH in ``tiles``) in parentheses."""
+    text, inside = "", False
+    for square, code in enumerate(tiles, start):
+        if code == THROUGH:
+            if not inside:
+                text, inside = text + "(", True
+            text += texts[line[square]]
+        else:
+            if inside:
+                text, inside = text + ")", False
+            text += texts[code]
+    return text + ")" if inside else text
+
+
+@lru_cache(maxsize=16)
+def tile_texts(alphabet: Alphabet) -> tuple[str, ...]:
+    """Each board code's text in notation, by code (``tile_text``: lower case for a blank, a
+    multi-character tile in brackets); a code that is no tile as ``Alphabet.decode`` writes it."""
+    known = set(alphabet.codes)
+    return tuple(tile_text(alphabet, code) if code & ~BLANK_FLAG in known else alphabet.decode(bytes((code,)))
+                 for code in range(256))
 
 
 _COORD = re.compile(r"^\s*(?:([0-9]{1,2})([A-Za-z])|([A-Za-z])([0-9]{1,2}))\s+(\S+)\s*$")
