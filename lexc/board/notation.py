@@ -56,7 +56,10 @@ class Play:
 
     def placed(self) -> list[tuple[int, int, int]]:
         """(row, col, code) of the tiles the play puts on the board."""
-        return [(r, c, code) for r, c, code in self.squares() if code != THROUGH]
+        row, col = self.row, self.col
+        if self.down:
+            return [(row + i, col, code) for i, code in enumerate(self.tiles) if code != THROUGH]
+        return [(row, col + i, code) for i, code in enumerate(self.tiles) if code != THROUGH]
 
     def word(self, board: Board) -> bytes:
         """The word along the play: the placed tiles and the board's."""
@@ -136,12 +139,13 @@ def parse_play(text: str, board: Board) -> Play:
         raise PlacementError(f"{m.group(1) or ''}{m.group(2) or m.group(3)}{m.group(4) or ''}: off the board "
                         f"(the {board.ruleset.name} board is {n}x{n})")
     tiles = []
-    dr, dc = (1, 0) if down else (0, 1)
-    for i, (token, marked) in enumerate(_tokens(word, alphabet)):
-        r, c = row + dr * i, col + dc * i
-        if not (r < n and c < n):
+    line = board.line(col if down else row, down)
+    first = row if down else col  # the play's first square along its line
+    for square, (token, marked) in enumerate(_tokens(word, alphabet), first):
+        r, c = (square, col) if down else (row, square)
+        if square >= n:
             raise PlacementError(f"{written}: off the board (runs past {square_name(min(r, n - 1), min(c, n - 1))})")
-        have = board.at(r, c)
+        have = line[square]
         if marked and not have:
             raise PlacementError(f"{written}: {square_name(r, c)} is empty, but the play says a tile is there")
         if have and token is not None and (token & ~BLANK_FLAG) != (have & ~BLANK_FLAG):
@@ -178,10 +182,11 @@ def _whole_word(written: str, play: Play, board: Board) -> Play:
 
 def _tokens(word: str, alphabet: Alphabet) -> Iterator[tuple[int | None, bool]]:
     """(code or None for '.', on the board?) for each square of a written word."""
-    word = unicodedata.normalize("NFC", word)
-    for ch in word:
-        if len(ch.upper()) != 1:  # (ß, ﬁ: no tile is written so)
-            raise PlayError(f"{word}: {ch!r} is not a letter of the alphabet")
+    if not word.isascii():  # (ASCII text is in NFC, and each of its letters has one upper case)
+        word = unicodedata.normalize("NFC", word)
+        for ch in word:
+            if len(ch.upper()) != 1:  # (ß, ﬁ: no tile is written so)
+                raise PlayError(f"{word}: {ch!r} is not a letter of the alphabet")
     i, inside = 0, False
     folded = word.upper()
     chars = alphabet.char_codes() or {}  # one-character tiles, looked up at once

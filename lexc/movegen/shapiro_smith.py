@@ -20,6 +20,7 @@ from typing import Any, Iterator
 from ..alphabet import BLANK_FLAG
 from ..formats.base import Capability
 from ..board.notation import THROUGH
+from .crosschecks import ANY
 from .lanes import Lane
 from .rack import Rack
 
@@ -65,9 +66,13 @@ def lane_plays(lane: Lane, rack: Rack, lexicon: Any) -> Iterator[tuple[int, byte
         if by_length is None:
             by_length = rack.memo[required] = _by_length(lexicon.words_using(letters, counts[0], required))
         for start, end in spans:
-            for word in by_length.get(end - start, ()):
-                if _fits(lane, start, word):
-                    for tiles in _placements(lane.squares, start, word, counts):
+            words = by_length.get(end - start)
+            if not words:
+                continue
+            board, crossed = _constraints(lane, start, end)
+            for word in words:
+                if _fits(word, board, crossed):
+                    for tiles in _placements(lane.squares, start, word, counts, board):
                         yield start, tiles
 
 
@@ -79,23 +84,43 @@ def _by_length(words: Iterator[bytes]) -> dict[int, list[bytes]]:
     return out
 
 
-def _fits(lane: Lane, start: int, word: bytes) -> bool:
-    """Whether the word matches the board letters of the window at ``start`` and passes the
-    cross-check of every empty square."""
+def _constraints(lane: Lane, start: int, end: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """What a word must meet to fill the window ``start``..``end``: (offset, letter) of each
+    board tile in it, and (offset, cross-check) of each empty square whose cross-check is
+    not ANY (a square with no tile beside it takes any letter)."""
     squares, checks = lane.squares, lane.checks
-    for i, letter in enumerate(word, start):
-        square = squares[i]
+    board, crossed = [], []
+    for offset, square in enumerate(squares[start:end]):
         if square:
-            if square & ~BLANK_FLAG != letter:
-                return False
-        elif not checks[i] >> letter & 1:
+            board.append((offset, square & ~BLANK_FLAG))
+        elif checks[start + offset] != ANY:
+            crossed.append((offset, checks[start + offset]))
+    return board, crossed
+
+
+def _fits(word: bytes, board: list[tuple[int, int]], crossed: list[tuple[int, int]]) -> bool:
+    """Whether the word has the window's board letters on their squares (``board``) and
+    passes the cross-check of its other squares (``crossed``; see ``_constraints``)."""
+    for offset, letter in board:
+        if word[offset] != letter:
+            return False
+    for offset, allowed in crossed:
+        if not allowed >> word[offset] & 1:
             return False
     return True
 
 
-def _placements(squares: bytes, start: int, word: bytes, counts: list[int]) -> Iterator[bytes]:
+def _placements(squares: bytes, start: int, word: bytes, counts: list[int],
+                board: list[tuple[int, int]]) -> Iterator[bytes]:
     """Every way to lay the word's new letters from the rack: a natural tile or a blank for
-    each (THROUGH on the board's squares)."""
+    each (THROUGH on the board's squares, at the ``board`` offsets). findwords2's words use
+    the window's board letters and the rack's, so without a blank on the rack there is one
+    way: a natural tile for each new letter."""
+    if not counts[0]:
+        tiles = bytearray(word)
+        for offset, _ in board:
+            tiles[offset] = THROUGH
+        return iter((bytes(tiles),))
     left = list(counts)
 
     def place(i: int, tiles: bytes) -> Iterator[bytes]:
