@@ -86,12 +86,13 @@ def generate_plays(board: Board, rack: str, lexicon: Any, strategy: str = "auto"
     for lane in lanes(board, lexicon):
         score = lane_scoring(board, lane.index, lane.down).score
         line, index, down = lane.squares, lane.index, lane.down
+        squares = [(start, index) if down else (index, start) for start in range(len(line))]  # (row, col)
+        coordinates = [coordinate(row, col, down) for row, col in squares]
         for start, placed in module.lane_plays(lane, tiles, lexicon):
             if down and _listed_across(lane, start, placed):
                 continue
-            row, col = (start, index) if down else (index, start)
-            notation = f"{coordinate(row, col, down)} {spelled(texts, line, start, placed)}"
-            listed.append((score(start, placed), notation, row, col, down, placed))
+            notation = f"{coordinates[start]} {spelled(texts, line, start, placed)}"
+            listed.append((score(start, placed), notation, *squares[start], down, placed))
     return Plays(board, listed=listed)
 
 
