@@ -78,7 +78,7 @@ def judge_tiles(board: Board, rack: str, placed: list[tuple[int, int, int]], lex
             return Ruling(False, f"off the board at row {r + 1}, column {c + 1}")
         if board.at(r, c):
             return Ruling(False, f"square occupied: {square_name(r, c)} holds {alphabet.label(board.at(r, c))}")
-    if len({(r, c) for r, c, _ in placed}) != len(placed):
+    if len(placed) > 1 and len({(r, c) for r, c, _ in placed}) != len(placed):
         return Ruling(False, "two tiles on one square")
     leave = _take_from_rack(rack, [0 if code & BLANK_FLAG else code for _, _, code in placed], board)
     if isinstance(leave, Ruling):
@@ -94,9 +94,9 @@ def judge_tiles(board: Board, rack: str, placed: list[tuple[int, int, int]], lex
         return Ruling(False, "not connected to the tiles on the board")
     if len(formed[0].codes) < 2:
         return Ruling(False, "a play must form a word of at least two letters")
-    words = tuple((alphabet.decode(w.codes), lexicon.contains_codes(w.codes.translate(UNBLANK)))
-                  for w in formed if len(w.codes) > 1)
-    invalid = tuple(w for w, ok in words if not ok)
+    words = tuple([(alphabet.decode(w.codes), lexicon.contains_codes(w.codes.translate(UNBLANK)))
+                   for w in formed if len(w.codes) > 1])
+    invalid = tuple([w for w, ok in words if not ok])
     points = score(board, play)
     notation = play.notation(board)
     if invalid:
