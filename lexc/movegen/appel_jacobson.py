@@ -39,6 +39,7 @@ def lane_plays(lane: Lane, rack: Rack, lexicon: Any) -> list[tuple[int, bytes]]:
     counts = rack.counts
     out: list[tuple[int, bytes]] = []
     rack_children = rack.children_in(lexicon)  # node -> its children whose letter the rack holds
+    own_children = rack.children_in(lexicon, blanks=False)  # ... once the blanks are down
 
     def extend_right(node: Any, tiles: bytes, pos: int, anchor: int) -> None:
         # tiles: the play so far, on the squares before pos (it starts at pos - len(tiles))
@@ -53,7 +54,7 @@ def lane_plays(lane: Lane, rack: Rack, lexicon: Any) -> list[tuple[int, bytes]]:
         if pos == n:
             return
         allowed = checks[pos]
-        for letter, nxt in rack_children[node]:
+        for letter, nxt in (rack_children if counts[0] else own_children)[node]:
             if not allowed >> letter & 1:
                 continue
             if counts[letter]:  # the rack's own tile, then a blank as the letter
@@ -69,7 +70,7 @@ def lane_plays(lane: Lane, rack: Rack, lexicon: Any) -> list[tuple[int, bytes]]:
         extend_right(node, tiles, anchor, anchor)
         if not limit:
             return
-        for letter, nxt in rack_children[node]:
+        for letter, nxt in (rack_children if counts[0] else own_children)[node]:
             if counts[letter]:
                 counts[letter] -= 1
                 left_part(nxt, tiles + TILE_BYTES[letter], limit - 1, anchor)

@@ -40,6 +40,7 @@ def lane_plays(lane: Lane, rack: Rack, lexicon: Any) -> list[tuple[int, bytes]]:
     child, is_word = lexicon.child, lexicon.is_word
     counts = rack.counts
     rack_children = rack.children_in(lexicon)  # only letters the rack can supply are tried
+    own_children = rack.children_in(lexicon, blanks=False)  # ... once the blanks are down
     separator = rack.remembered("separator", lambda node: child(node, SEP))  # node -> its SEP child
     out: list[tuple[int, bytes]] = []
 
@@ -54,7 +55,7 @@ def lane_plays(lane: Lane, rack: Rack, lexicon: Any) -> list[tuple[int, bytes]]:
                 left_on(pos, THROUGH, nxt, right, anchor, end_free)
             return
         allowed = checks[pos]
-        for letter, nxt in rack_children[node]:  # never the separator: no rack letter is 0
+        for letter, nxt in (rack_children if counts[0] else own_children)[node]:  # never SEP: no letter is 0
             if not allowed >> letter & 1:
                 continue
             if counts[letter]:  # the rack's own tile, then a blank as the letter
@@ -88,7 +89,7 @@ def lane_plays(lane: Lane, rack: Rack, lexicon: Any) -> list[tuple[int, bytes]]:
                 right_on(pos, THROUGH, nxt, tiles, start)
             return
         allowed = checks[pos]
-        for letter, nxt in rack_children[node]:
+        for letter, nxt in (rack_children if counts[0] else own_children)[node]:
             if not allowed >> letter & 1:
                 continue
             if counts[letter]:

@@ -22,20 +22,22 @@ class Rack:
         self.counts[0] = blanks
         self.memo: dict = {}  # a strategy's scratch for lookups shared by the lanes of one position
 
-    def usable(self) -> int:
+    def usable(self, blanks: bool = True) -> int:
         """Bitmask of the letters the rack can put down: its letters, or every letter of
-        the alphabet when it holds a blank."""
-        if self.counts[0]:
+        the alphabet when it holds a blank (unless ``blanks`` is False: its letters only)."""
+        if blanks and self.counts[0]:
             return sum(1 << letter for letter in self.letters)
         return sum(1 << letter for letter in self.letters if self.counts[letter])
 
-    def children_in(self, lexicon: Any) -> "Remembered":
-        """``node -> lexicon.children_among(node, self.usable())`` as a mapping (read it as
-        ``children[node]``), remembered for the position (its lanes share this rack):
+    def children_in(self, lexicon: Any, blanks: bool = True) -> "Remembered":
+        """``node -> lexicon.children_among(node, self.usable(blanks))`` as a mapping (read it
+        as ``children[node]``), remembered for the position (its lanes share this rack):
         Appel & Jacobson's LeftPart meets the same nodes again at every anchor. Tiles taken
-        and put back during a search do not change the answer: it is for the whole rack."""
-        among, usable = lexicon.children_among, self.usable()
-        return self.remembered("children", lambda node: among(node, usable))
+        and put back during a search do not change the answer: it is for the whole rack.
+        With ``blanks`` False, the children for the rack's own letters: what a search
+        tries once the rack's blanks are down (a handful of letters instead of all)."""
+        among, usable = lexicon.children_among, self.usable(blanks)
+        return self.remembered("children" if blanks else "children without blanks", lambda node: among(node, usable))
 
     def remembered(self, name: str, compute: Callable[[Any], Any]) -> "Remembered":
         """The position's mapping ``name``: ``compute(key)``, computed the first time a key is
