@@ -22,9 +22,10 @@ from ..formats.base import Capability
 from ..board.notation import THROUGH
 from .crosschecks import ANY
 from .lanes import Lane
-from .rack import Rack
+from .rack import TILE_BYTES, Rack
 
 NAME = "shapiro-smith"
+THROUGH_BYTE = TILE_BYTES[THROUGH]
 
 
 def applicable(lexicon: Any) -> bool:
@@ -111,7 +112,7 @@ def _fits(word: bytes, board: list[tuple[int, int]], crossed: list[tuple[int, in
 
 
 def _placements(squares: bytes, start: int, word: bytes, counts: list[int],
-                board: list[tuple[int, int]]) -> Iterator[bytes]:
+                board: list[tuple[int, int]]) -> list[bytes]:
     """Every way to lay the word's new letters from the rack: a natural tile or a blank for
     each (THROUGH on the board's squares, at the ``board`` offsets). findwords2's words use
     the window's board letters and the rack's, so without a blank on the rack there is one
@@ -120,24 +121,26 @@ def _placements(squares: bytes, start: int, word: bytes, counts: list[int],
         tiles = bytearray(word)
         for offset, _ in board:
             tiles[offset] = THROUGH
-        return iter((bytes(tiles),))
+        return [bytes(tiles)]
     left = list(counts)
+    out: list[bytes] = []
 
-    def place(i: int, tiles: bytes) -> Iterator[bytes]:
+    def place(i: int, tiles: bytes) -> None:
+        while i < len(word) and squares[start + i]:  # the board's tiles
+            tiles += THROUGH_BYTE
+            i += 1
         if i == len(word):
-            yield tiles
-            return
-        if squares[start + i]:
-            yield from place(i + 1, tiles + bytes((THROUGH,)))
+            out.append(tiles)
             return
         letter = word[i]
-        if left[letter]:
+        if left[letter]:  # a natural tile, then a blank
             left[letter] -= 1
-            yield from place(i + 1, tiles + bytes((letter,)))
+            place(i + 1, tiles + TILE_BYTES[letter])
             left[letter] += 1
         if left[0]:
             left[0] -= 1
-            yield from place(i + 1, tiles + bytes((letter | BLANK_FLAG,)))
+            place(i + 1, tiles + TILE_BYTES[letter | BLANK_FLAG])
             left[0] += 1
 
-    return place(0, b"")
+    place(0, b"")
+    return out
