@@ -206,5 +206,5 @@ def _as_play(board: Board, placed: list[tuple[int, int, int]]) -> Play | Ruling:
         start -= 1
     while end < len(line) and line[end]:
         end += 1
-    codes = bytes(tiles.get(i, THROUGH) for i in range(start, end))
+    codes = bytes([tiles.get(i, THROUGH) for i in range(start, end)])
     return Play(start, index, True, codes) if down else Play(index, start, False, codes)

@@ -9,7 +9,8 @@ allows; on an occupied square it follows that letter's edge; a terminal node rea
 empty square (or at the edge) past the anchor is a play. Cross-checks are letter bitmasks
 computed once per position (``crosssets``). LeftPart walks the same left parts again for
 every anchor, so the children a node offers the rack are looked up once per position and
-remembered (``rack.memo``): the cross-checks only filter them.
+remembered (``Rack.children_in``; once the rack's blanks are down, only those for its own
+letters): the cross-checks only filter them.
 """
 
 from __future__ import annotations

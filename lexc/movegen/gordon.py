@@ -10,8 +10,9 @@ cross the separator and go on rightwards from the square after the anchor. A ter
 reached where the next square in the direction of travel is free ends a word. Unlike
 Appel & Jacobson's left part, no letter is placed that cannot lead to a word through the
 anchor ("more than twice as fast", Gordon). The children a node offers the rack are looked up
-once per position and remembered (``Rack.children_in``, as for Appel & Jacobson); each
-square's cross-check only filters them.
+once per position and remembered (``Rack.children_in``, as for Appel & Jacobson; once the
+rack's blanks are down, only those for its own letters), and so is each node's separator
+child; each square's cross-check only filters them.
 """
 
 from __future__ import annotations
