@@ -86,13 +86,13 @@ def generate_plays(board: Board, rack: str, lexicon: Any, strategy: str = "auto"
     for lane in lanes(board, lexicon):
         score = lane_scoring(board, lane.index, lane.down).score
         line, index, down = lane.squares, lane.index, lane.down
-        squares = [(start, index) if down else (index, start) for start in range(len(line))]  # (row, col)
-        coordinates = [coordinate(row, col, down) for row, col in squares]
+        starts = [(start, index) if down else (index, start) for start in range(len(line))]  # (row, col) of each
+        coordinates = [coordinate(row, col, down) for row, col in starts]
         for start, placed in module.lane_plays(lane, tiles, lexicon):
             if down and _listed_across(lane, start, placed):
                 continue
             notation = f"{coordinates[start]} {spelled(texts, line, start, placed)}"
-            listed.append((score(start, placed), notation, *squares[start], down, placed))
+            listed.append((score(start, placed), notation, *starts[start], down, placed))
     return Plays(board, listed=listed)
 
 
