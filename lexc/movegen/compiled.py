@@ -31,8 +31,8 @@ class Plays:
     first (score descending, then notation).
 
     From the compiled core it holds the core's records; from the pure-Python strategies,
-    ``listed``: a (score, notation, row, col, down, tiles) tuple per play, made into ``Move``
-    objects only when ``moves`` is asked for."""
+    ``listed``: a (score, notation, row, col, down, tiles) tuple per play, ranked and made
+    into ``Move`` objects only when asked for (then kept)."""
 
     def __init__(self, board: Board, records: bytes = b"", count: int = 0,
                  listed: list[tuple[int, str, int, int, bool, bytes]] | None = None):
@@ -40,6 +40,8 @@ class Plays:
         self.records = records
         self.count = count if listed is None else len(listed)
         self._listed = listed
+        self._ranked_listed: list | None = None  # the pure path's plays, ranked (made once)
+        self._ranked_moves: list | None = None  # ... as Move objects (made once)
 
     def __len__(self) -> int:
         return self.count
@@ -83,8 +85,9 @@ class Plays:
     def _ranked(self, top: int | None) -> list[tuple[int, str, int, int, bool, bytes]]:
         """The pure path's plays, best first (score descending, then notation, as ``ranked``),
         the best ``top`` if given."""
-        found = sorted(self._listed, key=lambda play: (-play[0], play[1]))
-        return found if top is None else found[:top]
+        if self._ranked_listed is None:
+            self._ranked_listed = sorted(self._listed, key=lambda play: (-play[0], play[1]))
+        return self._ranked_listed if top is None else self._ranked_listed[:top]
 
     def _best(self, top: int | None) -> tuple[bytes, int]:
         """The records of the best ``top`` plays and those tied with the last of them (all
@@ -104,8 +107,10 @@ class Plays:
         from . import Move, ranked
 
         if self._listed is not None:
-            return [Move(score, notation, Play(row, col, down, tiles))
-                    for score, notation, row, col, down, tiles in self._ranked(top)]
+            if self._ranked_moves is None:
+                self._ranked_moves = [Move(score, notation, Play(row, col, down, tiles))
+                                      for score, notation, row, col, down, tiles in self._ranked(None)]
+            return self._ranked_moves[:] if top is None else self._ranked_moves[:top]
         if top is not None and top <= 0:
             return []
         records, count = self._best(top)
