@@ -52,6 +52,7 @@ class Board:
     rows: tuple[bytes, ...]
     _columns: tuple[bytes, ...] = field(init=False, repr=False, compare=False)
     _lanes: dict = field(init=False, repr=False, compare=False)  # scoring.lane_scoring's, remembered
+    _empty: bool = field(init=False, repr=False, compare=False)  # no tile on the board (is_empty)
 
     def __post_init__(self) -> None:
         n = self.ruleset.board_size
@@ -64,6 +65,7 @@ class Board:
                     raise PositionError(f"square {square_name(r, c)}: code {code} is not a letter of the alphabet")
         object.__setattr__(self, "_columns", tuple(bytes(row[c] for row in self.rows) for c in range(n)))
         object.__setattr__(self, "_lanes", {})
+        object.__setattr__(self, "_empty", not any(any(row) for row in self.rows))
 
     @classmethod
     def empty(cls, ruleset: Ruleset) -> "Board":
@@ -85,7 +87,7 @@ class Board:
 
     def is_empty(self) -> bool:
         """No tile on the board."""
-        return not any(any(row) for row in self.rows)
+        return self._empty
 
     def tile_count(self) -> int:
         """The number of tiles on the board."""

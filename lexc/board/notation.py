@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterator
 
 from ..alphabet import BLANK_FLAG, Alphabet, fold
@@ -55,7 +56,10 @@ class Play:
 
     def placed(self) -> list[tuple[int, int, int]]:
         """(row, col, code) of the tiles the play puts on the board."""
-        return [(r, c, code) for r, c, code in self.squares() if code != THROUGH]
+        row, col = self.row, self.col
+        if self.down:
+            return [(row + i, col, code) for i, code in enumerate(self.tiles) if code != THROUGH]
+        return [(row, col + i, code) for i, code in enumerate(self.tiles) if code != THROUGH]
 
     def word(self, board: Board) -> bytes:
         """The word along the play: the placed tiles and the board's."""
@@ -63,30 +67,50 @@ class Play:
 
     def coordinate(self) -> str:
         """``8H`` (across) or ``H8`` (down)."""
-        name = square_name(self.row, self.col)
-        return name if self.down else f"{self.row + 1}{name[0]}"
+        return coordinate(self.row, self.col, self.down)
 
     def notation(self, board: Board) -> str:
         """Standard notation, board letters in parentheses."""
-        alphabet = board.ruleset.alphabet
         line = board.line(self.col if self.down else self.row, self.down)
         start = self.row if self.down else self.col
-        word = bytes(code or line[start + i] for i, code in enumerate(self.tiles))
-        texts = alphabet.decode(word)
-        if len(texts) != len(word):  # a multi-character tile: each in brackets
-            texts = [tile_text(alphabet, code) for code in word]
-        text, inside = "", False
-        for code, tile in zip(self.tiles, texts):
-            through = code == THROUGH
-            if through != inside:
-                text += "(" if through else ")"
-                inside = through
-            text += tile
-        return f"{self.coordinate()} {text}{')' if inside else ''}"
+        return f"{self.coordinate()} {spelled(tile_texts(board.ruleset.alphabet), line, start, self.tiles)}"
 
     def rack_letters(self) -> list[int]:
         """The rack tiles the play uses: letter codes, 0 for each blank."""
         return [0 if code & BLANK_FLAG else code for code in self.tiles if code != THROUGH]
+
+
+def coordinate(row: int, col: int, down: bool) -> str:
+    """The coordinate of a play from square (row, col): ``8H`` across (row number first),
+    ``H8`` down (column letter first)."""
+    name = square_name(row, col)
+    return name if down else f"{row + 1}{name[0]}"
+
+
+def spelled(texts: tuple[str, ...], line: bytes, start: int, tiles: bytes) -> str:
+    """The word part of a play's notation: ``tiles`` laid on ``line`` (a row or a column)
+    from ``start``, each square written as its tile's text (``texts``, from ``tile_texts``),
+    the runs of the line's own tiles (THROUGH in ``tiles``) in parentheses."""
+    text, inside = "", False
+    for square, code in enumerate(tiles, start):
+        if code == THROUGH:
+            if not inside:
+                text, inside = text + "(", True
+            text += texts[line[square]]
+        else:
+            if inside:
+                text, inside = text + ")", False
+            text += texts[code]
+    return text + ")" if inside else text
+
+
+@lru_cache(maxsize=16)
+def tile_texts(alphabet: Alphabet) -> tuple[str, ...]:
+    """Each board code's text in notation, by code (``tile_text``: lower case for a blank, a
+    multi-character tile in brackets); a code that is no tile as ``Alphabet.decode`` writes it."""
+    known = set(alphabet.codes)
+    return tuple(tile_text(alphabet, code) if code & ~BLANK_FLAG in known else alphabet.decode(bytes((code,)))
+                 for code in range(256))
 
 
 _COORD = re.compile(r"^\s*(?:([0-9]{1,2})([A-Za-z])|([A-Za-z])([0-9]{1,2}))\s+(\S+)\s*$")
@@ -115,12 +139,13 @@ def parse_play(text: str, board: Board) -> Play:
         raise PlacementError(f"{m.group(1) or ''}{m.group(2) or m.group(3)}{m.group(4) or ''}: off the board "
                         f"(the {board.ruleset.name} board is {n}x{n})")
     tiles = []
-    dr, dc = (1, 0) if down else (0, 1)
-    for i, (token, marked) in enumerate(_tokens(word, alphabet)):
-        r, c = row + dr * i, col + dc * i
-        if not (r < n and c < n):
+    line = board.line(col if down else row, down)
+    first = row if down else col  # the play's first square along its line
+    for square, (token, marked) in enumerate(_tokens(word, alphabet), first):
+        r, c = (square, col) if down else (row, square)
+        if square >= n:
             raise PlacementError(f"{written}: off the board (runs past {square_name(min(r, n - 1), min(c, n - 1))})")
-        have = board.at(r, c)
+        have = line[square]
         if marked and not have:
             raise PlacementError(f"{written}: {square_name(r, c)} is empty, but the play says a tile is there")
         if have and token is not None and (token & ~BLANK_FLAG) != (have & ~BLANK_FLAG):
@@ -157,10 +182,11 @@ def _whole_word(written: str, play: Play, board: Board) -> Play:
 
 def _tokens(word: str, alphabet: Alphabet) -> Iterator[tuple[int | None, bool]]:
     """(code or None for '.', on the board?) for each square of a written word."""
-    word = unicodedata.normalize("NFC", word)
-    for ch in word:
-        if len(ch.upper()) != 1:  # (ß, ﬁ: no tile is written so)
-            raise PlayError(f"{word}: {ch!r} is not a letter of the alphabet")
+    if not word.isascii():  # (ASCII text is in NFC, and each of its letters has one upper case)
+        word = unicodedata.normalize("NFC", word)
+        for ch in word:
+            if len(ch.upper()) != 1:  # (ß, ﬁ: no tile is written so)
+                raise PlayError(f"{word}: {ch!r} is not a letter of the alphabet")
     i, inside = 0, False
     folded = word.upper()
     chars = alphabet.char_codes() or {}  # one-character tiles, looked up at once

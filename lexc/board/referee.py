@@ -11,11 +11,11 @@ legal.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
-from ..alphabet import BLANK_FLAG, UNBLANK
+from ..alphabet import BLANK_FLAG, UNBLANK, Alphabet
 from .board import Board, overdrawn, square_name, unseen
 from ..wordlist import excerpt
 from .notation import MAX_NOTATION, THROUGH, PlacementError, Play, PlayError, parse_play
@@ -59,14 +59,13 @@ def judge(board: Board, rack: str, play: str | Play, lexicon: Any, opponent: str
             play = parse_play(play, board)
         except PlacementError as exc:
             return Ruling(False, str(exc))
-    n = board.size
-    placed = []
-    for r, c, code in play.squares():
-        if not (0 <= r < n and 0 <= c < n):
-            return Ruling(False, f"off the board at {square_name(min(r, n - 1), min(c, n - 1))}")
-        if code != THROUGH:
-            placed.append((r, c, code))
-    return judge_tiles(board, rack, placed, lexicon)
+    n, length = board.size, len(play.tiles)
+    last_row, last_col = (play.row + length - 1, play.col) if play.down else (play.row, play.col + length - 1)
+    if not (0 <= play.row < n and 0 <= play.col < n and last_row < n and last_col < n):
+        for r, c, _ in play.squares():  # the first square off the board
+            if not (0 <= r < n and 0 <= c < n):
+                return Ruling(False, f"off the board at {square_name(min(r, n - 1), min(c, n - 1))}")
+    return judge_tiles(board, rack, play.placed(), lexicon)
 
 
 def judge_tiles(board: Board, rack: str, placed: list[tuple[int, int, int]], lexicon: Any) -> Ruling:
@@ -79,7 +78,7 @@ def judge_tiles(board: Board, rack: str, placed: list[tuple[int, int, int]], lex
             return Ruling(False, f"off the board at row {r + 1}, column {c + 1}")
         if board.at(r, c):
             return Ruling(False, f"square occupied: {square_name(r, c)} holds {alphabet.label(board.at(r, c))}")
-    if len({(r, c) for r, c, _ in placed}) != len(placed):
+    if len(placed) > 1 and len({(r, c) for r, c, _ in placed}) != len(placed):
         return Ruling(False, "two tiles on one square")
     leave = _take_from_rack(rack, [0 if code & BLANK_FLAG else code for _, _, code in placed], board)
     if isinstance(leave, Ruling):
@@ -95,9 +94,9 @@ def judge_tiles(board: Board, rack: str, placed: list[tuple[int, int, int]], lex
         return Ruling(False, "not connected to the tiles on the board")
     if len(formed[0].codes) < 2:
         return Ruling(False, "a play must form a word of at least two letters")
-    words = tuple((alphabet.decode(w.codes), lexicon.contains_codes(w.codes.translate(UNBLANK)))
-                  for w in formed if len(w.codes) > 1)
-    invalid = tuple(w for w, ok in words if not ok)
+    words = tuple([(alphabet.decode(w.codes), lexicon.contains_codes(w.codes.translate(UNBLANK)))
+                   for w in formed if len(w.codes) > 1])
+    invalid = tuple([w for w, ok in words if not ok])
     points = score(board, play)
     notation = play.notation(board)
     if invalid:
@@ -148,15 +147,22 @@ def judge_exchange(board: Board, rack: str, tiles: str, opponent: str | None = N
 
 def _rack_codes(rack: str, board: Board) -> list[int] | Ruling:
     """The rack's tiles as codes (0 a blank), or a Ruling saying why the rack cannot be."""
-    alphabet = board.ruleset.alphabet
     try:
-        letters, blanks = alphabet.parse_rack(rack)
+        letters, blanks = _parsed_rack(board.ruleset.alphabet, rack)
     except ValueError as exc:
         return Ruling(False, f"rack {rack!r}: {exc}")
     if len(letters) + blanks > board.ruleset.rack_size:
         return Ruling(False, f"rack {rack!r} has {len(letters) + blanks} tiles; the {board.ruleset.name} rack holds "
                              f"{board.ruleset.rack_size}")
-    return letters + [0] * blanks
+    return list(letters) + [0] * blanks
+
+
+@lru_cache(maxsize=64)
+def _parsed_rack(alphabet: Alphabet, rack: str) -> tuple[tuple[int, ...], int]:
+    """``alphabet.parse_rack(rack)`` (the letters as a tuple), remembered: the referee judges
+    many plays from one rack."""
+    letters, blanks = alphabet.parse_rack(rack)
+    return tuple(letters), blanks
 
 
 def _take_from_rack(rack: str, codes: list[int], board: Board) -> str | Ruling:
@@ -166,13 +172,13 @@ def _take_from_rack(rack: str, codes: list[int], board: Board) -> str | Ruling:
     held = _rack_codes(rack, board)
     if isinstance(held, Ruling):
         return held
-    have = Counter(held)
+    left = sorted(held)
     for need in codes:
-        if have[need] <= 0:
+        if need not in left:
             what = "a blank" if need == 0 else alphabet.label(need)
             return Ruling(False, f"tile not on the rack: {what} ({f'rack {rack}' if rack else 'the rack is empty'})")
-        have[need] -= 1
-    return alphabet.rack_text(sorted(c for c in have.elements() if c), have[0])
+        left.remove(need)
+    return alphabet.rack_text([c for c in left if c], left.count(0))
 
 
 def _as_play(board: Board, placed: list[tuple[int, int, int]]) -> Play | Ruling:
@@ -184,26 +190,21 @@ def _as_play(board: Board, placed: list[tuple[int, int, int]]) -> Play | Ruling:
         return Ruling(False, "the tiles are not in one line")
     if len(placed) == 1:
         r, c, _ = placed[0]
-        left = c > 0 and board.at(r, c - 1)
-        right = c + 1 < board.size and board.at(r, c + 1)
-        down = not (left or right)
+        row = board.rows[r]
+        down = not ((c > 0 and row[c - 1]) or (c + 1 < board.size and row[c + 1]))
     else:
         down = len(cols) == 1
-    tiles = {(r, c): code for r, c, code in placed}
-    first = min(tiles)
-    last = max(tiles)
-    dr, dc = (1, 0) if down else (0, 1)
-    r, c = first
-    while (r, c) != last:  # every square between the first and last tile is filled
-        r, c = r + dr, c + dc
-        if (r, c) not in tiles and not board.at(r, c):
-            return Ruling(False, f"the play leaves a gap at {square_name(r, c)}")
-    r, c = first
-    while 0 <= r - dr and 0 <= c - dc and board.at(r - dr, c - dc):
-        r, c = r - dr, c - dc
-    start = (r, c)
-    codes = []
-    while r < board.size and c < board.size and ((r, c) in tiles or board.at(r, c)):
-        codes.append(tiles.get((r, c), THROUGH))
-        r, c = r + dr, c + dc
-    return Play(start[0], start[1], down, bytes(codes))
+    index = next(iter(cols if down else rows))  # the play's column, or its row
+    line = board.line(index, down)
+    tiles = {r if down else c: code for r, c, code in placed}  # by square along the line
+    first, last = min(tiles), max(tiles)
+    for i in range(first + 1, last):  # every square between the first and last tile is filled
+        if i not in tiles and not line[i]:
+            return Ruling(False, f"the play leaves a gap at {square_name(i, index) if down else square_name(index, i)}")
+    start, end = first, last + 1
+    while start and line[start - 1]:
+        start -= 1
+    while end < len(line) and line[end]:
+        end += 1
+    codes = bytes([tiles.get(i, THROUGH) for i in range(start, end)])
+    return Play(start, index, True, codes) if down else Play(index, start, False, codes)

@@ -38,28 +38,27 @@ def words_formed(board: Board, play: Play) -> list[FormedWord]:
     """The main word (the whole run of tiles along the play's line) and then the cross
     words of the placed tiles in order, each at least two letters long. The main word is
     listed even when it is one letter (a lone tile), so the caller can tell."""
-    placed = {(r, c): code for r, c, code in play.placed()}
-    main = _run(board, placed, play.row, play.col, play.down)
-    out = [main]
-    for r, c, _ in play.placed():
-        cross = _run(board, placed, r, c, not play.down, only=(r, c))
-        if len(cross.codes) > 1:
+    placed = play.placed()
+    out = [_main_word(board, play, placed)]
+    for r, c, code in placed:
+        cross = _cross_word(board, r, c, code, not play.down)
+        if cross is not None:
             out.append(cross)
     return out
 
 
-def _run(board: Board, placed: dict, row: int, col: int, down: bool, only: tuple[int, int] | None = None) -> FormedWord:
-    """The maximal run of tiles through (row, col) along a direction, with the placed
-    tiles (all of them, or ``only`` one for a cross word) counted as new."""
-    index, pos = (col, row) if down else (row, col)
+def _main_word(board: Board, play: Play, placed: list[tuple[int, int, int]]) -> FormedWord:
+    """The maximal run of tiles through the play's first square along its line, with the
+    placed tiles laid on it (new where their square was empty)."""
+    down = play.down
+    index, pos = (play.col, play.row) if down else (play.row, play.col)
     line = bytearray(board.line(index, down))
     new = set()
-    for (r, c), code in placed.items() if only is None else ((only, placed[only]),):
-        if (c if down else r) == index:  # on this line
-            i = r if down else c
-            if not line[i]:
-                new.add(i)
-            line[i] = code
+    for r, c, code in placed:  # every placed tile is on the play's line
+        i = r if down else c
+        if not line[i]:
+            new.add(i)
+        line[i] = code
     start = end = pos
     while start and line[start - 1]:
         start -= 1
@@ -67,6 +66,24 @@ def _run(board: Board, placed: dict, row: int, col: int, down: bool, only: tuple
         end += 1
     return FormedWord(start if down else index, index if down else start, down, bytes(line[start:end]),
                       tuple(i in new for i in range(start, end)))
+
+
+def _cross_word(board: Board, row: int, col: int, code: int, down: bool) -> FormedWord | None:
+    """The word a tile placed at (row, col) forms with the board's tiles along ``down`` (the
+    direction across the play), or None when it has no tile beside it that way."""
+    index, pos = (col, row) if down else (row, col)
+    line = board.line(index, down)
+    start, end = pos, pos + 1
+    while start and line[start - 1]:
+        start -= 1
+    while end < len(line) and line[end]:
+        end += 1
+    if end - start == 1:
+        return None
+    new = not line[pos]
+    return FormedWord(start if down else index, index if down else start, down,
+                      line[start:pos] + bytes((code,)) + line[pos + 1 : end],
+                      tuple(i == pos and new for i in range(start, end)))
 
 
 @dataclass(frozen=True)
@@ -91,6 +108,7 @@ class LaneScoring:
         scores nothing), each cross word in full, and the bingo bonus when a whole rack is
         played."""
         values, squares, cross = self.values, self.squares, self.cross
+        letter_mult, word_mults = self.letter_mult, self.word_mult
         main = crossed = placed = 0
         factor = 1
         for i, tile in enumerate(tiles, start):
@@ -98,9 +116,9 @@ class LaneScoring:
                 main += values[squares[i]]
                 continue
             placed += 1
-            value = values[tile] * self.letter_mult[i]
+            value = values[tile] * letter_mult[i]
             main += value
-            word_mult = self.word_mult[i]
+            word_mult = word_mults[i]
             factor *= word_mult
             if cross[i] >= 0:
                 crossed += (cross[i] + value) * word_mult

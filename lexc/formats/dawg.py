@@ -411,8 +411,20 @@ class Dawg(LexiconBase):
         return self._root
 
     def child(self, node: int, letter: int) -> int | None:
-        """The edge from ``node`` labelled ``letter``."""
-        return self._find(self._list[node] & self._cmask, letter)
+        """The edge from ``node`` labelled ``letter`` (a GADDAG's separator, code 0, too: it
+        sorts first). ``_find``'s scan, written out: move generators ask at every board tile."""
+        lst, shift, last = self._list, self._shift, self._lbit
+        i = lst[node] & self._cmask
+        if not i:
+            return None
+        while True:
+            e = lst[i]
+            lt = e >> shift
+            if lt == letter:
+                return i
+            if lt > letter or e & last:
+                return None
+            i += 1
 
     def _find(self, i: int, letter: int) -> int | None:
         """Scan the sorted edge list starting at ``i`` (0: no list) for ``letter``."""
@@ -439,6 +451,23 @@ class Dawg(LexiconBase):
             yield e >> shift & 0xFF, i
             if e & last:
                 return
+            i += 1
+
+    def children_among(self, node: int, letters: int) -> list[tuple[int, int]]:
+        """The out-edges of the node reached by edge ``node`` whose letter is in the bitmask
+        ``letters``, in one scan of its edge list."""
+        lst, shift, last = self._list, self._shift, self._lbit
+        i = lst[node] & self._cmask
+        found: list[tuple[int, int]] = []
+        if not i:
+            return found
+        while True:
+            e = lst[i]
+            letter = e >> shift & 0xFF
+            if letters >> letter & 1:
+                found.append((letter, i))
+            if e & last:
+                return found
             i += 1
 
     def is_word(self, node: int) -> bool:

@@ -204,10 +204,6 @@ class Gaddag(Dawg):
         """The GADDAG root pointer edge: paths from here read leftwards, then SEP, then right."""
         return GADDAG_SLOT
 
-    def child(self, node: int, letter: int) -> int | None:
-        """The edge from ``node`` labelled ``letter`` (SEP included: it sorts first)."""
-        return self._find(self._list[node] & self._cmask, letter)
-
     def gaddag_walk(self, codes: bytes) -> int | None:
         """Follow letters (SEP allowed) from the GADDAG root; the final edge index or None."""
         return self.walk_from(GADDAG_SLOT, codes)

@@ -78,6 +78,7 @@ class PrefixClosed(LexiconBase):
         self.key_count = len(stream) // 2
         self.build_options = dict(build_options or {})
         self._pieces = tuple((c, self._letters[c]) for c in alphabet.codes)  # (letter, key piece)
+        self._among: dict[int, tuple[tuple[int, Any], ...]] = {}  # _pieces_among's, by mask
         self.stream = bytes(stream)
         words = self._index(self.stream)
         require(words == word_count, f"the key stream flags {words} words, the header says {word_count}")
@@ -151,8 +152,17 @@ class PrefixClosed(LexiconBase):
         the rack", one lookup per letter asked about instead of one per letter of the
         alphabet."""
         has = self._has
-        return [(letter, key) for letter, piece in self._pieces
-                if letters >> letter & 1 and has(key := node + piece)]
+        return [(letter, key) for letter, piece in self._pieces_among(letters) if has(key := node + piece)]
+
+    def _pieces_among(self, letters: int) -> tuple[tuple[int, Any], ...]:
+        """The (letter, key piece) pairs of the letters in the bitmask, remembered by mask (a
+        move generator asks with one rack's mask for a whole position)."""
+        found = self._among.get(letters)
+        if found is None:
+            if len(self._among) >= 256:
+                self._among.clear()
+            found = self._among[letters] = tuple((c, piece) for c, piece in self._pieces if letters >> c & 1)
+        return found
 
     def is_word(self, node: Any) -> bool:
         """The key's word flag."""

@@ -20,11 +20,12 @@ from typing import Any
 
 from ..board.board import Board
 from ..formats.base import Capability
-from ..board.notation import THROUGH, Play
+from ..board.notation import THROUGH, Play, coordinate, spelled, tile_texts
 from ..board.scoring import lane_scoring
 from . import appel_jacobson, compiled, gordon, naive, shapiro_smith
 from .compiled import Plays
-from .lanes import lanes
+from .crosschecks import ANY
+from .lanes import Lane, lanes
 from .rack import Rack
 
 STRATEGIES = {module.NAME: module for module in (naive, appel_jacobson, gordon, shapiro_smith)}
@@ -80,15 +81,19 @@ def generate_plays(board: Board, rack: str, lexicon: Any, strategy: str = "auto"
     tiles = Rack(alphabet, letters, blanks)
     if compiled.applicable(lexicon, module.NAME):
         return compiled.plays(board, tiles.counts, lexicon, module.NAME)
-    moves = []
+    texts = tile_texts(alphabet)
+    listed = []
     for lane in lanes(board, lexicon):
-        scoring = lane_scoring(board, lane.index, lane.down)
+        score = lane_scoring(board, lane.index, lane.down).score
+        line, index, down = lane.squares, lane.index, lane.down
+        starts = [(start, index) if down else (index, start) for start in range(len(line))]  # (row, col) of each
+        coordinates = [coordinate(row, col, down) for row, col in starts]
         for start, placed in module.lane_plays(lane, tiles, lexicon):
-            play = Play(start, lane.index, True, placed) if lane.down else Play(lane.index, start, False, placed)
-            if lane.down and _listed_across(board, play):
+            if down and _listed_across(lane, start, placed):
                 continue
-            moves.append(Move(scoring.score(start, placed), play.notation(board), play))
-    return Plays(board, moves=moves)
+            notation = f"{coordinates[start]} {spelled(texts, line, start, placed)}"
+            listed.append((score(start, placed), notation, *starts[start], down, placed))
+    return Plays(board, listed=listed)
 
 
 def ranked(moves: list[Move]) -> list[Move]:
@@ -96,10 +101,11 @@ def ranked(moves: list[Move]) -> list[Move]:
     return sorted(moves, key=lambda m: (-m.score, m.notation))
 
 
-def _listed_across(board: Board, play: Play) -> bool:
-    """A one-tile play down that also forms an across word is listed as the across play."""
-    placed = [(r, c) for r, c, code in play.squares() if code != THROUGH]
-    if len(placed) != 1:
+def _listed_across(lane: Lane, start: int, placed: bytes) -> bool:
+    """A one-tile play down (in a column ``lane``) that also forms an across word is listed
+    as the across play: its one new tile has a tile beside it across, which is when its
+    square's cross-check is not ANY."""
+    if len(placed) - placed.count(THROUGH) != 1:
         return False
-    r, c = placed[0]
-    return (c > 0 and board.at(r, c - 1) != 0) or (c + 1 < board.size and board.at(r, c + 1) != 0)
+    square = start + next(i for i, code in enumerate(placed) if code != THROUGH)
+    return lane.checks[square] != ANY

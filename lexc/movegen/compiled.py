@@ -28,28 +28,35 @@ MAX_PLAYS = 5_000_000  # plays one position may have before the compiled core st
 
 class Plays:
     """The plays of one position: ``len()``, ``scores()``, and ``moves(top)`` ranked best
-    first (score descending, then notation)."""
+    first (score descending, then notation).
 
-    def __init__(self, board: Board, records: bytes = b"", count: int = 0, moves: list | None = None):
+    From the compiled core it holds the core's records; from the pure-Python strategies,
+    ``listed``: a (score, notation, row, col, down, tiles) tuple per play, ranked and made
+    into ``Move`` objects only when asked for (then kept)."""
+
+    def __init__(self, board: Board, records: bytes = b"", count: int = 0,
+                 listed: list[tuple[int, str, int, int, bool, bytes]] | None = None):
         self.board = board
         self.records = records
-        self.count = count if moves is None else len(moves)
-        self._moves = moves
+        self.count = count if listed is None else len(listed)
+        self._listed = listed
+        self._ranked_listed: list | None = None  # the pure path's plays, ranked (made once)
+        self._ranked_moves: list | None = None  # ... as Move objects (made once)
 
     def __len__(self) -> int:
         return self.count
 
     def scores(self) -> list[int]:
         """Each play's score, in the order generated (not ranked)."""
-        if self._moves is not None:
-            return [m.score for m in self._moves]
+        if self._listed is not None:
+            return [play[0] for play in self._listed]
         return [s for (s,) in struct.iter_unpack("<i32x", self.records)]
 
     def pairs(self, top: int | None = None) -> list[tuple[str, int]]:
         """(notation, score) of the plays, best first (as ``moves``), the best ``top`` if
         given: what ``lexc moves`` prints, without a ``Move`` object per play."""
-        if self._moves is not None:
-            return [(m.notation, m.score) for m in self.moves(top)]
+        if self._listed is not None:
+            return [(notation, score) for score, notation, *_ in self._ranked(top)]
         records, count = self._best(top)
         board = self.board
         notes, scores = native.core().ranked(records, count, b"".join(board.rows), board.size,
@@ -60,7 +67,7 @@ class Plays:
         """The JSON line ``lexc moves --batch`` prints for the position (``batch_line`` of
         ``pairs(top)``, as ``json.dumps`` writes it); made in the compiled core from its
         records."""
-        if self._moves is not None:
+        if self._listed is not None:
             return json.dumps(batch_line(self.pairs(top)))
         records, count = self._best(top)
         board = self.board
@@ -74,6 +81,13 @@ class Plays:
         board = self.board
         return native.core().notations(records, count, b"".join(board.rows), board.size,
                                        _tile_texts(board.ruleset.alphabet.labels))
+
+    def _ranked(self, top: int | None) -> list[tuple[int, str, int, int, bool, bytes]]:
+        """The pure path's plays, best first (score descending, then notation, as ``ranked``),
+        the best ``top`` if given."""
+        if self._ranked_listed is None:
+            self._ranked_listed = sorted(self._listed, key=lambda play: (-play[0], play[1]))
+        return self._ranked_listed if top is None else self._ranked_listed[:top]
 
     def _best(self, top: int | None) -> tuple[bytes, int]:
         """The records of the best ``top`` plays and those tied with the last of them (all
@@ -92,9 +106,11 @@ class Plays:
         notation of the others is never made)."""
         from . import Move, ranked
 
-        if self._moves is not None:
-            found = ranked(self._moves)
-            return found if top is None else found[:top]
+        if self._listed is not None:
+            if self._ranked_moves is None:
+                self._ranked_moves = [Move(score, notation, Play(row, col, down, tiles))
+                                      for score, notation, row, col, down, tiles in self._ranked(None)]
+            return self._ranked_moves[:] if top is None else self._ranked_moves[:top]
         if top is not None and top <= 0:
             return []
         records, count = self._best(top)

@@ -18,15 +18,17 @@ from ..formats.base import Capability
 ANY = -1  # every letter: a square with no perpendicular neighbour
 
 
-def cross_checks(board: Board, lexicon: Any) -> list[list[int]]:
+def cross_checks(board: Board, lexicon: Any, searched: dict | None = None) -> list[list[int]]:
     """``checks[r][c]`` for plays *across*: the letters that make a word with the tiles above
     and below square (r, c) (ANY when there are none; 0 on an occupied square). For plays
-    down, ask with the transposed board."""
+    down, ask with the transposed board. ``searched`` keeps an anagram index's searches by
+    their letters (pass one dict for both directions of a position to share them)."""
     n = board.size
     letters = list(board.ruleset.alphabet.codes)
     capabilities = getattr(lexicon, "capabilities", Capability.NONE)
     trie, anagram = Capability.TRIE in capabilities, Capability.ANAGRAM_INDEX in capabilities
     checks = [[0] * n for _ in range(n)]
+    searched = {} if searched is None else searched
     for c in range(n):
         column = board.line(c, down=True)
         for r in range(n):
@@ -44,7 +46,7 @@ def cross_checks(board: Board, lexicon: Any) -> list[list[int]]:
             before = bytes(x & ~BLANK_FLAG for x in column[top:r])
             after = bytes(x & ~BLANK_FLAG for x in column[r + 1 : bottom])
             checks[r][c] = (_trie_check(lexicon, before, after) if trie else
-                            _anagram_check(lexicon, before, after) if anagram else
+                            _anagram_check(lexicon, before, after, searched) if anagram else
                             _lookup_check(lexicon, letters, before, after))
     return checks
 
@@ -65,14 +67,19 @@ def _trie_check(lexicon: Any, before: bytes, after: bytes) -> int:
     return mask
 
 
-def _anagram_check(lexicon: Any, before: bytes, after: bytes) -> int:
+def _anagram_check(lexicon: Any, before: bytes, after: bytes, searched: dict) -> int:
     """The cross-check by one anagram search, Shapiro & Smith's way (findwords2): the words
     made of the line's letters, all required, and one blank, one letter longer than the
-    line, that read ``before`` + L + ``after``."""
+    line, that read ``before`` + L + ``after``. Lines with the same letters share the
+    search (``searched``, by the letters in sorted order)."""
     at, length = len(before), len(before) + 1 + len(after)
+    letters = bytes(sorted(before + after))
+    words = searched.get(letters)
+    if words is None:
+        words = searched[letters] = [word for word in lexicon.words_using((), 1, letters) if len(word) == length]
     mask = 0
-    for word in lexicon.words_using((), 1, before + after):
-        if len(word) == length and word[:at] == before and word[at + 1:] == after:
+    for word in words:
+        if word[:at] == before and word[at + 1:] == after:
             mask |= 1 << word[at]
     return mask
 

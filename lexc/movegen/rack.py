@@ -7,6 +7,8 @@ from typing import Any, Callable, Iterator
 
 from ..alphabet import BLANK_FLAG, Alphabet
 
+TILE_BYTES = tuple(bytes((code,)) for code in range(256))  # a tile code as bytes, to extend a play's tiles
+
 
 class Rack:
     """Tile counts by letter code (index 0: blanks); a tile is a letter code, or a letter
@@ -20,28 +22,31 @@ class Rack:
         self.counts[0] = blanks
         self.memo: dict = {}  # a strategy's scratch for lookups shared by the lanes of one position
 
-    def usable(self) -> int:
+    def usable(self, blanks: bool = True) -> int:
         """Bitmask of the letters the rack can put down: its letters, or every letter of
-        the alphabet when it holds a blank."""
-        if self.counts[0]:
+        the alphabet when it holds a blank (unless ``blanks`` is False: its letters only)."""
+        if blanks and self.counts[0]:
             return sum(1 << letter for letter in self.letters)
         return sum(1 << letter for letter in self.letters if self.counts[letter])
 
-    def children_in(self, lexicon: Any) -> Callable[[Any], list[tuple[int, Any]]]:
-        """``node -> lexicon.children_among(node, self.usable())``, remembered for the
-        position (its lanes share this rack): Appel & Jacobson's LeftPart meets the same
-        nodes again at every anchor. Tiles taken and put back during a search do not change
-        the answer: it is for the whole rack."""
-        memo = self.memo.setdefault("children", {})
-        among, usable = lexicon.children_among, self.usable()
+    def children_in(self, lexicon: Any, blanks: bool = True) -> "Remembered":
+        """``node -> lexicon.children_among(node, self.usable(blanks))`` as a mapping (read it
+        as ``children[node]``), remembered for the position (its lanes share this rack):
+        Appel & Jacobson's LeftPart meets the same nodes again at every anchor. Tiles taken
+        and put back during a search do not change the answer: it is for the whole rack.
+        With ``blanks`` False, the children for the rack's own letters: what a search
+        tries once the rack's blanks are down (a handful of letters instead of all)."""
+        among, usable = lexicon.children_among, self.usable(blanks)
+        return self.remembered("children" if blanks else "children without blanks", lambda node: among(node, usable))
 
-        def children(node: Any) -> list[tuple[int, Any]]:
-            found = memo.get(node)
-            if found is None:
-                found = memo[node] = among(node, usable)
-            return found
-
-        return children
+    def remembered(self, name: str, compute: Callable[[Any], Any]) -> "Remembered":
+        """The position's mapping ``name``: ``compute(key)``, computed the first time a key is
+        asked for and remembered for the position's other lanes (``compute`` must not
+        depend on the tiles taken during a search)."""
+        found = self.memo.get(name)
+        if found is None:
+            found = self.memo[name] = Remembered(compute)
+        return found
 
     def tiles(self, allowed: int = -1) -> Iterator[tuple[int, int]]:
         """(letter, tile) for each distinct tile the rack can put on a square whose
@@ -62,3 +67,17 @@ class Rack:
     def put_back(self, tile: int) -> None:
         """Return a tile taken by ``take``."""
         self.counts[0 if tile & BLANK_FLAG else tile] += 1
+
+
+class Remembered(dict):
+    """A mapping whose value for a key is computed the first time it is asked for (``mapping[key]``)
+    and then kept."""
+
+    def __init__(self, compute: Callable[[Any], Any]):
+        super().__init__()
+        self.compute = compute
+
+    def __missing__(self, key: Any) -> Any:
+        """Compute the value of a key not asked for before, and keep it."""
+        found = self[key] = self.compute(key)
+        return found

@@ -20,10 +20,12 @@ from typing import Any, Iterator
 from ..alphabet import BLANK_FLAG
 from ..formats.base import Capability
 from ..board.notation import THROUGH
+from .crosschecks import ANY
 from .lanes import Lane
-from .rack import Rack
+from .rack import TILE_BYTES, Rack
 
 NAME = "shapiro-smith"
+THROUGH_BYTE = TILE_BYTES[THROUGH]
 
 
 def applicable(lexicon: Any) -> bool:
@@ -65,9 +67,13 @@ def lane_plays(lane: Lane, rack: Rack, lexicon: Any) -> Iterator[tuple[int, byte
         if by_length is None:
             by_length = rack.memo[required] = _by_length(lexicon.words_using(letters, counts[0], required))
         for start, end in spans:
-            for word in by_length.get(end - start, ()):
-                if _fits(lane, start, word):
-                    for tiles in _placements(lane.squares, start, word, counts):
+            words = by_length.get(end - start)
+            if not words:
+                continue
+            board, crossed = _constraints(lane, start, end)
+            for word in words:
+                if _fits(word, board, crossed):
+                    for tiles in _placements(lane.squares, start, word, counts, board):
                         yield start, tiles
 
 
@@ -79,40 +85,62 @@ def _by_length(words: Iterator[bytes]) -> dict[int, list[bytes]]:
     return out
 
 
-def _fits(lane: Lane, start: int, word: bytes) -> bool:
-    """Whether the word matches the board letters of the window at ``start`` and passes the
-    cross-check of every empty square."""
+def _constraints(lane: Lane, start: int, end: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """What a word must meet to fill the window ``start``..``end``: (offset, letter) of each
+    board tile in it, and (offset, cross-check) of each empty square whose cross-check is
+    not ANY (a square with no tile beside it takes any letter)."""
     squares, checks = lane.squares, lane.checks
-    for i, letter in enumerate(word, start):
-        square = squares[i]
+    board, crossed = [], []
+    for offset, square in enumerate(squares[start:end]):
         if square:
-            if square & ~BLANK_FLAG != letter:
-                return False
-        elif not checks[i] >> letter & 1:
+            board.append((offset, square & ~BLANK_FLAG))
+        elif checks[start + offset] != ANY:
+            crossed.append((offset, checks[start + offset]))
+    return board, crossed
+
+
+def _fits(word: bytes, board: list[tuple[int, int]], crossed: list[tuple[int, int]]) -> bool:
+    """Whether the word has the window's board letters on their squares (``board``) and
+    passes the cross-check of its other squares (``crossed``; see ``_constraints``)."""
+    for offset, letter in board:
+        if word[offset] != letter:
+            return False
+    for offset, allowed in crossed:
+        if not allowed >> word[offset] & 1:
             return False
     return True
 
 
-def _placements(squares: bytes, start: int, word: bytes, counts: list[int]) -> Iterator[bytes]:
+def _placements(squares: bytes, start: int, word: bytes, counts: list[int],
+                board: list[tuple[int, int]]) -> list[bytes]:
     """Every way to lay the word's new letters from the rack: a natural tile or a blank for
-    each (THROUGH on the board's squares)."""
+    each (THROUGH on the board's squares, at the ``board`` offsets). findwords2's words use
+    the window's board letters and the rack's, so without a blank on the rack there is one
+    way: a natural tile for each new letter."""
+    if not counts[0]:
+        tiles = bytearray(word)
+        for offset, _ in board:
+            tiles[offset] = THROUGH
+        return [bytes(tiles)]
     left = list(counts)
+    out: list[bytes] = []
 
-    def place(i: int, tiles: bytes) -> Iterator[bytes]:
+    def place(i: int, tiles: bytes) -> None:
+        while i < len(word) and squares[start + i]:  # the board's tiles
+            tiles += THROUGH_BYTE
+            i += 1
         if i == len(word):
-            yield tiles
-            return
-        if squares[start + i]:
-            yield from place(i + 1, tiles + bytes((THROUGH,)))
+            out.append(tiles)
             return
         letter = word[i]
-        if left[letter]:
+        if left[letter]:  # a natural tile, then a blank
             left[letter] -= 1
-            yield from place(i + 1, tiles + bytes((letter,)))
+            place(i + 1, tiles + TILE_BYTES[letter])
             left[letter] += 1
         if left[0]:
             left[0] -= 1
-            yield from place(i + 1, tiles + bytes((letter | BLANK_FLAG,)))
+            place(i + 1, tiles + TILE_BYTES[letter | BLANK_FLAG])
             left[0] += 1
 
-    return place(0, b"")
+    place(0, b"")
+    return out
