@@ -36,13 +36,15 @@ def positive_summary(figure: dict, what: str) -> None:
 
 @pytest.fixture(scope="module")
 def bench_run(tmp_path_factory):
-    """One `lexc bench --json --out` run on the tiny list and three positions."""
+    """One `lexc bench --json --out` run on the tiny list and three positions (the queries twice,
+    move generation once)."""
     tmp = tmp_path_factory.mktemp("bench")
     positions = tmp / "positions.jsonl"
     positions.write_text("".join(bundled_positions().read_text(encoding="utf-8").splitlines(True)[:3]), encoding="utf-8")
     out_dir = tmp / "out"
     with pytest.raises(SystemExit) as exit_:
-        cli.main(["bench", str(TINY), "--positions", str(positions), "--repeat", "2", "--json", "--out", str(out_dir)])
+        cli.main(["bench", str(TINY), "--positions", str(positions), "--repeat", "2", "--movegen-repeat", "1", "--json",
+                  "--out", str(out_dir)])
     return exit_.value.code, out_dir
 
 
@@ -54,6 +56,7 @@ def test_json_shape_and_every_figure_positive(bench_run, capsys):
     assert {"lexc_version", "machine", "wordlist", "words", "repeat", "positions", "formats", "papers"} <= set(result)
     assert result["machine"]["python"] and result["machine"]["cpus"] > 0
     assert result["words"] == 44 and result["repeat"] == 2 and result["positions"]["count"] == 3
+    assert result["movegen_repeat"] == 1  # (move generation, and lexc moves itself, once: the runs are slow)
     twins = {f"{name} (pure)" for name in FORMATS if FORMATS[name].compiled and native.available()}
     assert set(result["formats"]) == set(FORMATS) | set(BASELINES) | twins
     for twin in twins:  # the same file on the pure-Python path: same figures from the build, its own from use
