@@ -19,7 +19,7 @@ from ..alphabet import BLANK_FLAG, UNBLANK, Alphabet
 from .board import Board, overdrawn, square_name, unseen
 from ..wordlist import excerpt
 from .notation import MAX_NOTATION, THROUGH, PlacementError, Play, PlayError, parse_play
-from .scoring import score, words_formed
+from .scoring import score, tile_run, words_formed
 
 
 @dataclass(frozen=True)
@@ -201,10 +201,6 @@ def _as_play(board: Board, placed: list[tuple[int, int, int]]) -> Play | Ruling:
     for i in range(first + 1, last):  # every square between the first and last tile is filled
         if i not in tiles and not line[i]:
             return Ruling(False, f"the play leaves a gap at {square_name(i, index) if down else square_name(index, i)}")
-    start, end = first, last + 1
-    while start and line[start - 1]:
-        start -= 1
-    while end < len(line) and line[end]:
-        end += 1
+    start, end = tile_run(line, first, last + 1)
     codes = bytes([tiles.get(i, THROUGH) for i in range(start, end)])
     return Play(start, index, True, codes) if down else Play(index, start, False, codes)

@@ -47,6 +47,16 @@ def words_formed(board: Board, play: Play) -> list[FormedWord]:
     return out
 
 
+def tile_run(line: bytes | bytearray, start: int, end: int) -> tuple[int, int]:
+    """(start, end) of the whole run of tiles on ``line`` around the squares ``start``..``end``
+    (end excluded): widened while the square before it, or after it, holds a tile."""
+    while start and line[start - 1]:
+        start -= 1
+    while end < len(line) and line[end]:
+        end += 1
+    return start, end
+
+
 def _main_word(board: Board, play: Play, placed: list[tuple[int, int, int]]) -> FormedWord:
     """The maximal run of tiles through the play's first square along its line, with the
     placed tiles laid on it (new where their square was empty)."""
@@ -59,11 +69,7 @@ def _main_word(board: Board, play: Play, placed: list[tuple[int, int, int]]) -> 
         if not line[i]:
             new.add(i)
         line[i] = code
-    start = end = pos
-    while start and line[start - 1]:
-        start -= 1
-    while end < len(line) and line[end]:
-        end += 1
+    start, end = tile_run(line, pos, pos + 1)
     return FormedWord(start if down else index, index if down else start, down, bytes(line[start:end]),
                       tuple(i in new for i in range(start, end)))
 
@@ -73,11 +79,7 @@ def _cross_word(board: Board, row: int, col: int, code: int, down: bool) -> Form
     direction across the play), or None when it has no tile beside it that way."""
     index, pos = (col, row) if down else (row, col)
     line = board.line(index, down)
-    start, end = pos, pos + 1
-    while start and line[start - 1]:
-        start -= 1
-    while end < len(line) and line[end]:
-        end += 1
+    start, end = tile_run(line, pos, pos + 1)
     if end - start == 1:
         return None
     new = not line[pos]

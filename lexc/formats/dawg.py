@@ -412,25 +412,11 @@ class Dawg(LexiconBase):
 
     def child(self, node: int, letter: int) -> int | None:
         """The edge from ``node`` labelled ``letter`` (a GADDAG's separator, code 0, too: it
-        sorts first). ``_find``'s scan, written out: move generators ask at every board tile."""
+        sorts first): one scan of the node's sorted edge list."""
         lst, shift, last = self._list, self._shift, self._lbit
         i = lst[node] & self._cmask
         if not i:
             return None
-        while True:
-            e = lst[i]
-            lt = e >> shift
-            if lt == letter:
-                return i
-            if lt > letter or e & last:
-                return None
-            i += 1
-
-    def _find(self, i: int, letter: int) -> int | None:
-        """Scan the sorted edge list starting at ``i`` (0: no list) for ``letter``."""
-        if not i:
-            return None
-        lst, shift, last = self._list, self._shift, self._lbit
         while True:
             e = lst[i]
             lt = e >> shift
@@ -491,10 +477,10 @@ class Dawg(LexiconBase):
     # -- native queries -------------------------------------------------------------------
     def _walk(self, codes: bytes) -> int | None:
         """Follow a path of letters; the final edge index or None (pure Python)."""
-        lst, cmask, find = self._list, self._cmask, self._find
+        child = self.child
         i: int | None = self._root
         for letter in codes:
-            i = find(lst[i] & cmask, letter)
+            i = child(i, letter)
             if i is None:
                 return None
         return i

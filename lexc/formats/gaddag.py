@@ -231,13 +231,13 @@ class Gaddag(Dawg):
             return self._native.contains(bytes(codes), GADDAG_SLOT, True)
         if not codes:
             return False
-        lst, cmask, find = self._list, self._cmask, self._find
+        child = self.child
         i: int | None = GADDAG_SLOT
         for letter in reversed(codes):
-            i = find(lst[i] & cmask, letter)
+            i = child(i, letter)
             if i is None:
                 return False
-        return bool(lst[i] >> self._tbit & 1)
+        return bool(self._list[i] >> self._tbit & 1)
 
     def front_hooks(self, codes: bytes) -> int:
         """Letters L with L + word a word: the terminal edges after rev(word), one walk (for
