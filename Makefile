@@ -13,19 +13,19 @@ help:           ## list the targets
 INSTALLED := $(VENV)/.lexc-installed
 # what the installed package is made of: its files (not Python's caches, not a compiled core built in
 # place); lexc is installed again when one of them is newer than the install, or the list of them changed
-SOURCES := find lexc wordlists setup.py pyproject.toml -name __pycache__ -prune -o -type f ! -name '*.so' ! -name '*.pyc'
+SOURCES := find src wordlists setup.py pyproject.toml -name __pycache__ -prune -o -type f ! -name '*.so' ! -name '*.pyc'
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP): $(BIN)/python pyproject.toml  # the dependencies, and lexc with them
-	rm -rf build/lib build/lib.* build/bdist.* *.egg-info  # setuptools' leftovers would ship modules that no longer exist
+	rm -rf build/lib build/lib.* build/bdist.* *.egg-info src/*.egg-info  # setuptools' leftovers would ship modules that no longer exist
 	$(BIN)/python -m pip install --quiet ".[test]"
 	$(SOURCES) -print | sort > $(INSTALLED)
 
 install: $(STAMP) ## create the virtualenv and install lexc into it (again when a source changed since)
 	@if [ -n "$$($(SOURCES) -newer $(INSTALLED) -print -quit)" ] || ! $(SOURCES) -print | sort | cmp -s - $(INSTALLED); then \
-	    echo "reinstalling lexc (a source changed)"; rm -rf build/lib build/lib.* build/bdist.* *.egg-info; \
+	    echo "reinstalling lexc (a source changed)"; rm -rf build/lib build/lib.* build/bdist.* *.egg-info src/*.egg-info; \
 	    $(BIN)/python -m pip install --quiet --no-deps --force-reinstall . && $(SOURCES) -print | sort > $(INSTALLED); fi
 
 demo: install   ## compile the bundled ENABLE list into every format and run a few queries
@@ -44,7 +44,7 @@ test: install   ## install and run the whole test suite (in parallel, one worker
 
 check: $(STAMP) ## the quick loop while you work: the source tree (its compiled core built in place), every test module, without the slow tests (ENABLE's GADDAG, the big list)
 	$(BIN)/python setup.py -q build_ext --inplace 2>&1 | grep -v "Warning\|warn(" || true
-	cd tests && env -u PYTHONDONTWRITEBYTECODE PYTHONPATH=$(CURDIR) ../$(BIN)/python -m pytest -c ../pyproject.toml --rootdir .. -m "not slow" $(PYTEST_ARGS)
+	cd tests && env -u PYTHONDONTWRITEBYTECODE PYTHONPATH=$(CURDIR)/src ../$(BIN)/python -m pytest -c ../pyproject.toml --rootdir .. -m "not slow" $(PYTEST_ARGS)
 
 BIGWORDS ?= 3000000
 BIGLIST  := build/biglist/synth-$(BIGWORDS).txt
@@ -63,17 +63,17 @@ UBSAN_LIB := $(shell gcc -print-file-name=libubsan.so 2>/dev/null)
 
 sanitize: $(STAMP) ## the compiled core under AddressSanitizer and UndefinedBehaviorSanitizer: the agreement tests, then 20,000 fuzz cases (CASES= to change)
 	rm -rf $(SANITIZE) && mkdir -p $(SANITIZE)
-	cp -r lexc tests tools wordlists formats setup.py pyproject.toml $(SANITIZE)/
-	rm -f $(SANITIZE)/lexc/native/*.so
+	cp -r src tests tools wordlists formats setup.py pyproject.toml $(SANITIZE)/
+	rm -f $(SANITIZE)/src/lexc/native/*.so
 	cd $(SANITIZE) && LEXC_SANITIZE=address,undefined ../../$(BIN)/python setup.py -q build_ext --inplace 2>&1 | grep -v "Warning\|warn(" || true
-	test -f $(SANITIZE)/lexc/native/_core.abi3.so  # the sanitized build must exist: no silent pure-Python run
+	test -f $(SANITIZE)/src/lexc/native/_core.abi3.so  # the sanitized build must exist: no silent pure-Python run
 	cd $(SANITIZE)/tests && env LD_PRELOAD="$(ASAN_LIB) $(UBSAN_LIB)" ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:allocator_may_return_null=1:soft_rss_limit_mb=3072 \
-	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 PYTHONPATH=$(CURDIR)/$(SANITIZE) LEXC_REQUIRE_CORE=1 \
+	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 PYTHONPATH=$(CURDIR)/$(SANITIZE)/src LEXC_REQUIRE_CORE=1 \
 	    ../../../$(BIN)/python -m pytest -c ../pyproject.toml --rootdir .. -p no:cacheprovider \
 	    test_native.py test_queries.py test_movegen.py test_alphabets.py test_biglist.py test_kwg.py test_hostile.py test_dawg.py test_gaddag.py \
 	    test_study.py test_search.py test_probability.py $(PYTEST_ARGS)
 	cd $(SANITIZE) && env LD_PRELOAD="$(ASAN_LIB) $(UBSAN_LIB)" ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:allocator_may_return_null=1:soft_rss_limit_mb=3072 \
-	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 PYTHONPATH=$(CURDIR)/$(SANITIZE) LEXC_REQUIRE_CORE=1 \
+	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 PYTHONPATH=$(CURDIR)/$(SANITIZE)/src LEXC_REQUIRE_CORE=1 \
 	    ../../$(BIN)/python tools/fuzz.py --cases $(or $(CASES),20000) --seed $(or $(SEED),0) --jobs 2 --memory-mb 0
 
 bench: install  ## measure every format side by side (lexc bench); write docs/bench/ and the README's report
@@ -83,10 +83,10 @@ bench: install  ## measure every format side by side (lexc bench); write docs/be
 positions: install  ## regenerate the built-in move-generation position set from 150 self-play games
 	@mkdir -p build
 	$(BIN)/lexc selfplay --games 150 --seed 1 --positions build/selfplay-positions.jsonl > /dev/null
-	$(BIN)/python -m lexc.bench.moves build/selfplay-positions.jsonl lexc/bench/enable-selfplay.jsonl
+	$(BIN)/python -m lexc.bench.moves build/selfplay-positions.jsonl src/lexc/bench/enable-selfplay.jsonl
 
 lint: install   ## byte-compile everything (a cheap syntax check)
-	$(BIN)/python -m compileall -q lexc tests
+	$(BIN)/python -m compileall -q src tests
 
 clean:          ## remove the virtualenv and build outputs
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache
+	rm -rf $(VENV) build dist *.egg-info src/*.egg-info .pytest_cache

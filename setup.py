@@ -1,38 +1,18 @@
 """Build of lexc's optional compiled core (``lexc.native._core``); the rest is pyproject.toml.
 
 The extension is C99 over CPython's limited API (one abi3 build for every Python >= 3.11).
-It is optional: where the machine has no working C compiler (or the build fails for any
-other reason) the install goes on without it, and lexc runs on its pure-Python path.
+It is optional (``Extension(optional=True)``): where the machine has no working C compiler,
+setuptools reports the failed build and the install goes on without it, and lexc runs on its
+pure-Python path. ``LEXC_SANITIZE=address,undefined`` builds it under the sanitizers
+(``make sanitize``).
 """
 
 import os
-import sys
 
 from setuptools import Extension, setup
-from setuptools.command.build_ext import build_ext
 
-SANITIZE = os.environ.get("LEXC_SANITIZE", "")  # make sanitize: -fsanitize=address,undefined
-
-
-class OptionalBuildExt(build_ext):
-    """build_ext that warns instead of failing: no compiler means the pure-Python path."""
-
-    def run(self):
-        try:
-            super().run()
-        except Exception as exc:  # distutils raises several unrelated types for a missing compiler
-            self._skip(exc)
-
-    def build_extension(self, ext):
-        try:
-            super().build_extension(ext)
-        except Exception as exc:
-            self._skip(exc)
-
-    def _skip(self, exc):
-        print(f"lexc: the compiled core was not built ({type(exc).__name__}: {exc}); "
-              "lexc will run on its pure-Python path", file=sys.stderr)
-
+SANITIZE = os.environ.get("LEXC_SANITIZE", "")
+NATIVE = "src/lexc/native"
 
 flags = ["-std=c99", "-O3", "-Wall"]
 link = []
@@ -44,15 +24,14 @@ setup(
     ext_modules=[
         Extension(
             "lexc.native._core",
-            sources=["lexc/native/_core.c", "lexc/native/movegen.c", "lexc/native/anatrie.c", "lexc/native/minimize.c",
-                     "lexc/native/probability.c"],
-            depends=["lexc/native/core.h", "lexc/native/search.inc"],
+            sources=[f"{NATIVE}/{name}.c" for name in ("_core", "movegen", "anatrie", "minimize", "probability")],
+            depends=[f"{NATIVE}/core.h", f"{NATIVE}/search.inc"],
             define_macros=[("Py_LIMITED_API", "0x030B0000")],
             py_limited_api=True,
             extra_compile_args=flags,
             extra_link_args=link,
+            optional=not SANITIZE,  # a sanitizer build must not fall back silently
         )
     ],
-    cmdclass={"build_ext": OptionalBuildExt},
     options={"bdist_wheel": {"py_limited_api": "cp311"}},
 )

@@ -1,6 +1,6 @@
 """Tests for the board (lexc.board.board), play notation (lexc.board.notation) and scoring (lexc.board.scoring).
 
-Expected scores are computed by hand from the premium layouts in lexc/rulesets/*.toml (the
+Expected scores are computed by hand from the premium layouts in src/lexc/rulesets/*.toml (the
 arithmetic is written next to each case); the code under test never supplies an expected
 value. Squares are named like the notation: column letter + row number, ``H8`` the centre.
 """

@@ -1295,7 +1295,7 @@ def test_every_subpackage_is_installed():
     import tomllib
 
     listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
-    found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "lexc").rglob("__init__.py")}
+    found = {".".join(p.parent.relative_to(ROOT / "src").parts) for p in (ROOT / "src" / "lexc").rglob("__init__.py")}
     assert found <= listed, found - listed
 
 

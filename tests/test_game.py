@@ -42,7 +42,7 @@ def short(enable_list):
 
 def variant(tmp_path: Path, counts: dict[str, int]) -> object:
     """The tiny ruleset with some tile counts changed (tile_total recomputed), loaded from a file."""
-    text = (ROOT / "lexc" / "rulesets" / "tiny.toml").read_text(encoding="utf-8")
+    text = (ROOT / "src" / "lexc" / "rulesets" / "tiny.toml").read_text(encoding="utf-8")
     for label, n in counts.items():
         text, k = re.subn(rf'^("?{re.escape(label)}"?) = \[\d+, (\d+)\]', rf"\g<1> = [{n}, \2]", text, flags=re.M)
         assert k == 1, label

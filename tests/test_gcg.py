@@ -246,7 +246,7 @@ OUT = ">Al: ACST 8G CAT +10 10\n>Bo: BDEQ H7 B.D +6 6\n>Al: S 8G ...S +6 16\n"
 
 def english_variant(directory: Path, counts: dict[str, int], rack_size: int = 7) -> Ruleset:
     """The English ruleset (board, values) with only the given tiles, loaded from a file."""
-    text = (Path(__file__).resolve().parents[1] / "lexc" / "rulesets" / "english.toml").read_text(encoding="utf-8")
+    text = (Path(__file__).resolve().parents[1] / "src" / "lexc" / "rulesets" / "english.toml").read_text(encoding="utf-8")
 
     def count(m: re.Match) -> str:
         label = m.group(1).strip('"')

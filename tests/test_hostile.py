@@ -119,7 +119,7 @@ def test_a_ruleset_file_that_is_not_a_regular_file_is_refused(tmp_path, capsys):
 
 def test_a_ruleset_file_is_stored_in_the_header_not_its_path(tmp_path):
     custom = tmp_path / "mine.toml"
-    custom.write_text((ROOT / "lexc" / "rulesets" / "tiny.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    custom.write_text((ROOT / "src" / "lexc" / "rulesets" / "tiny.toml").read_text(encoding="utf-8"), encoding="utf-8")
     built = formats.build(from_words(["AB", "BA"], load_ruleset(str(custom)).alphabet), "dawg", str(custom))
     data = formats.dumps(built)
     header, _ = split(data)

@@ -24,7 +24,7 @@ from lexc.ruleset import load_ruleset
 from lexicons import enable_built
 
 ENGLISH = load_ruleset("english")
-POSITIONS = Path(__file__).resolve().parent.parent / "lexc" / "bench" / "enable-selfplay.jsonl"
+POSITIONS = Path(__file__).resolve().parent.parent / "src" / "lexc" / "bench" / "enable-selfplay.jsonl"
 WORDS = ["AT", "BAT", "CAT", "CATS", "ZA", "QI", "QUIZ", "AA", "ABA", "ABBA", "TACT", "ACTS", "SCAT", "TA"]
 
 

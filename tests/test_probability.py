@@ -21,7 +21,7 @@ ENGLISH = load_ruleset("english")
 @pytest.fixture(scope="module")
 def small_bag(tmp_path_factory):
     """The tiny ruleset with two blanks (its own has one), so the two-blank term counts."""
-    text = (ROOT / "lexc" / "rulesets" / "tiny.toml").read_text(encoding="utf-8")
+    text = (ROOT / "src" / "lexc" / "rulesets" / "tiny.toml").read_text(encoding="utf-8")
     text = text.replace('"?" = [1, 0]', '"?" = [2, 0]').replace("tile_total = 40", "tile_total = 41")
     path = tmp_path_factory.mktemp("rules") / "two-blanks.toml"
     path.write_text(text, encoding="utf-8")

@@ -1,7 +1,7 @@
 """Tests for the referee (lexc.board.referee): legality, the words formed, the score, the leave
 and the reason a play is illegal.
 
-Expected scores are computed by hand from the premium layouts in lexc/rulesets/*.toml.
+Expected scores are computed by hand from the premium layouts in src/lexc/rulesets/*.toml.
 """
 
 from __future__ import annotations

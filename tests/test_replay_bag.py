@@ -128,7 +128,7 @@ def short(enable_list):
 @pytest.fixture(scope="module")
 def easy(tmp_path_factory):
     """The tiny ruleset without QJXZVKW: games that often end with a player out."""
-    text = (Path(__file__).resolve().parents[1] / "lexc" / "rulesets" / "tiny.toml").read_text(encoding="utf-8")
+    text = (Path(__file__).resolve().parents[1] / "src" / "lexc" / "rulesets" / "tiny.toml").read_text(encoding="utf-8")
     text = re.sub(r"^([QJXZVKW]) = \[\d+, (\d+)\]", r"\1 = [0, \2]", text, flags=re.M)
     total = sum(int(n) for n in re.findall(r'^"?[A-Z?]"? = \[(\d+), \d+\]', text, flags=re.M))
     path = tmp_path_factory.mktemp("rulesets") / "easy.toml"

@@ -32,7 +32,7 @@ def bundled_wordlist() -> Path:
     """Path of the bundled ENABLE list (package data when installed, wordlists/ in a checkout)."""
     here = Path(__file__).resolve()
     for path in (here.parents[1] / "wordlists" / BUNDLED_NAME,  # installed: package data, lexc/wordlists/
-                 here.parents[2] / "wordlists" / BUNDLED_NAME):  # a checkout: wordlists/ beside lexc/
+                 here.parents[3] / "wordlists" / BUNDLED_NAME):  # a checkout: wordlists/ beside src/
         if path.is_file():
             return path
     raise FileNotFoundError(f"the bundled word list {BUNDLED_NAME} is missing from this installation")

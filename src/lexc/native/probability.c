@@ -1,4 +1,4 @@
-/* Zyzzyva's probability order in C: each word's combinations (lexc/lexicons/probability.py,
+/* Zyzzyva's probability order in C: each word's combinations (src/lexc/lexicons/probability.py,
  * whose pure path is the reference), for a whole lexicon's words in one call.
  *
  * combinations(blob, table, big, letters, one, two, blanks) -> bytes or None

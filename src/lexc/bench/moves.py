@@ -1,7 +1,7 @@
 """The move-generation part of ``lexc bench``: positions per second
 generating every play, per format x strategy, on a fixed set of self-play positions.
 
-The built-in set (``lexc/bench/enable-selfplay.jsonl``) holds 100 positions met in
+The built-in set (``src/lexc/bench/enable-selfplay.jsonl``) holds 100 positions met in
 greedy self-play on ENABLE (``lexc selfplay``), picked so that about a quarter of the racks
 hold one blank and a few hold two, and ordered so that any leading part of the file keeps
 that mix (a slow strategy is timed on as many leading positions as fit its time budget).

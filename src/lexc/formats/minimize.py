@@ -222,7 +222,7 @@ class Minimizer:
 
 
 class CompiledMinimizer:
-    """``Minimizer`` run by the compiled core (``lexc/native/minimize.c``): the same
+    """``Minimizer`` run by the compiled core (``src/lexc/native/minimize.c``): the same
     algorithm step for step, so the same node indices and the same packed bytes (the tests
     build every word graph on both paths and compare the files)."""
 

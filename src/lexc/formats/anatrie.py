@@ -75,7 +75,7 @@ class AnagramTrie(LexiconBase):
     meta_required = ("order", "disk")
     uses_ruleset = True  # the "values" order needs the tile values
     zero_copy = True  # keep the loaded payload as a view of the mapped file
-    compiled = True  # the compiled core runs findwords2 (lexc/native/anatrie.c)
+    compiled = True  # the compiled core runs findwords2 (src/lexc/native/anatrie.c)
 
     def __init__(self, data: Any, alphabet: Alphabet, word_count: int, order: Sequence[int], disk: str,
                  build_options: dict[str, Any] | None = None, nodes: int | None = None):
@@ -258,7 +258,7 @@ class AnagramTrie(LexiconBase):
             yield from self._findwords2(letters, blanks)
 
     def _native_search(self, letters: tuple[int, ...], blanks: int) -> Iterator[tuple[list[bytes], bytes]]:
-        """The compiled core's findwords2: every group at once, as one buffer (lexc/native/README.md)."""
+        """The compiled core's findwords2: every group at once, as one buffer (src/lexc/native/README.md)."""
         self._read = (0, 0)
         if not self.word_count:
             return

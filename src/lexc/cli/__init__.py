@@ -58,15 +58,15 @@ LIBRARY = {
     "synth": "lexc.lexicons.synth.synth_file",
     "info": "lexc.lexicons.compile.describe",
     "verify": "lexc.lexicons.compile.verify",
-    "dump": "the format's dump_rows (lexc/formats/)",
+    "dump": "the format's dump_rows (src/lexc/formats/)",
     "formats": "lexc.formats.FORMATS",
     "rulesets": "lexc.ruleset.load_ruleset",
     "diff": "lexc.lexicons.diff.diff_lexicons",
     "stats": "lexc.lexicons.stats.lexicon_stats",
-    "check": "the format protocol: LexiconBase.__contains__ (lexc/formats/base.py)",
-    "words": "the format protocol: LexiconBase.words and .pattern (lexc/formats/base.py)",
-    "anagram": "the format protocol: LexiconBase.anagrams (lexc/formats/base.py)",
-    "hooks": "the format protocol: LexiconBase.hooks (lexc/formats/base.py)",
+    "check": "the format protocol: LexiconBase.__contains__ (src/lexc/formats/base.py)",
+    "words": "the format protocol: LexiconBase.words and .pattern (src/lexc/formats/base.py)",
+    "anagram": "the format protocol: LexiconBase.anagrams (src/lexc/formats/base.py)",
+    "hooks": "the format protocol: LexiconBase.hooks (src/lexc/formats/base.py)",
     "search": "lexc.lexicons.search.search and rows",
     "moves": "lexc.movegen.generate_plays",
     "judge": "lexc.board.referee.judge",
@@ -90,7 +90,7 @@ def cli() -> None:
 def _register(group: click.Group) -> None:
     """Add every command module's commands to the group, each --help naming its code."""
     for module in (lexicons, inspect, query, board, game, bench):
-        where = f"lexc/cli/{Path(module.__file__).name}"
+        where = f"src/lexc/cli/{Path(module.__file__).name}"
         for command in vars(module).values():
             if isinstance(command, click.Command):
                 command.epilog = f"Code: {where} ({command.callback.__name__}), over {LIBRARY[command.name]}."

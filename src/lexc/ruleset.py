@@ -1,6 +1,6 @@
 """Rulesets: the alphabet, tile bag and board of a crossword game, loaded from TOML.
 
-Rulesets are data. The bundled ones live in ``lexc/rulesets/*.toml`` (the schema is written
+Rulesets are data. The bundled ones live in ``src/lexc/rulesets/*.toml`` (the schema is written
 down at the top of ``english.toml``); any other file with the same schema loads by path.
 Everything is checked on load: each problem raises :class:`RulesetError` with a one-line
 message naming the file and what is wrong.
@@ -115,7 +115,7 @@ def _bundle_dir() -> Path:
 
 
 def available() -> list[str]:
-    """The names of the bundled rulesets (the stems of ``lexc/rulesets/*.toml``), sorted."""
+    """The names of the bundled rulesets (the stems of ``src/lexc/rulesets/*.toml``), sorted."""
     return sorted(p.name[: -len(".toml")] for p in _bundle_dir().iterdir() if p.name.endswith(".toml"))
 
 

@@ -1,4 +1,4 @@
-/* The word-graph minimizer in C: lexc/formats/minimize.py's Minimizer, the same algorithm
+/* The word-graph minimizer in C: src/lexc/formats/minimize.py's Minimizer, the same algorithm
  * step for step (Daciuk et al. 2000 on sorted input, one register for every language,
  * GADDAG links), so a build gives the same node indices and the same packed bytes on both
  * paths (the tests compare them). minimize.py is the readable reference; its docstrings
@@ -481,7 +481,7 @@ static PyType_Slot Minimizer_slots[] = {
     {Py_tp_new, Minimizer_new},
     {Py_tp_dealloc, Minimizer_dealloc},
     {Py_tp_methods, Minimizer_methods},
-    {Py_tp_doc, "The word-graph minimizer (lexc/formats/minimize.py's Minimizer) in C."},
+    {Py_tp_doc, "The word-graph minimizer (src/lexc/formats/minimize.py's Minimizer) in C."},
     {0, NULL},
 };
 

@@ -52,7 +52,7 @@ def run_job(job: dict[str, Any], tmp: Path, on_progress: Callable[[str], None], 
         env["LEXC_PURE"] = "1"
     else:
         env.pop("LEXC_PURE", None)
-    root = str(Path(__file__).resolve().parents[2])
+    root = str(Path(__file__).resolve().parents[2])  # the folder holding this lexc package
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     # -P: the worker imports this lexc (PYTHONPATH above), never a source tree in the cwd
     proc = subprocess.Popen([sys.executable, "-P", "-m", "lexc.bench.worker", str(job_path), str(result_path)],

@@ -1,7 +1,7 @@
 """Whole-position move generation in the compiled core, and the compact result both paths share.
 
 ``Plays`` holds every play of a position. From the compiled core it is the core's buffer of
-fixed records (score, square, direction, tiles; ``lexc/native/README.md``) and nothing else:
+fixed records (score, square, direction, tiles; ``src/lexc/native/README.md``) and nothing else:
 ``Move`` objects and their notation are made only for the plays a caller asks for
 (``moves()`` for all of them, ``moves(top=N)`` for the best N, ``len()`` and ``scores()``
 for none). From the pure-Python strategies it wraps their list of moves.

@@ -6,7 +6,7 @@ foundations, and the formats and the move generator call it through this module.
 optional: ``pip install .`` builds it with the machine's compiler when there is one, and
 lexc runs on the pure-Python path without it (which stays the reference: the tests hold the
 two to identical answers). ``LEXC_PURE=1`` forces the pure path. The contract the C code
-rests on, and how its results are laid out, is ``lexc/native/README.md``.
+rests on, and how its results are laid out, is ``src/lexc/native/README.md``.
 """
 
 from __future__ import annotations
@@ -20,11 +20,46 @@ try:
     UNAVAILABLE = ""
 except ImportError as exc:  # no compiler at install time, or a host the core does not run on
     _core = None  # type: ignore[assignment]
-    _built = any(name.startswith("_core.") and name.endswith((".so", ".pyd")) for name in os.listdir(os.path.dirname(__file__)))
-    UNAVAILABLE = f"does not load: {exc or type(exc).__name__}" if _built else "was not built at install time"
+    _error = exc
 
-if _core is None and os.environ.get("LEXC_REQUIRE_CORE"):  # make sanitize: never a silent pure-Python run
-    raise ImportError(f"LEXC_REQUIRE_CORE is set and the compiled core {UNAVAILABLE}")
+
+def _missing_core() -> tuple[str, bool]:
+    """Why the compiled core did not load, truthfully, and whether it was expected: its file
+    is here but does not load, or the lexc installed in this environment has it while the
+    lexc imported (a source tree on the path) does not."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    def compiled(name: str) -> bool:
+        return name.startswith("_core.") and name.endswith(tuple(EXTENSION_SUFFIXES))
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    if any(compiled(name) for name in os.listdir(here)):
+        return f"does not load: {_error or type(_error).__name__}", True
+    try:
+        from importlib import metadata
+
+        dist = metadata.distribution("lexc")
+        built = [f for f in dist.files or () if compiled(f.name) and f.parent.name == "native"]
+        installed = os.path.dirname(os.path.abspath(dist.locate_file(built[0]))) if built else ""
+    except Exception:  # no installed distribution, or unreadable metadata: nothing was expected
+        return "is not in this lexc (installed without a C compiler?)", False
+    if not installed:
+        return "was not built when this lexc was installed (no C compiler?)", False
+    if installed != here:
+        return f"is not in the lexc imported from {os.path.dirname(here)} (the installed one, in " \
+               f"{os.path.dirname(installed)}, has it: is a source tree on the Python path?)", True
+    return "is missing from this installation", True
+
+
+if _core is None:
+    UNAVAILABLE, _EXPECTED = _missing_core()
+    if os.environ.get("LEXC_REQUIRE_CORE"):  # make sanitize: never a silent pure-Python run
+        raise ImportError(f"LEXC_REQUIRE_CORE is set and the compiled core {UNAVAILABLE}")
+    if _EXPECTED and os.environ.get("LEXC_PURE", "") in ("", "0"):  # said once, at import
+        import sys
+
+        print(f"lexc: warning: running on the pure-Python path (much slower): the compiled core {UNAVAILABLE}",
+              file=sys.stderr)
 
 _enabled = os.environ.get("LEXC_PURE", "") in ("", "0")
 

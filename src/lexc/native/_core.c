@@ -1138,7 +1138,7 @@ static PyModuleDef_Slot core_slots[] = {{Py_mod_exec, core_exec}, {0, NULL}};
 
 static struct PyModuleDef core_module = {
     PyModuleDef_HEAD_INIT, "lexc.native._core",
-    "lexc's compiled core: word-graph queries, proofs and move generation (see lexc/native/README.md).",
+    "lexc's compiled core: word-graph queries, proofs and move generation (see src/lexc/native/README.md).",
     0, NULL, core_slots, NULL, NULL, NULL,
 };
 
