@@ -14,7 +14,7 @@ PACKAGE = Path(lexc.__file__).resolve().parent
 
 # From the ground floor up; a module may import its own wing and any wing of a lower rank.
 WINGS = ["foundations", "native", "formats", "lexicons", "board", "movegen", "game", "bench", "cli"]
-FOUNDATIONS = {"lexc", "lexc._version", "lexc.alphabet", "lexc.ruleset", "lexc.wordlist", "lexc.pattern", "lexc.limits", "lexc.lazy",
+FOUNDATIONS = {"lexc", "lexc._version", "lexc.errors", "lexc.alphabet", "lexc.ruleset", "lexc.wordlist", "lexc.pattern", "lexc.limits", "lexc.lazy",
                "lexc.__main__"}
 
 
@@ -101,4 +101,24 @@ def test_every_wing_says_what_it_is_for_and_what_it_may_import(wing):
 
 def test_the_fuzzer_is_not_shipped():
     assert not (PACKAGE / "fuzz.py").exists()
-    assert (PACKAGE.parent / "tools" / "fuzz.py").exists() or not (PACKAGE.parent / "pyproject.toml").exists()
+    checkout = PACKAGE.parent.parent  # src/lexc in a checkout (make check)
+    assert (checkout / "tools" / "fuzz.py").exists() or not (checkout / "pyproject.toml").exists()
+
+
+def test_every_error_class_derives_from_lexc_error():
+    """One base for every error lexc raises for bad input: the CLI maps errors by class."""
+    import importlib
+    import inspect
+
+    from lexc.errors import LexcError
+
+    found = {}
+    for module, _ in modules():
+        if module.startswith("lexc.cli") or module == "lexc.__main__":
+            continue
+        for name, value in vars(importlib.import_module(module)).items():
+            if inspect.isclass(value) and issubclass(value, Exception) and name.endswith("Error"):
+                found[f"{value.__module__}.{value.__qualname__}"] = value
+    assert len(found) >= 15
+    assert sorted(name for name, cls in found.items()
+                  if not issubclass(cls, LexcError) and cls.__module__.startswith("lexc")) == []

@@ -18,10 +18,10 @@ _API = {
     "Alphabet": "alphabet", "FORMATS": "formats", "FormatError": "formats", "build": "formats",
     "get_format": "formats", "load": "formats", "save": "formats", "Ruleset": "ruleset",
     "RulesetError": "ruleset", "load_ruleset": "ruleset", "WordList": "wordlist", "WordListError": "wordlist",
-    "read_wordlist": "wordlist",
+    "read_wordlist": "wordlist", "LexcError": "errors",
 }
 
-__all__ = ["Alphabet", "FORMATS", "FormatError", "Ruleset", "RulesetError", "WordList", "WordListError",
+__all__ = ["Alphabet", "FORMATS", "FormatError", "LexcError", "Ruleset", "RulesetError", "WordList", "WordListError",
            "__version__", "build", "get_format", "load", "load_ruleset", "read_wordlist", "save"]
 
 

@@ -9,6 +9,7 @@ the board is written with the label in lowercase and coded ``code | BLANK_FLAG``
 
 from __future__ import annotations
 
+from .errors import LexcError
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ MAX_WORD_TILES = 64  # the longest word any lexicon holds, and the most tiles a 
 RESERVED = "?*[]^#.()/-"  # characters with a meaning of their own in racks, patterns and notation
 
 
-class AlphabetError(ValueError):
+class AlphabetError(LexcError, ValueError):
     """A text cannot be split into this alphabet's labels."""
 
     def __init__(self, message: str, position: int = 0, char: str = ""):

@@ -10,6 +10,7 @@ pattern positions, so a trie search can carry it along one edge at a time.
 
 from __future__ import annotations
 
+from .errors import LexcError
 import re
 
 from .alphabet import MAX_WORD_TILES, Alphabet, fold
@@ -18,7 +19,7 @@ STAR = -1
 MAX_PATTERN = 256  # characters of a pattern (no word is longer than MAX_WORD_TILES letters)
 
 
-class PatternError(ValueError):
+class PatternError(LexcError, ValueError):
     """A pattern is malformed or names a letter outside the alphabet."""
 
 

@@ -8,6 +8,7 @@ message naming the file and what is wrong.
 
 from __future__ import annotations
 
+from .errors import LexcError
 import os
 import stat
 from dataclasses import dataclass, field
@@ -33,7 +34,7 @@ _BOARD_KEYS = {"legend": dict, "start": str, "rows": list}
 _TYPE_NAMES = {str: "a string", int: "an integer", dict: "a table", list: "an array"}
 
 
-class RulesetError(ValueError):
+class RulesetError(LexcError, ValueError):
     """A ruleset cannot be found, read or validated; the message is one line naming the file."""
 
 

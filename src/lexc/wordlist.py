@@ -9,6 +9,7 @@ match; they are kept as ``bytes`` of letter codes, sorted and unique. Anything e
 
 from __future__ import annotations
 
+from .errors import LexcError
 import hashlib
 import os
 import re
@@ -22,7 +23,7 @@ from .alphabet import MAX_WORD_TILES, Alphabet, AlphabetError, fold  # noqa: F40
 from .limits import MAX_LISTED_WORDS  # noqa: F401 (re-exported)
 
 
-class WordListError(ValueError):
+class WordListError(LexcError, ValueError):
     """A word list cannot be read; the message is one line."""
 
 

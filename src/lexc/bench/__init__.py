@@ -8,6 +8,8 @@ is timed and compared; ``baselines`` are the non-lexc structures; ``papers``, ``
 ``charts`` turn figures into tables and pictures.
 """
 
+from ..errors import LexcError
 
-class BenchError(RuntimeError):
+
+class BenchError(LexcError, RuntimeError):
     """A measurement job failed; the message is one line."""

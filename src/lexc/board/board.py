@@ -22,6 +22,7 @@ A **text picture** has one line per row, ``.`` for an empty square and the tiles
 
 from __future__ import annotations
 
+from ..errors import LexcError
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -34,7 +35,7 @@ from ..ruleset import Ruleset
 MAX_CGP = 8192  # characters of a CGP string, and bytes of a board picture file
 
 
-class PositionError(ValueError):
+class PositionError(LexcError, ValueError):
     """A malformed position (CGP string or picture): the message is one line for the user."""
 
 

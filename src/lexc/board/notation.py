@@ -17,6 +17,7 @@ or blank), and refused naming the square when it is another letter.
 
 from __future__ import annotations
 
+from ..errors import LexcError
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from .board import Board, square_name, tile_text
 THROUGH = 0  # a square of the play that holds a tile already on the board
 
 
-class PlayError(ValueError):
+class PlayError(LexcError, ValueError):
     """Notation that cannot be read; the message says why in one line."""
 
 

@@ -22,31 +22,14 @@ import click
 
 from .. import native
 from .._version import __version__
+from ..errors import LexcError
 from . import bench, board, game, inspect, lexicons, query
 from .common import Negative, one_line
 
-# The errors that are the user's (one line, exit status 2), by module: each command module
-# imports the library it needs inside the command, so start-up imports only what the chosen
-# command uses; an error class can only have been raised if its module was imported.
-USER_ERRORS = {
-    "lexc.alphabet": "AlphabetError", "lexc.bench": "BenchError", "lexc.board.board": "PositionError",
-    "lexc.board.notation": "PlayError", "lexc.formats.errors": "FormatError", "lexc.game.gcg": "GCGError",
-    "lexc.lexicons.diff": "LexiconDiffError", "lexc.lexicons.stats": "LexiconStatsError",
-    "lexc.movegen": "MoveGenError", "lexc.pattern": "PatternError", "lexc.ruleset": "RulesetError",
-    "lexc.lexicons.search": "SearchError",
-    "lexc.wordlist": "WordListError",
-}
-
-
 def is_user_error(exc: BaseException) -> bool:
-    """Whether an exception is one of ``USER_ERRORS`` (or an OSError: a file the user named)."""
-    if isinstance(exc, OSError):
-        return True
-    for module, name in USER_ERRORS.items():
-        loaded = sys.modules.get(module)
-        if loaded is not None and isinstance(exc, getattr(loaded, name)):
-            return True
-    return False
+    """Whether an exception is the user's: a ``LexcError`` (every library error derives from
+    it), or an OSError (a file the user named)."""
+    return isinstance(exc, (LexcError, OSError))
 
 
 # The library function each command wraps, named in its --help (with the command's own module).

@@ -26,6 +26,7 @@ value of the opponent's rack, ``(RACK) +2X``; *add-and-subtract* (WESPA), where 
 
 from __future__ import annotations
 
+from ..errors import LexcError
 import os
 import re
 from dataclasses import dataclass, field
@@ -51,7 +52,7 @@ def is_count(tiles: str) -> bool:
     return bool(_COUNT.match(tiles))
 
 
-class GCGError(ValueError):
+class GCGError(LexcError, ValueError):
     """A malformed GCG file; the one-line message starts with the line number."""
 
 

@@ -15,6 +15,7 @@ Players (``Action``, ``TurnView``, ``ProgramPlayer``) are in ``players.py``.
 
 from __future__ import annotations
 
+from ..errors import LexcError
 import random
 from collections import Counter
 from dataclasses import dataclass
@@ -41,7 +42,7 @@ def tiles_text(alphabet: Alphabet, tiles: list[int]) -> str:
     return alphabet.rack_text(sorted(c for c in tiles if c), tiles.count(0))
 
 
-class IllegalAction(ValueError):
+class IllegalAction(LexcError, ValueError):
     """An action the manager refuses; ``ruling`` is the referee's for a play (else a Ruling
     with only the reason), so an interactive player can be told why."""
 

@@ -15,6 +15,7 @@ differences that are kept (at most ``limit`` per side) are decoded back to text.
 
 from __future__ import annotations
 
+from ..errors import LexcError
 import os
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
@@ -27,7 +28,7 @@ __all__ = ["AlphabetMismatchError", "LexiconDiff", "LexiconDiffError", "alphabet
            "diff_lexicons", "sorted_codes"]
 
 
-class LexiconDiffError(ValueError):
+class LexiconDiffError(LexcError, ValueError):
     """Two lexicons cannot be compared; the message is one line."""
 
 

@@ -25,6 +25,7 @@ from functools import lru_cache
 from typing import Any, Collection, Iterable
 
 from ..alphabet import BLANK_CHAR, UNBLANK, Alphabet
+from ..errors import LexcError
 from ..pattern import STAR, as_regex, can_match, parse_pattern
 from ..ruleset import Ruleset
 from .probability import combinations_list
@@ -32,7 +33,7 @@ from .study import study_index
 
 
 
-class SearchError(ValueError):
+class SearchError(LexcError, ValueError):
     """A condition that cannot be read (a bad range, rack or pattern); one line."""
 
 

@@ -10,6 +10,7 @@ few seconds and little memory. ``format_stats`` renders the result as a text rep
 
 from __future__ import annotations
 
+from ..errors import LexcError
 import re
 from bisect import bisect_right
 from collections import Counter
@@ -27,7 +28,7 @@ LONGEST = 5
 EXAMPLES = 10
 
 
-class LexiconStatsError(ValueError):
+class LexiconStatsError(LexcError, ValueError):
     """A lexicon cannot be measured against a ruleset; the message is one line."""
 
 

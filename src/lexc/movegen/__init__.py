@@ -15,6 +15,7 @@ tiles, and one module per strategy is named for its authors.
 
 from __future__ import annotations
 
+from ..errors import LexcError
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +32,7 @@ from .rack import Rack
 STRATEGIES = {module.NAME: module for module in (naive, appel_jacobson, gordon, shapiro_smith)}
 
 
-class MoveGenError(ValueError):
+class MoveGenError(LexcError, ValueError):
     """A strategy that does not apply to the lexicon's format, or a bad rack."""
 
 
