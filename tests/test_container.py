@@ -451,6 +451,21 @@ def test_saved_file_has_the_usual_mode(tmp_path, lexicon):
     assert path.stat().st_mode & 0o777 == 0o644  # not mkstemp's 0600
 
 
+def test_a_write_never_touches_the_process_umask(tmp_path, lexicon, monkeypatch):
+    """The umask is process-wide: reading it means setting it, a race with other threads."""
+    def forbidden(*_):
+        raise AssertionError("os.umask called")
+
+    old = os.umask(0o027)
+    try:
+        monkeypatch.setattr(os, "umask", forbidden)
+        formats.save(lexicon, tmp_path / "quiet.dawg")
+    finally:
+        monkeypatch.undo()
+        os.umask(old)
+    assert (tmp_path / "quiet.dawg").stat().st_mode & 0o777 == 0o640  # the kernel applied the umask
+
+
 @pytest.mark.parametrize("step, error", [
     ("fsync", OSError(28, "No space left on device")),   # the data never reaches the disk
     ("replace", OSError(13, "Permission denied")),        # the rename into place fails

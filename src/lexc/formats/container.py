@@ -175,15 +175,9 @@ def write_atomic(path: str | os.PathLike, data: bytes) -> None:
     directory = path.parent if str(path.parent) else Path(".")
     if not directory.is_dir():
         raise FileNotFoundError(errno.ENOENT, "no such directory", str(directory))
-    import tempfile  # (only a write needs it: loading a file starts faster)
-
     _sweep_stale_parts(directory, path.name)
+    fd, tmp = _create_part(directory, path)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".part", dir=directory)
-    except OSError as exc:
-        raise _naming(exc, path) from None
-    try:
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the file the usual mode
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
@@ -235,8 +229,19 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _umask() -> int:
-    """The process umask (read by setting and restoring it)."""
-    mask = os.umask(0o22)
-    os.umask(mask)
-    return mask
+def _create_part(directory: Path, path: Path) -> tuple[int, str]:
+    """A new temporary file beside ``path`` (``.NAME.PID.RANDOM.part``), opened for writing:
+    created with mode 0o666 so that the kernel applies the process umask, as for any new file
+    (no process-wide umask is read or changed: that would race with other threads)."""
+    import secrets  # (only a write needs it: loading a file starts faster)
+
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(100):
+        tmp = str(directory / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.part")
+        try:
+            return os.open(tmp, flags, 0o666), tmp
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise _naming(exc, path) from None
+    raise _naming(FileExistsError(errno.EEXIST, "no free temporary name"), path)
