@@ -5,7 +5,6 @@ from __future__ import annotations
 import fcntl
 import os
 import random
-from contextlib import nullcontext
 from pathlib import Path
 
 import pytest
@@ -38,15 +37,15 @@ def format_of(kind: str) -> str:
     return kind.split(":")[0]
 
 
-def made_on(kind: str):
-    """A context in which lexicons are made on the kind's path."""
-    return native.pure() if kind.endswith(":pure") else nullcontext()
+def backend_of(kind: str) -> native.Backend:
+    """The backend a lexicon kind is made on: the pure-Python reference for ``NAME:pure``,
+    else the one lexc chooses (``native.select()``)."""
+    return native.select(pure=True) if kind.endswith(":pure") else native.select()
 
 
 def build_kind(words, kind: str, **options):
-    """``formats.build`` on the kind's path."""
-    with made_on(kind):
-        return build(words, format_of(kind), **options)
+    """``formats.build`` on the kind's backend."""
+    return build(words, format_of(kind), backend=backend_of(kind), **options)
 
 SMALL = {
     "paper": ["CAR", "CARE", "CARS", "CAT", "CATS", "CARES", "CARET", "SCAR", "SCARE", "ACE", "ACES", "RACE",
@@ -81,23 +80,21 @@ def shared_build(key: str, make, kind: str = ""):
     (``LEXC_TEST_SHARED``, made by conftest) under a lock, and every process (the builder
     too) uses the file loaded back: each test sees the same object whichever worker runs it,
     and a structure such as ENABLE's GADDAG is built once per run, not once per worker.
-    The file is loaded on ``kind``'s path (``made_on``): one file, a lexicon per path.
+    The file is loaded on ``kind``'s backend (``backend_of``): one file, a lexicon per backend.
     """
     if (key, kind) in _built:
         return _built[key, kind]
     shared = os.environ.get("LEXC_TEST_SHARED")
     if not shared:  # no conftest (a module run on its own by hand): build in this process
         data = formats.dumps(make())
-        with made_on(kind):
-            _built[key, kind] = formats.loads(data)
+        _built[key, kind] = formats.loads(data, backend=backend_of(kind))
         return _built[key, kind]
     path = Path(shared) / key
     with open(path.with_suffix(".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not path.exists():
             formats.save(make(), path)
-    with made_on(kind):
-        _built[key, kind] = formats.load(path)
+    _built[key, kind] = formats.load(path, backend=backend_of(kind))
     return _built[key, kind]
 
 

@@ -22,7 +22,7 @@ from lexc.ruleset import available, load_ruleset
 from lexc.wordlist import from_words
 
 from lexc.movegen.compiled import CORE_SEARCHED, batch_line
-from lexicons import build_kind, engine_kinds, format_of, made_on
+from lexicons import backend_of, build_kind, engine_kinds, format_of
 
 CATALAN = load_ruleset("catalan")
 POLISH = load_ruleset("polish")
@@ -113,8 +113,7 @@ def loaded(request, tmp_path_factory):
     lexicon = build_kind(from_words(WORDS[lang], ruleset.alphabet), kind, ruleset=lang)
     path = tmp_path_factory.mktemp("lex") / f"{lang}.{fmt}.lexc"
     assert save(lexicon, path) > 0
-    with made_on(kind):
-        back = load(path)
+    back = load(path, backend=backend_of(kind))
     assert back.name == fmt and back.ruleset == lang and len(back) == len(set(WORDS[lang]))
     return lang, back
 

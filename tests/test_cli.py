@@ -287,7 +287,7 @@ class Flat(LexiconBase):
         return b"".join(bytes((len(w),)) + w for w in self.codes)
 
     @classmethod
-    def from_payload(cls, payload, header, alphabet):
+    def from_payload(cls, payload, header, alphabet, backend=None):
         words, i = [], 0
         while i < len(payload):
             words.append(bytes(payload[i + 1:i + 1 + payload[i]]))

@@ -1,7 +1,7 @@
-"""The compiled core's switch and plumbing: which path is active and how to choose it, that a
-lexicon keeps the path it was made on, and what the core's graph refuses. The agreement of
-the two paths' answers is tested where each answer is (queries, move generation, alphabets,
-the big list), over both paths (``lexicons.ENGINES``)."""
+"""The seam to the compiled core: which backend ``select`` gives and how to choose another,
+that a lexicon keeps the backend it was made on, and what the core's graph refuses. The
+agreement of the two backends' answers is tested where each answer is (queries, move
+generation, alphabets, the big list), over both (``lexicons.engine_kinds``)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,8 @@ from lexicons import enable_built
 ROOT = Path(__file__).resolve().parent.parent
 HOOK = ROOT / "formats" / "golden" / "hook.gaddawg"
 
-needs_core = pytest.mark.skipif(not native.enabled(), reason="the compiled core is not built here, or LEXC_PURE=1")
+needs_core = pytest.mark.skipif(native.select() is not native.COMPILED,
+                                reason="the compiled core is not built here, or LEXC_PURE=1")
 
 
 def _lexc(*args: str, **env: str) -> subprocess.CompletedProcess:
@@ -38,7 +39,7 @@ def _lexc(*args: str, **env: str) -> subprocess.CompletedProcess:
 def test_version_names_the_active_path():
     done = _lexc("--version")
     assert done.returncode == 0
-    expected = "engine: compiled core (C)" if native.enabled() else "engine: pure Python"
+    expected = "engine: compiled core (C)" if native.select().compiled else "engine: pure Python"
     assert expected in done.stdout
 
 
@@ -55,13 +56,13 @@ def test_info_says_which_path_answers():
     assert done.returncode == 0 and "engine: compiled core (C)" in done.stdout
 
 
-def test_a_lexicon_keeps_the_path_it_was_made_on(english):
+def test_a_lexicon_keeps_the_backend_it_was_made_on(english):
     words = from_words(["AT", "CAT", "TA"], english.alphabet)
-    with native.pure():
-        reference = build(words, "gaddawg")
-    assert reference.engine == "pure Python"
+    reference = build(words, "gaddawg", backend=native.select(pure=True))
+    assert reference.engine == "pure Python" and reference.backend is native.PURE
     compiled = build(words, "gaddawg")
-    assert compiled.engine == ("compiled core (C)" if native.enabled() else "pure Python")
+    assert compiled.engine == ("compiled core (C)" if native.select().compiled else "pure Python")
+    assert compiled.backend is native.select()
     assert formats.dumps(reference) == formats.dumps(compiled)  # one file, whichever path built it
     assert sorted(reference) == sorted(compiled) == ["AT", "CAT", "TA"]
 
@@ -70,16 +71,19 @@ def test_a_lexicon_keeps_the_path_it_was_made_on(english):
 def test_the_core_graph_refuses_what_it_cannot_walk():
     """The core checks on construction what its walks rely on; the loader's own checks name
     the fault (tests/test_hostile.py covers the files), the core never reads past its arrays."""
-    core = native.core()
-    ok = bytes(4) + (1 << 22 | 2).to_bytes(4, "little") + (1 << 24 | 1 << 23 | 1 << 22).to_bytes(4, "little")
-    with pytest.raises(ValueError):  # a buffer that is not whole edges
-        core.Graph(ok[:-1], False, 24, 23, 22, 22, 26, 1, False, b"", bytes(256))
-    with pytest.raises(ValueError):  # a child index outside the array
-        bad = ok[:8] + (1 << 24 | 1 << 23 | 1 << 22 | 9).to_bytes(4, "little")
-        core.Graph(bad, False, 24, 23, 22, 22, 26, 1, False, b"", bytes(256))
-    with pytest.raises(ValueError):  # a letter outside the alphabet
-        bad = ok[:8] + (27 << 24 | 1 << 23 | 1 << 22).to_bytes(4, "little")
-        core.Graph(bad, False, 24, 23, 22, 22, 26, 1, False, b"", bytes(256))
+    core = native.COMPILED.core
+    pointer, leaf = 1 << 22 | 1, 1 << 24 | 1 << 23 | 1 << 22  # root pointer to edge 1; A, terminal, last
+    ok = pointer.to_bytes(4, "little") + leaf.to_bytes(4, "little")
+    assert core.Graph(ok, False, 24, 23, 22, 22, 26, 1, False, b"", bytes(256)).contains(b"\x01", 0)
+    cases = [(ok[:-1], "layout", 0, 0),  # a buffer that is not whole edges
+             (ok[:4] + (leaf | 9).to_bytes(4, "little"), "child", 1, 9),  # a child outside the array
+             (ok[:4] + (leaf | 27 << 24).to_bytes(4, "little"), "letter", 1, 27),  # a letter outside the alphabet
+             (ok[:4] + (leaf & ~(1 << 22)).to_bytes(4, "little"), "unclosed", 1, 0)]  # a list that never closes
+    for data, kind, index, value in cases:
+        with pytest.raises(native.MalformedGraph) as raised:
+            core.Graph(data, False, 24, 23, 22, 22, 26, 1, False, b"", bytes(256))
+        assert (raised.value.kind, raised.value.index, raised.value.value) == (kind, index, value)
+    assert issubclass(native.MalformedGraph, lexc.LexcError)
 
 
 @needs_core
@@ -101,8 +105,7 @@ def test_findwords_reads_what_the_reference_reads(english, disk):
     lines = (ROOT / "wordlists" / "enable1.txt").read_text().split()[::7]
     data = formats.dumps(build(from_words(lines, english.alphabet), "anatrie", disk=disk))
     compiled = formats.loads(data)
-    with native.pure():
-        reference = formats.loads(data)
+    reference = formats.loads(data, backend=native.PURE)
     assert reference.engine == "pure Python"
     for rack, required in [("RETAINS", ""), ("QUIZ??", ""), ("AEINRST?", ""), ("??", ""), ("ZZZ", ""),
                            ("TRE?", "A"), ("ES", "QU"), ("AB", "Z")]:
@@ -120,8 +123,7 @@ def test_a_gaddag_answers_membership_from_one_half_on_both_paths():
     and the other on the other."""
     data = (ROOT / "tests" / "data" / "halves-disagree.gaddawg").read_bytes()
     compiled = formats.loads(data)
-    with native.pure():
-        reference = formats.loads(data)
+    reference = formats.loads(data, backend=native.PURE)
     for word in ("CATS", "CAT", "DOG", "QUIZ", "AB", "A", "AAH"):
         assert (word in compiled) == (word in reference) == reference.contains_codes(reference.encode(word)), word
         assert compiled.hooks(word) == reference.hooks(word), word
@@ -137,8 +139,7 @@ def test_membership_runs_in_the_core_and_hands_the_rest_to_python(english):
     built = from_words(["CARE", "CARES", "ZYZZYVA", "AA"], english.alphabet)
     for fmt in ("dawg", "gaddag", "gaddawg"):
         compiled = formats.build(built, fmt)
-        with native.pure():
-            reference = formats.build(built, fmt)
+        reference = formats.build(built, fmt, backend=native.PURE)
         assert type(compiled).__contains__ is formats.Dawg.__contains__
         assert "method_descriptor" in type(type(compiled).__contains__).__name__
         for word in words + [b"CARE", compiled.encode("CARE"), 3, None]:
@@ -152,8 +153,7 @@ GRAPHS = ("dawg", "gaddag", "gaddawg")
 
 def _both_paths(words, name: str, **options) -> tuple[bytes, bytes]:
     """The file bytes of one build on the pure path and one on the active path."""
-    with native.pure():
-        reference = formats.dumps(build(words, name, **options))
+    reference = formats.dumps(build(words, name, backend=native.PURE, **options))
     return reference, formats.dumps(build(words, name, **options))
 
 
@@ -173,8 +173,7 @@ def test_the_compiled_minimizer_builds_the_same_bytes(english, words, name, layo
 def test_the_compiled_minimizer_builds_enables_gaddawg_byte_for_byte(enable_list):
     """The session's ENABLE gaddawg (built once per run by ``build`` on the active path: the
     compiled minimizer, which this test requires) is the file the reference minimizer builds."""
-    with native.pure():
-        reference = formats.dumps(build(enable_list, "gaddawg"))
+    reference = formats.dumps(build(enable_list, "gaddawg", backend=native.PURE))
     assert formats.dumps(enable_built(enable_list, "gaddawg")) == reference
 
 
@@ -182,7 +181,7 @@ def test_the_compiled_minimizer_builds_enables_gaddawg_byte_for_byte(enable_list
 def test_the_compiled_minimizer_refuses_what_the_reference_refuses():
     from lexc.formats.minimize import Minimizer, link
 
-    for make in (Minimizer, native.core().Minimizer):
+    for make in (Minimizer, native.COMPILED.core.Minimizer):
         m = make()
         with pytest.raises(ValueError, match="strictly increasing"):
             m.add_language([b"\x02", b"\x01"])
@@ -202,7 +201,7 @@ def test_the_compiled_minimizer_refuses_what_the_reference_refuses():
 
 # -- the deep check --------------------------------------------------------------------------------
 
-def _tampered(lexicon, how: str):
+def _tampered(lexicon, how: str, backend):
     """A copy of a built word graph's file with one rule of ``check`` broken, loadable."""
     from array import array
 
@@ -219,7 +218,7 @@ def _tampered(lexicon, how: str):
         edges[0] |= 1 << layout.letter_shift
     count = lexicon.word_count + (how == "count")  # a header that says one word more
     return type(lexicon)(edges, layout, lexicon.alphabet, count, lexicon.build_options,
-                         **{k: lexicon.meta().get(k) for k in lexicon.meta_counts})
+                         **{k: lexicon.meta().get(k) for k in lexicon.meta_counts}, backend=backend)
 
 
 @pytest.mark.parametrize("name, how", [(name, how) for name in GRAPHS for how in ("none", "copy", "pointer", "count")]
@@ -228,9 +227,8 @@ def test_the_deep_check_names_the_same_problems_on_both_paths(english, name, how
     """``check`` runs its node rules in the core (``lists_ok``) and its counts by the core's
     proof walk; whatever it finds, the list is the pure path's word for word."""
     words = from_words(["AB", "ABS", "CAB", "CABS", "BA", "BAS", "SCAB"], english.alphabet)
-    with native.pure():
-        reference = _tampered(build(words, name), how).check()
-    compiled = _tampered(build(words, name), how).check()
+    reference = _tampered(build(words, name), how, native.PURE).check()
+    compiled = _tampered(build(words, name), how, native.select()).check()
     assert compiled == reference
     assert (reference == []) == (how == "none")
 
@@ -263,9 +261,8 @@ def test_the_anagram_tries_passes_answer_alike_on_both_paths_even_damaged(englis
         damaged[rng.randrange(len(data))] = rng.randrange(256)
         variants.append(bytes(damaged))
     for variant in variants:
-        def make():
-            return type(lex)(variant, lex.alphabet, lex.word_count, lex.order, disk)
-        with native.pure():
-            reference = _passes(make())
-        assert _passes(make()) == reference
+        def make(backend):
+            return type(lex)(variant, lex.alphabet, lex.word_count, lex.order, disk, backend=backend)
+        reference = _passes(make(native.PURE))
+        assert _passes(make(native.select())) == reference
     assert _passes(type(lex)(data, lex.alphabet, lex.word_count, lex.order, disk))[0] == ["CAB", "CABS", "CAR", "CAT"]

@@ -11,12 +11,12 @@ import pytest
 
 from lexc import formats, native
 from lexc.lexicons import study
-from lexc.lexicons.probability import _bag, _combinations, _native_counts, combinations, combinations_list, probability_ranks
+from lexc.lexicons.probability import _bag, _combinations, combinations, combinations_list, probability_ranks
 from lexc.lexicons.study import StudyIndex, study_index, work_out
 from lexc.ruleset import load_ruleset
 from lexc.wordlist import from_words
 
-from lexicons import LEXICON_KINDS, SMALL, build_kind, enable_built, made_on
+from lexicons import LEXICON_KINDS, SMALL, build_kind, enable_built
 
 ENGLISH, SPANISH = load_ruleset("english"), load_ruleset("spanish")
 WORDS = sorted({w for words in SMALL.values() for w in words} | {"QI", "QAT", "ZA", "ZAX", "XU", "EAT", "TEA", "ETA"})
@@ -46,8 +46,7 @@ def test_ranks_and_anagram_counts_are_brute_force(kind, blanks):
     lexicon = build_kind(from_words(WORDS, ENGLISH.alphabet, min_len=1), kind)
     words = list(lexicon.iter_codes())
     rank, anagrams = brute(words, ENGLISH, blanks)
-    with made_on(kind):
-        index = study_index(lexicon, ENGLISH, blanks)
+    index = study_index(lexicon, ENGLISH, blanks)  # (on the lexicon's own backend)
     for word in words:
         assert index.rank(len(word), combinations(word, ENGLISH, blanks)) == rank[word], word
         assert index.anagram_count(word) == anagrams[word], word
@@ -57,8 +56,7 @@ def test_ranks_and_anagram_counts_are_brute_force(kind, blanks):
 def test_enable_index_is_the_ranking_of_every_word(enable_list, english):
     lexicon = enable_built(enable_list, "dawg")
     index = study_index(lexicon, english, 2)
-    with native.pure():  # the reference ranking, word by word
-        ranks = probability_ranks(list(lexicon.iter_codes()), english, 2)
+    ranks = probability_ranks(list(lexicon.iter_codes()), english, 2, native.PURE)  # the reference, word by word
     assert all(index.rank(len(w), combinations(w, english, 2)) == r for w, r in ranks.items())
     sets = Counter(bytes(sorted(w)) for w in ranks)
     assert index.anagram_sets == {a: n for a, n in sets.items() if n > 1}
@@ -143,10 +141,9 @@ def test_a_lexicon_built_from_a_list_is_keyed_by_the_list():
 
 
 def test_the_index_is_the_same_on_both_paths():
-    lexicon = formats.build(from_words(WORDS, ENGLISH.alphabet, min_len=1), "dawg")
-    native_index = work_out(lexicon, ENGLISH, 2)
-    with native.pure():
-        pure_index = work_out(lexicon, ENGLISH, 2)
+    words = from_words(WORDS, ENGLISH.alphabet, min_len=1)
+    native_index = work_out(formats.build(words, "dawg"), ENGLISH, 2)
+    pure_index = work_out(formats.build(words, "dawg", backend=native.PURE), ENGLISH, 2)
     assert {n: list(c) for n, c in native_index.by_length.items()} == pure_index.by_length
     assert native_index.anagram_sets == pure_index.anagram_sets
 
@@ -160,22 +157,25 @@ def test_native_combinations_agree_with_the_pure_path(ruleset):
     words = [bytes(rng.choice(codes) for _ in range(rng.randint(1, 15))) for _ in range(2000)]
     words += [bytes([codes[0]] * n) for n in (1, 2, 9, 10, 20, 64)]  # more of a tile than the bag holds
     for blanks in (0, 1, 2):
-        with native.pure():
-            pure = combinations_list(words, rules, blanks)
-        assert combinations_list(words, rules, blanks) == pure
+        pure = combinations_list(words, rules, blanks, native.PURE)
+        assert combinations_list(words, rules, blanks, native.COMPILED) == pure
         assert pure == [combinations(w, rules, blanks) for w in words]
 
 
 @pytest.mark.skipif(not native.available(), reason="the compiled core was not built")
 def test_counts_over_64_bits_are_left_to_the_pure_path():
-    core = native.core()
+    core = native.COMPILED
     bag = (40,) + (300,) * 26  # C(300, 30) has 44 digits
     words = [b"\x01" * 30, b"\x01\x02", b"\x05" * 3]
     exact = [_combinations(w, bag, 40, 2) for w in words]
     assert exact[0] >= 1 << 64
-    assert _native_counts(core, words, bag, 40, 2) is None  # one does not fit: none are given
-    assert _native_counts(core, words[1:], bag, 40, 2) == exact[1:]
-    assert _native_counts(core, [b"\x01\x00\x02"], bag, 40, 2) is None  # a code 0 inside: not the core's
+
+    def deferred():
+        return None  # the core handed the counting to its reference
+
+    assert core.combinations(words, bag, 40, 2, deferred) is None  # one does not fit: none are given
+    assert core.combinations(words[1:], bag, 40, 2, deferred) == exact[1:]
+    assert core.combinations([b"\x01\x00\x02"], bag, 40, 2, deferred) is None  # a code 0 inside: not the core's
 
 
 @pytest.mark.skipif(not native.available(), reason="the compiled core was not built")
@@ -183,16 +183,17 @@ def test_counts_over_64_bits_are_left_to_the_pure_path():
     (b"\x1b\x00", "outside"), (b"\x01", "ends with a 0"), (b"\x00", "1 to 64"), (b"\x01" * 65 + b"\x00", "1 to 64"),
 ])
 def test_the_core_refuses_what_it_was_not_promised(blob, message):
-    from lexc.lexicons.probability import _binomials
+    from lexc.native.backend import _binomials
 
+    core = native.COMPILED.core
     bag = _bag(ENGLISH)
     table, big = _binomials(bag)
     with pytest.raises(ValueError, match=message):
-        native.core().combinations(blob, table, big, 26, 2, 1, 2)
+        core.combinations(blob, table, big, 26, 2, 1, 2)
     with pytest.raises(ValueError, match="table"):
-        native.core().combinations(b"\x01\x00", table[:-8], big, 26, 2, 1, 2)
+        core.combinations(b"\x01\x00", table[:-8], big, 26, 2, 1, 2)
     with pytest.raises(OverflowError):
-        native.core().combinations(b"\x01\x00", table, big, 26, 1 << 64, 1, 2)
+        core.combinations(b"\x01\x00", table, big, 26, 1 << 64, 1, 2)
 
 
 def test_an_empty_index():

@@ -785,10 +785,9 @@ def exercise(data: bytes) -> str:
     and the pure-Python reference): the outcome (see the module docstring), or raise. The
     paths must agree: both refuse the file, or both load it and give the same answers."""
     if not native.available():
-        return _exercise(data)[0]
-    outcome, answers = _exercise(data)
-    with native.pure():
-        reference, expected = _exercise(data)
+        return _exercise(data, native.PURE)[0]
+    outcome, answers = _exercise(data, native.select(pure=False))
+    reference, expected = _exercise(data, native.PURE)
     if (outcome == "error") != (reference == "error") or answers != expected:
         raise PathsDisagree(f"compiled core: {outcome}, pure Python: {reference}"
                             + ("" if answers == expected else f"; first differing answer {_first_difference(answers, expected)}"))
@@ -806,11 +805,11 @@ def _first_difference(a: list, b: list) -> str:
     return f"lengths {len(a)} vs {len(b)}"
 
 
-def _exercise(data: bytes) -> tuple[str, list]:
-    """(outcome, the answers) of loading and querying a mutant on the current path."""
+def _exercise(data: bytes, backend) -> tuple[str, list]:
+    """(outcome, the answers) of loading and querying a mutant on a backend."""
     answers: list = []
     try:
-        lexicon = formats.loads(data, "<fuzz>")
+        lexicon = formats.loads(data, "<fuzz>", backend=backend)
     except FormatError as exc:
         if "MemoryError" in str(exc) or "bad_alloc" in str(exc):  # a C library ran out of the worker's cap
             raise MemoryError(str(exc)) from None

@@ -17,7 +17,6 @@ no node ever becomes a Python object. ``last_stats`` records how many bytes a qu
 
 from __future__ import annotations
 
-import struct
 from typing import Any, Iterable, Iterator, Sequence
 
 from .. import native
@@ -78,7 +77,8 @@ class AnagramTrie(LexiconBase):
     compiled = True  # the compiled core runs findwords2 (src/lexc/native/anatrie.c)
 
     def __init__(self, data: Any, alphabet: Alphabet, word_count: int, order: Sequence[int], disk: str,
-                 build_options: dict[str, Any] | None = None, nodes: int | None = None):
+                 build_options: dict[str, Any] | None = None, nodes: int | None = None,
+                 backend: native.Backend | None = None):
         self.alphabet = alphabet
         self.word_count = word_count
         self.order = tuple(order)
@@ -90,19 +90,19 @@ class AnagramTrie(LexiconBase):
             self.rank[code] = i
         self.file: NodeFile = LAYOUTS[disk](data, len(alphabet))
         self._read = (0, 0)  # bytes and nodes the last search read: last_stats
-        self._native = native.core()  # the compiled core's findwords, when it is enabled
+        self.backend = backend if backend is not None else native.select()  # findwords2 and the scan run there
         self._made = bytes(self.order)  # rank -> the letter a blank makes there
         self._hooks_of: tuple[bytes, tuple[int, int]] | None = None  # the last word's hook masks
 
     @property
     def engine(self) -> str:
-        """The compiled core's findwords when this lexicon was made with it, else pure Python."""
-        return "compiled core (C)" if self._native is not None else "pure Python"
+        """The backend this lexicon was made with: the compiled core, or pure Python."""
+        return self.backend.name
 
     # -- build, bytes ---------------------------------------------------------------------
     @classmethod
     def build(cls, words: Sequence[bytes], alphabet: Alphabet, order: str = "auto", disk: str = "pascal",
-              ruleset: str = "english", **_: Any) -> "AnagramTrie":
+              ruleset: str = "english", backend: native.Backend | None = None, **_: Any) -> "AnagramTrie":
         """Re-spell every word in canonical order, sort, and write the letter table."""
         if disk not in LAYOUTS:
             raise FormatError(f"unknown disk layout {disk!r} (known: {', '.join(LAYOUTS)})")
@@ -112,7 +112,7 @@ class AnagramTrie(LexiconBase):
             rank[code] = i
         keyed = sorted((bytes(sorted(rank[c] for c in w)), w) for w in words)
         data, nodes = LAYOUTS[disk].write(keyed, codes)
-        return cls(data, alphabet, len(words), codes, disk, {"order": order, "disk": disk}, nodes)
+        return cls(data, alphabet, len(words), codes, disk, {"order": order, "disk": disk}, nodes, backend)
 
     @classmethod
     def check_options(cls, options: dict[str, Any], alphabet: Alphabet, ruleset: str) -> None:
@@ -130,7 +130,8 @@ class AnagramTrie(LexiconBase):
         return {"order": list(self.order), "disk": self.disk, "nodes": self.nodes}
 
     @classmethod
-    def from_payload(cls, payload: Any, header: dict[str, Any], alphabet: Alphabet) -> "AnagramTrie":
+    def from_payload(cls, payload: Any, header: dict[str, Any], alphabet: Alphabet,
+                     backend: native.Backend | None = None) -> "AnagramTrie":
         """A lexicon over a checked payload (kept as a view of the file: nothing is parsed)."""
         meta = header.get("meta", {})
         order, disk = meta.get("order"), meta.get("disk")
@@ -139,7 +140,7 @@ class AnagramTrie(LexiconBase):
         require(isinstance(order, list) and sorted(order) == list(alphabet.codes),
                 "meta.order is not a permutation of the alphabet's codes")
         require(header["words"] == 0 or len(payload) > 0, "empty payload for a non-empty lexicon")
-        return cls(payload, alphabet, header["words"], order, disk, header.get("options"), meta.get("nodes"))
+        return cls(payload, alphabet, header["words"], order, disk, header.get("options"), meta.get("nodes"), backend)
 
     def stats(self) -> dict[str, int]:
         """Nodes (letter-table nodes), edges (success + fail links), payload bytes."""
@@ -248,37 +249,23 @@ class AnagramTrie(LexiconBase):
             yield [decode(w) for w in (_mark_blanks(words, blanked) if blanked else words)]
 
     def _search(self, letters: tuple[int, ...], blanks: int) -> Iterator[tuple[list[bytes], bytes]]:
-        """``_findwords2`` (in the compiled core when it is enabled: the same groups in the
+        """``_findwords2`` on the lexicon's backend (the compiled core's: the same groups in the
         same order, and the same bytes and nodes read), a damaged record reported as
         FormatError (see ``reading``)."""
-        if self._native is not None and len(letters) < 128 and blanks <= MAX_WORD_TILES:
-            yield from self._native_search(letters, blanks)
-            return
-        with reading("anagram search"):
-            yield from self._findwords2(letters, blanks)
-
-    def _native_search(self, letters: tuple[int, ...], blanks: int) -> Iterator[tuple[list[bytes], bytes]]:
-        """The compiled core's findwords2: every group at once, as one buffer (src/lexc/native/README.md)."""
         self._read = (0, 0)
         if not self.word_count:
             return
         try:
-            blob, count, nbytes, nodes = self._native.findwords(
-                self.file.data, 0 if self.disk == "pascal" else 1, struct.pack(f"<{len(letters)}H", *letters),
-                blanks, bytes(self.rank), self._made, len(self.alphabet))
-        except ValueError as exc:
-            kind = exc.args[0] if exc.args else ""
-            where = exc.args[1] if len(exc.args) > 1 else "?"
-            raise FormatError(_NATIVE_ERRORS.get(kind, "anagram search: {where}: a corrupt record").format(where=where)) from None
-        p = 0
-        for _ in range(count):
-            depth, made, words, read, seen = _GROUP.unpack_from(blob, p)
-            p += _GROUP.size
-            blanked = blob[p : p + made]
-            p += made
-            self._read = (read, seen)  # as the search stood at this group (the detach point)
-            yield [blob[q : q + depth] for q in range(p, p + words * depth, depth)], blanked
-            p += words * depth
+            with reading("anagram search"):
+                yield from self.backend.findwords(self.file.data, 0 if self.disk == "pascal" else 1, letters,
+                                                  blanks, bytes(self.rank), self._made, len(self.alphabet),
+                                                  self._record, lambda: self._findwords2(letters, blanks))
+        except native.DamagedRecord as exc:  # (the compiled core's search names the damage this way)
+            message = _NATIVE_ERRORS.get(exc.kind, "anagram search: {where}: a corrupt record")
+            raise FormatError(message.format(where=exc.where)) from None
+
+    def _record(self, nbytes: int, nodes: int) -> None:
+        """What the running search has read (``last_stats``)."""
         self._read = (nbytes, nodes)
 
     def _findwords2(self, letters: tuple[int, ...], blanks: int) -> Iterator[tuple[list[bytes], bytes]]:
@@ -421,11 +408,10 @@ class AnagramTrie(LexiconBase):
         """Every word of the file, in file order: the compiled core's pass when it is enabled
         (it hands back None at a damaged record, and the Python pass then names the damage),
         else the Python pass."""
-        if self._native is not None and self.word_count:
-            blob = self._native.scan_words(self.file.data, 0 if self.disk == "pascal" else 1, self.file.letters)
-            if blob is not None:
-                return blob.split(b"\0")[:-1]
-        return scan_words(self.file)
+        if not self.word_count:
+            return scan_words(self.file)
+        return self.backend.scan_words(self.file.data, 0 if self.disk == "pascal" else 1, self.file.letters,
+                                       lambda: scan_words(self.file))
 
     def is_prefix_codes(self, codes: bytes) -> bool:
         """Some word starts with ``codes``: a pass over the file (no spelling order here)."""
@@ -469,8 +455,6 @@ class AnagramTrie(LexiconBase):
         self._hooks_of = (codes, (front, back))
         return front, back
 
-
-_GROUP = struct.Struct("<BBIQQ")  # a group's header in the compiled core's findwords buffer
 
 _NATIVE_ERRORS = {
     "past": "anagram search: a record runs past the end of the letter table (truncated or corrupt file; lexc check FILE)",

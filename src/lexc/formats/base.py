@@ -18,6 +18,7 @@ from operator import add
 from itertools import islice
 from typing import Any, Callable, ClassVar, Hashable, Iterable, Iterator, NoReturn, Protocol, Sequence, runtime_checkable
 
+from .. import native
 from ..alphabet import BLANK_FLAG, UNBLANK, Alphabet
 from ..pattern import Matcher, can_match, parse_pattern
 from ..alphabet import MAX_WORD_TILES
@@ -95,7 +96,7 @@ class LexiconBase:
     options: ClassVar[dict[str, Any]] = {}  # build options and their defaults
     uses_ruleset: ClassVar[bool] = False  # build() also takes the ruleset's name (e.g. for tile values)
     zero_copy: ClassVar[bool] = False  # from_payload() keeps the loaded view (of the mapped file) as is
-    compiled: ClassVar[bool] = False  # the compiled core (lexc.native) answers its queries when it is enabled
+    compiled: ClassVar[bool] = False  # the compiled core answers its queries on the compiled backend
     # the header fields a loader reads, each with its type and range (``schema``), checked before from_payload
     option_specs: ClassVar[dict[str, schema.Spec]] = {}
     meta_specs: ClassVar[dict[str, schema.Spec]] = {}
@@ -104,6 +105,8 @@ class LexiconBase:
     alphabet: Alphabet
     word_count: int
     build_options: dict[str, Any]
+    # the backend the lexicon was made with (``native.select``): its hot operations run there
+    backend: native.Backend = native.PURE
 
     @property
     def engine(self) -> str:
@@ -114,7 +117,8 @@ class LexiconBase:
     # -- what every format provides -------------------------------------------------------
     @classmethod
     def build(cls, words: Sequence[bytes], alphabet: Alphabet, **options: Any) -> "LexiconBase":
-        """Build from strictly increasing, deduplicated encoded words."""
+        """Build from strictly increasing, deduplicated encoded words (``backend=`` the backend
+        to make it on: ``native.select()``'s by default)."""
         raise NotImplementedError
 
     @classmethod
@@ -130,8 +134,10 @@ class LexiconBase:
         return {}
 
     @classmethod
-    def from_payload(cls, payload: bytes, header: dict[str, Any], alphabet: Alphabet) -> "LexiconBase":
-        """Rebuild from a checked payload and its header."""
+    def from_payload(cls, payload: bytes, header: dict[str, Any], alphabet: Alphabet,
+                     backend: native.Backend | None = None) -> "LexiconBase":
+        """Rebuild from a checked payload and its header, on ``backend`` (``native.select()``'s
+        by default)."""
         raise NotImplementedError
 
     def stats(self) -> dict[str, int]:
@@ -145,6 +151,12 @@ class LexiconBase:
     def dump_rows(self) -> Iterator[dict[str, Any]]:
         """The format's low-level table (edges, nodes...) as dicts, for ``lexc dump``."""
         raise NotImplementedError(f"{self.name} has no dump")
+
+    def search_graph(self, strategy: str) -> tuple[Any, tuple[int, int]]:
+        """The word graph a whole-position search reads on the lexicon's backend (its
+        ``native.Backend.graph`` object; None for a format that is no word graph), and the
+        roots that search starts from (the DAWG root, and the strategy's own)."""
+        return None, (0, 0)
 
     # -- Trie primitives (formats with Capability.TRIE override them) ---------------------
     def root(self) -> Node:

@@ -17,12 +17,12 @@ from functools import cached_property
 from typing import Any, ClassVar, Iterator, Sequence
 
 from .. import native
-from ..alphabet import BLANK_FLAG, Alphabet
+from ..alphabet import Alphabet
 from ..alphabet import MAX_WORD_TILES
 from . import edges as edgemod
 from . import graph, proofs, schema
 from ..pattern import STAR, can_match, parse_pattern
-from .base import MAX_ANSWERS, Capability, Hooks, LexiconBase, TooManyAnswers, capped_append, is_count, require, too_deep
+from .base import MAX_ANSWERS, Capability, Hooks, LexiconBase, TooManyAnswers, is_count, require, too_deep
 from .errors import FormatError
 from .minimize import minimizer
 
@@ -48,7 +48,7 @@ class Dawg(LexiconBase):
 
     def __init__(self, edges: array | memoryview, layout: edgemod.EdgeLayout, alphabet: Alphabet, word_count: int,
                  build_options: dict[str, Any] | None = None, nodes: int | None = None,
-                 trie_nodes: int | None = None, raw: Any = None):
+                 trie_nodes: int | None = None, raw: Any = None, backend: native.Backend | None = None):
         self.edges = edges  # an array, or (loaded for the compiled core) a view of the file's edges
         self.layout = layout
         self.alphabet = alphabet
@@ -60,43 +60,52 @@ class Dawg(LexiconBase):
         self._tbit = layout.terminal_bit
         self._lbit = 1 << layout.last_bit
         self._cmask = layout.child_mask
-        self._root = 0  # the pointer edge forward traversal starts from
         self.proven = False  # set by the builder and by the loader's proof: what save may remember
+        self.backend = backend if backend is not None else native.select()
         self._extra: list[int] = []  # edges kept in memory after the stored ones (a GADDAG's rebuilt root)
-        core = native.core()
-        self._native = None
-        if core is None:
+        self._root = 0  # the pointer edge forward traversal starts from
+        if not self.backend.compiled:  # the compiled core's Graph checks the edges itself (below)
             self._check_structure()
-        else:
-            self._native = self._graph(core, edges if raw is None else raw)
-        self._extra = self._extra_edges()
+        try:  # (read edge by edge, bounds-checked by Python: a broken array is named below)
+            self._extra = self._extra_edges()
+        except IndexError:
+            self._check_structure()
+            raise FormatError("the edge array is malformed") from None
         if self._extra:
-            if self._native is not None:
-                self._native.set_extra(edgemod.to_bytes(array("Q", self._extra)))
             self._root = len(self.edges)
-        if self._native is not None:
-            self._native.set_member(*self._member_walk())
+        self._graph = self._make_graph(edges if raw is None else raw)
 
     def _member_walk(self) -> tuple[int, bool]:
-        """Where ``word in lexicon`` walks from in the compiled core, and whether backwards."""
+        """Where ``word in lexicon`` walks from, and whether backwards (a GADDAG)."""
         return self._root, False
 
-    def _graph(self, core: Any, buffer: Any) -> Any:
-        """The compiled core's graph over the stored edges; it checks what its walks rely on
-        (as ``_check_structure`` does, whose message names the fault if it finds one)."""
+    def _make_graph(self, buffer: Any) -> Any:
+        """This lexicon's query object from its backend: the compiled core's graph over the
+        stored edges (read in place), which checks what its walks rely on, or the pure-Python
+        twin (``graph.PureGraph``) over the edge list. A fault is named as the pure path
+        names it (``_check_structure``)."""
         layout = self.layout
+        root, reverse = self._member_walk()
+        spec = native.GraphSpec(layout.name == "u64", layout.letter_shift, layout.terminal_bit, layout.last_bit,
+                                layout.child_bits, len(self.alphabet), len(self.pointers), self.separator,
+                                edgemod.to_bytes(array("Q", self._extra)) if self._extra else b"",
+                                self.alphabet.latin1_codes(), root, reverse)
         try:
-            return core.Graph(buffer, layout.name == "u64", layout.letter_shift, layout.terminal_bit,
-                              layout.last_bit, layout.child_bits, len(self.alphabet), len(self.pointers),
-                              self.separator, b"", self.alphabet.latin1_codes())
-        except ValueError as exc:
+            return self.backend.graph(buffer, spec, lambda: graph.PureGraph(self._list, len(self.edges), spec))
+        except native.MalformedGraph as exc:
             self._check_structure()  # names the fault as the pure path does
-            raise FormatError(f"the edge array is malformed ({exc.args[0] if exc.args else exc})") from None
+            raise FormatError(f"the edge array is malformed ({exc.kind})") from None
 
     @property
     def engine(self) -> str:
-        """The compiled core when this graph was made with it, else pure Python."""
-        return "compiled core (C)" if self._native is not None else "pure Python"
+        """The backend this lexicon was made with: the compiled core, or pure Python."""
+        return self.backend.name
+
+    def search_graph(self, strategy: str) -> tuple[Any, tuple[int, int]]:
+        """The graph object and (DAWG root, search root): Gordon's search starts at the GADDAG
+        root, every other at the DAWG root."""
+        search = getattr(self, "gaddag_root", None)
+        return self._graph, (self._root, search() if strategy == "gordon" and search else self._root)
 
     def _extra_edges(self) -> list[int]:
         """Edges to keep in memory after the stored ones (none for a DAWG)."""
@@ -104,22 +113,25 @@ class Dawg(LexiconBase):
 
     @cached_property
     def _list(self) -> list[int]:
-        """The edges as a Python list, for the pure-Python path (list indexing is faster than
-        array indexing): made on first use, never on the compiled core's path (then kept as
-        a plain attribute: the pure path reads it at every step)."""
+        """The edges as a Python list (list indexing is faster than array indexing), for the
+        trie primitives and the pure-Python graph: made on first use (with the compiled core,
+        only when a pure-Python strategy or check walks the graph)."""
         return self.edges.tolist() + self._extra
 
     # -- build, bytes ---------------------------------------------------------------------
     @classmethod
-    def build(cls, words: Sequence[bytes], alphabet: Alphabet, layout: str = "auto", **_: Any) -> "Dawg":
-        """Build the minimal DAWG of strictly increasing encoded words."""
-        m = minimizer()
+    def build(cls, words: Sequence[bytes], alphabet: Alphabet, layout: str = "auto",
+              backend: native.Backend | None = None, **_: Any) -> "Dawg":
+        """Build the minimal DAWG of strictly increasing encoded words (on ``backend``: the
+        one ``native.select()`` gives by default)."""
+        backend = backend if backend is not None else native.select()
+        m = minimizer(backend)
         root = m.add_language(words)
         packed, chosen, nodes = m.pack([root], layout)
         trie_nodes = m.trie_nodes
         del m  # the register is the build's biggest object: free it before the lexicon's copies
         lexicon = cls(packed, chosen, alphabet, len(words), {"layout": layout},
-                      nodes=nodes + 1, trie_nodes=trie_nodes)
+                      nodes=nodes + 1, trie_nodes=trie_nodes, backend=backend)
         lexicon.proven = True  # the minimizer makes no other kind of graph
         return lexicon
 
@@ -133,22 +145,24 @@ class Dawg(LexiconBase):
                 "trie_nodes": self.trie_nodes}
 
     @classmethod
-    def from_payload(cls, payload: bytes, header: dict[str, Any], alphabet: Alphabet) -> "Dawg":
-        """Load an edge array checked by the container; its structure is checked on
-        construction (``_check_structure``)."""
+    def from_payload(cls, payload: bytes, header: dict[str, Any], alphabet: Alphabet,
+                     backend: native.Backend | None = None) -> "Dawg":
+        """Load an edge array checked by the container (on ``backend``); its structure is
+        checked on construction, then the whole graph proved (``prove``)."""
+        backend = backend if backend is not None else native.select()
         meta = header["meta"]
         name = meta.get("layout")
         layout = edgemod.LAYOUTS.get(name) if isinstance(name, str) else None
         require(layout is not None, f"unknown edge layout {name!r}")
         if len(payload) % layout.itemsize:
             raise FormatError(f"payload of {len(payload)} bytes is not a whole number of {layout.itemsize}-byte edges")
-        zero_copy = native.enabled() and isinstance(payload, memoryview) and sys.byteorder == "little"
+        zero_copy = backend.zero_copy and isinstance(payload, memoryview) and sys.byteorder == "little"
         edges = payload.cast(layout.typecode) if zero_copy else edgemod.from_bytes(payload, layout)
         require(len(edges) == meta.get("edges"), f"header says {meta.get('edges')!r} edges, payload has {len(edges)}")
         counts = {k: meta.get(k) for k in cls.meta_counts}
         require(all(v is None or is_count(v) for v in counts.values()), f"bad meta counts {counts}")
         lexicon = cls(edges, layout, alphabet, header["words"], header.get("options"), **counts,
-                      raw=payload if zero_copy else None)
+                      raw=payload if zero_copy else None, backend=backend)
         facts = lexicon.proof_facts(header["payload_sha256"])
         if not proofs.known(facts):  # the same bytes proved before need no second walk (formats/proofs.py)
             lexicon.prove()
@@ -180,12 +194,10 @@ class Dawg(LexiconBase):
         a cycle, a path longer than a word, or more than ``most`` strings from one edge."""
         longest = MAX_WORD_TILES + (1 if self.separator else 0)
         roots = [position for _, position, _, _ in self.proof_roots()]
-        if self._native is not None:
-            try:
-                return self._native.prove(roots, longest, min(most, 2**64 - 1))
-            except ValueError as exc:
-                raise FormatError(graph.message(*exc.args[:2], longest, most)) from None
-        return graph.prove(self._list, self._cmask, self._tbit, self._lbit, self._shift, roots, longest, most)
+        try:
+            return [(int(count), int(seps)) for count, seps in self._graph.prove(roots, longest, min(most, 2**64 - 1))]
+        except native.MalformedGraph as exc:
+            raise FormatError(graph.message(exc.kind, exc.index, longest, most)) from None
 
     def prove(self) -> None:
         """Check the whole graph once: no cycle, no path longer than a word, no separator
@@ -288,10 +300,9 @@ class Dawg(LexiconBase):
         letters valid and increasing within a node (a separator, where allowed, first), no
         two nodes with equal edge lists (minimality), every stored edge part of a node, the
         graph acyclic, and each root spelling the number of strings the header implies."""
-        if self._native is not None:
-            quick = self._compiled_check()
-            if quick is not None:
-                return quick
+        quick = self._quick_check()
+        if quick is not None:
+            return quick
         nodes, problems = self._reachable()
         for i, name in enumerate(self.pointers):
             if self._list[i] >> self._shift or not self._list[i] & self._lbit:
@@ -317,18 +328,18 @@ class Dawg(LexiconBase):
                 problems.append(f"the {root} spells {counted} strings, the header implies {expected}")
         return problems
 
-    def _compiled_check(self) -> list[str] | None:
-        """``check`` on the compiled core: its node rules in one C pass (``lists_ok``), the
-        strings each root spells by the core's proof walk. None when either finds something
-        wrong: the Python walk then names it, as it does on the pure path."""
-        if not self._native.lists_ok():
+    def _quick_check(self) -> list[str] | None:
+        """``check`` by the graph's own passes: its node rules (``lists_ok``: one C pass on the
+        compiled core), the strings each root spells by the proof walk. None when either finds
+        something wrong: the Python walk then names it."""
+        if not self._graph.lists_ok():
             return None
         edge, cmask = self._edge, self._cmask
         wanted = [edge(slot) & cmask for slot in range(len(self.pointers))]
         wanted += [edge(e) & cmask for _, e in self._rebuilt_edges()]
         try:
-            found = self._native.prove(wanted, MAX_WORD_TILES + 1, 2**64 - 1)
-        except ValueError:
+            found = self._graph.prove(wanted, MAX_WORD_TILES + 1, 2**64 - 1)
+        except native.MalformedGraph:
             return None
         counts = {node: counted for node, (counted, _) in zip(wanted, found)}
         return [f"the {root} spells {counted} strings, the header implies {expected}"
@@ -460,145 +471,69 @@ class Dawg(LexiconBase):
         """The terminal bit of the edge."""
         return bool(self._list[node] >> self._tbit & 1)
 
-    def _word_letters(self, node: int) -> int:
-        """Letters whose edge out of this node is terminal (pure Python)."""
-        lst, shift, last, tbit = self._list, self._shift, self._lbit, self._tbit
-        i = lst[node] & self._cmask
-        mask = 0
-        while i:
-            e = lst[i]
-            if e >> tbit & 1:
-                mask |= 1 << (e >> shift & 0xFF)
-            if e & last:
-                break
-            i += 1
-        return mask
-
-    # -- native queries -------------------------------------------------------------------
-    def _walk(self, codes: bytes) -> int | None:
-        """Follow a path of letters; the final edge index or None (pure Python)."""
-        child = self.child
-        i: int | None = self._root
-        for letter in codes:
-            i = child(i, letter)
-            if i is None:
-                return None
-        return i
-
-    def _anagram_codes(self, letters: Sequence[int], blanks: int, sub: bool) -> list[bytes]:
-        """Rack search straight over the edge list (pure Python; see ``LexiconBase.anagram_codes``)."""
-        counts = [0] * 256
-        for c in letters:
-            counts[c] += 1
-        need = len(letters) + blanks
-        lst, shift, last, cmask, tbit = self._list, self._shift, self._lbit, self._cmask, 1 << self._tbit
-        out: list[bytes] = []
-        # a graph that spells more words than one answer may hold gets a counting append
-        append = out.append if self.word_count <= MAX_ANSWERS else capped_append(out)
-        flag = BLANK_FLAG
-
-        def search(i: int, path: bytes, blanks: int, room: int) -> None:
-            # i: first edge of the node; room: tiles still in the rack
-            while True:
-                e = lst[i]
-                letter = e >> shift
-                if counts[letter]:
-                    word = path + _BYTE[letter]
-                    if e & tbit and (sub or room == 1):
-                        append(word)
-                    child = e & cmask
-                    if child and room > 1:
-                        counts[letter] -= 1
-                        search(child, word, blanks, room - 1)
-                        counts[letter] += 1
-                elif blanks:
-                    word = path + _BYTE[letter | flag]
-                    if e & tbit and (sub or room == 1):
-                        append(word)
-                    child = e & cmask
-                    if child and room > 1:
-                        search(child, word, blanks - 1, room - 1)
-                if e & last:
-                    return
-                i += 1
-
-        root = lst[self._root] & cmask
-        if root and need:
-            search(root, b"", blanks, need)
-        return out
-
-
-    # -- the compiled core's answers (the pure-Python code above is the reference) -----------
-    # Each method below asks the compiled core when the lexicon has one (``self._native``)
-    # and otherwise runs the pure-Python code; the tests hold the two to the same answers.
+    # -- queries: the graph object's (the compiled core's, or its pure-Python twin) ----------
+    # Every query below hands its work to ``self._graph``, made once by the lexicon's backend
+    # (``_make_graph``); which one it is is never asked.
 
     def _contains(self, word: object) -> bool:
-        """Membership on the Python side: ``__contains__`` is the compiled core's where it has
-        one (``native.core().membership``), which sends here what it does not answer."""
-        g = self._native
-        if g is not None and type(word) is str:
-            found = g.contains_str(word, self._root)
+        """Membership on the Python side: ``__contains__`` is the compiled core's where it is
+        built (``native.membership``), which sends here what it does not answer."""
+        if type(word) is str:
+            root, reverse = self._member_walk()
+            found = self._graph.contains_str(word, root, reverse)
             if found is not None:
-                return found
+                return bool(found)
         return LexiconBase.__contains__(self, word)
 
     def contains_codes(self, codes: bytes) -> bool:
-        """Membership of an encoded word."""
-        if self._native is not None:
-            return self._native.contains(bytes(codes), self._root)
-        return LexiconBase.contains_codes(self, codes)
+        """Membership of an encoded word (a GADDAG reads it backwards from its GADDAG root)."""
+        root, reverse = self._member_walk()
+        return bool(self._graph.contains(bytes(codes), root, reverse))
 
     def is_prefix_codes(self, codes: bytes) -> bool:
         """Some word starts with ``codes``."""
-        if self._native is not None:
-            return self._native.walk(bytes(codes), self._root) >= 0
-        return LexiconBase.is_prefix_codes(self, codes)
+        return self._graph.walk(bytes(codes), self._root) >= 0
 
     def iter_codes(self, prefix: bytes = b"") -> Iterator[bytes]:
         """Every word starting with ``prefix``, in code order, streamed."""
-        g = self._native
-        if g is not None:
-            node = g.walk(bytes(prefix), self._root)
-            if node < 0:
-                return iter(())
-            return _stream(g.words(node, bytes(prefix)), bytes(prefix))
-        return LexiconBase.iter_codes(self, prefix)
+        prefix = bytes(prefix)
+        if len(prefix) > MAX_WORD_TILES:
+            return iter(())
+        node = self._graph.walk(prefix, self._root)
+        if node < 0:
+            return iter(())
+        return _stream(self._graph.words(node, prefix), prefix)
 
     def pattern_codes(self, tokens: tuple[int, ...]) -> Iterator[bytes]:
         """Words matching a parsed pattern, in code order, streamed."""
-        g = self._native
-        if g is not None and len(tokens) <= 255:
-            return _stream(g.pattern(self._root, _packed(tokens)), b"")
-        return LexiconBase.pattern_codes(self, tokens)
+        if len(tokens) > 255:  # (beyond what the graph's listing takes: the protocol's search)
+            return LexiconBase.pattern_codes(self, tokens)
+        return _stream(self._graph.pattern(self._root, _packed(tokens)), b"")
 
     def pattern(self, pattern: str) -> list[str]:
-        """Words matching a pattern, in alphabet order (the compiled core: one buffer of
-        them all, decoded at once; at most ``MAX_ANSWERS``)."""
-        g = self._native
-        if g is None:
-            return LexiconBase.pattern(self, pattern)
+        """Words matching a pattern, in alphabet order (one buffer of them all, decoded at
+        once; at most ``MAX_ANSWERS``)."""
         tokens = parse_pattern(pattern, self.alphabet)
         if not can_match(tokens):
             return []
         if len(tokens) > 255:
             return LexiconBase.pattern(self, pattern)
-        return self._all(g.pattern(self._root, _packed(tokens)), b"")
+        return self._all(self._graph.pattern(self._root, _packed(tokens)), b"")
 
     def words(self, prefix: str = "") -> list[str]:
-        """Every word starting with ``prefix``, in alphabet order (the compiled core: one
-        buffer, decoded at once; at most ``MAX_ANSWERS``)."""
-        g = self._native
-        if g is None:
-            return LexiconBase.words(self, prefix)
+        """Every word starting with ``prefix``, in alphabet order (one buffer, decoded at
+        once; at most ``MAX_ANSWERS``)."""
         start = bytes(self.encode(prefix))
-        node = g.walk(start, self._root)
-        return [] if node < 0 else self._all(g.words(node, start), start)
+        if len(start) > MAX_WORD_TILES:
+            return []
+        node = self._graph.walk(start, self._root)
+        return [] if node < 0 else self._all(self._graph.words(node, start), start)
 
     def _all(self, cursor: Any, prefix: bytes) -> list[str]:
-        """Every word of a compiled-core cursor, decoded (TooManyAnswers past ``MAX_ANSWERS``)."""
+        """Every word of a listing, decoded (TooManyAnswers past ``MAX_ANSWERS``)."""
         try:
             blob, count = cursor.take(MAX_ANSWERS + 1)
-        except ValueError:  # a path longer than any word: the proof on load rules it out
+        except native.TooDeep:  # a path longer than any word: the proof on load rules it out
             too_deep(prefix)
         if count > MAX_ANSWERS:
             raise TooManyAnswers()
@@ -606,32 +541,27 @@ class Dawg(LexiconBase):
 
     def word_letters(self, node: int) -> int:
         """Letters whose edge out of this node is terminal."""
-        if self._native is not None:
-            return self._native.word_letters(node)
-        return self._word_letters(node)
+        return int(self._graph.word_letters(node))
 
     def front_hooks(self, codes: bytes) -> int:
         """Letters L with L + word a word."""
-        if self._native is not None:
-            return self._native.front_hooks(bytes(codes), self._root)
-        return LexiconBase.front_hooks(self, codes)
+        if self._hook_root >= 0:  # a GADDAG: the terminal edges after rev(word), one walk
+            end = self._graph.walk(bytes(codes[::-1]), self._hook_root)
+            return 0 if end < 0 else int(self._graph.word_letters(end)) & ~1
+        return int(self._graph.front_hooks(bytes(codes), self._root))
 
     def walk(self, codes: bytes) -> int | None:
         """Follow a path of letters; the final edge index or None."""
-        if self._native is not None:
-            end = self._native.walk(bytes(codes), self._root)
-            return None if end < 0 else end
-        return self._walk(codes)
+        end = self._graph.walk(bytes(codes), self._root)
+        return None if end < 0 else int(end)
 
     _hook_root = -1  # the GADDAG root front hooks are read from (-1: none, try each letter)
 
     def hooks(self, word: str) -> Hooks:
-        """Front and back hooks of ``word`` and its validity (the compiled core: one call)."""
-        g = self._native
-        if g is None:
-            return LexiconBase.hooks(self, word)
+        """Front and back hooks of ``word`` and its validity (one call to the graph)."""
+        g = self._graph
         found = g.hooks(word, self._root, self._hook_root) if type(word) is str else None
-        if found is None:  # bytes, or a word the core's Latin-1 table does not encode
+        if found is None:  # bytes, or a word the graph does not encode itself
             codes = self.encode(word)
             if len(codes) > MAX_WORD_TILES:
                 return LexiconBase.hooks(self, word)
@@ -641,46 +571,31 @@ class Dawg(LexiconBase):
         return Hooks.make(alphabet.decode_known(codes), valid, alphabet.mask_tuple(front), alphabet.mask_tuple(back))
 
     def anagrams(self, rack: str, sub: bool = False) -> list[str]:
-        """Anagrams (with ``sub``, sub-anagrams) of a rack, in ``in_anagram_order``: the
-        compiled core lists them in that order itself (its search meets them in code order;
-        it groups them by length, longest first), so Python only decodes."""
-        g = self._native
-        if g is None:
-            return LexiconBase.anagrams(self, rack, sub)
+        """Anagrams (with ``sub``, sub-anagrams) of a rack, in ``in_anagram_order``: the graph
+        lists them in that order itself, so Python only decodes."""
         letters, blanks = self.alphabet.parse_rack(rack)
-        try:
-            blob, count = g.anagram(self._root, bytes(letters), blanks, sub, MAX_ANSWERS, True)
-        except ValueError as exc:
-            if exc.args and exc.args[0] == "cap":
-                raise TooManyAnswers() from None
-            raise
+        blob, count = self._anagram(letters, blanks, sub, True)
         return self.alphabet.decode_joined(blob) if count else []
 
     def anagram_codes(self, letters: Sequence[int], blanks: int, sub: bool) -> list[bytes]:
         """Rack search (see ``LexiconBase.anagram_codes``)."""
-        if self._native is not None:
-            blob = self.anagram_joined(letters, blanks, sub)
-            return blob.split(b"\x00") if blob else []
-        return self._anagram_codes(letters, blanks, sub)
+        blob = self.anagram_joined(letters, blanks, sub)
+        return blob.split(b"\x00") if blob else []
 
     def anagram_joined(self, letters: Sequence[int], blanks: int, sub: bool) -> bytes:
-        """Rack search, the words joined (see ``LexiconBase.anagram_joined``): the compiled
-        core's buffer as it comes, in code order."""
-        g = self._native
-        if g is None:
-            return b"\x00".join(self._anagram_codes(letters, blanks, sub))
-        try:
-            blob, count = g.anagram(self._root, bytes(letters), blanks, sub, MAX_ANSWERS)
-        except ValueError as exc:
-            if exc.args and exc.args[0] == "cap":
-                raise TooManyAnswers() from None
-            raise
+        """Rack search, the words joined (see ``LexiconBase.anagram_joined``), in code order."""
+        blob, count = self._anagram(letters, blanks, sub, False)
         return blob if count else b""
 
+    def _anagram(self, letters: Sequence[int], blanks: int, sub: bool, ordered: bool) -> tuple[bytes, int]:
+        """The graph's rack search: (words joined by 0, count); TooManyAnswers past ``MAX_ANSWERS``."""
+        try:
+            return self._graph.anagram(self._root, bytes(letters), blanks, sub, MAX_ANSWERS, ordered)
+        except native.AnswerCap:
+            raise TooManyAnswers() from None
 
-Dawg.__contains__ = Dawg._contains  # type: ignore[method-assign]
-if native.core() is not None:  # `word in dawg` straight into C, no Python frame (the whole family)
-    Dawg.__contains__ = native.core().membership(Dawg)  # type: ignore[method-assign]
+
+Dawg.__contains__ = native.membership(Dawg, Dawg._contains)  # type: ignore[method-assign]
 
 _BYTE = [bytes((i,)) for i in range(256)]
 
@@ -698,7 +613,7 @@ def _stream(cursor: Any, prefix: bytes) -> Iterator[bytes]:
     while True:
         try:
             blob, count = cursor.take(batch)
-        except ValueError:  # a path longer than any word: the proof on load rules it out
+        except native.TooDeep:  # a path longer than any word: the proof on load rules it out
             too_deep(prefix)
         if not count:
             return

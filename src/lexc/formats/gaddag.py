@@ -28,10 +28,11 @@ from __future__ import annotations
 from array import array
 from typing import Any, Callable, Iterator, Sequence
 
+from .. import native
 from ..alphabet import Alphabet
 from . import edges as edgemod
 from . import schema
-from .base import Capability, LexiconBase
+from .base import Capability
 from .dawg import Dawg
 from .minimize import Minimizer, link, minimizer
 
@@ -99,21 +100,22 @@ class Gaddag(Dawg):
 
     def __init__(self, edges: array, layout: edgemod.EdgeLayout, alphabet: Alphabet, word_count: int,
                  build_options: dict[str, Any] | None = None, nodes: int | None = None,
-                 trie_nodes: int | None = None, strings: int | None = None, raw: Any = None):
+                 trie_nodes: int | None = None, strings: int | None = None, raw: Any = None,
+                 backend: native.Backend | None = None):
         self.strings = strings if strings is not None else 0
-        super().__init__(edges, layout, alphabet, word_count, build_options, nodes, trie_nodes, raw)
-        if self.stores_dawg_root:
-            self._root = DAWG_SLOT
+        super().__init__(edges, layout, alphabet, word_count, build_options, nodes, trie_nodes, raw, backend)
 
     # -- build, bytes ---------------------------------------------------------------------
     @classmethod
     def build(cls, words: Sequence[bytes], alphabet: Alphabet, layout: str = "auto",
-              progress: Callable[[float], None] | None = None, **_: Any) -> "Gaddag":
+              progress: Callable[[float], None] | None = None, backend: native.Backend | None = None,
+              **_: Any) -> "Gaddag":
         """Build the minimal GADDAG (and DAWG) of strictly increasing encoded words;
         ``progress`` is told the share done (the GADDAG's input is about 70% of the time,
         its minimization most of the rest, on the compiled core)."""
         tell = progress or (lambda done: None)
-        m = minimizer()
+        backend = backend if backend is not None else native.select()
+        m = minimizer(backend)
         dawg_root = m.add_language(words)
         strings, hidden = gaddag_input(words, m, dawg_root, lambda done: tell(0.7 * done))
         tell(0.7)
@@ -125,7 +127,7 @@ class Gaddag(Dawg):
         trie_nodes = m.trie_nodes - before + hidden
         del m
         lexicon = cls(packed, chosen, alphabet, len(words), {"layout": layout}, nodes=nodes + 1,
-                      trie_nodes=trie_nodes, strings=sum(map(len, words)))
+                      trie_nodes=trie_nodes, strings=sum(map(len, words)), backend=backend)
         lexicon.proven = True  # the minimizer makes no other kind of graph
         return lexicon
 
@@ -212,42 +214,8 @@ class Gaddag(Dawg):
 
     # -- queries the GADDAG answers natively ----------------------------------------------
     def _member_walk(self) -> tuple[int, bool]:
-        """``word in gaddag`` walks the reversed word from the GADDAG root."""
+        """``word in gaddag`` walks the reversed word from the GADDAG root (the i = n string)."""
         return GADDAG_SLOT, True
-
-    def _contains(self, word: object) -> bool:
-        """Membership by the reversed path from the GADDAG root, as ``contains_codes`` (the
-        compiled core encodes a str itself)."""
-        g = self._native
-        if g is not None and type(word) is str:
-            found = g.contains_str(word, GADDAG_SLOT, True)
-            if found is not None:
-                return found
-        return LexiconBase.__contains__(self, word)
-
-    def contains_codes(self, codes: bytes) -> bool:
-        """Membership by the reversed path from the GADDAG root (the i = n string)."""
-        if self._native is not None:
-            return self._native.contains(bytes(codes), GADDAG_SLOT, True)
-        if not codes:
-            return False
-        child = self.child
-        i: int | None = GADDAG_SLOT
-        for letter in reversed(codes):
-            i = child(i, letter)
-            if i is None:
-                return False
-        return bool(self._list[i] >> self._tbit & 1)
-
-    def front_hooks(self, codes: bytes) -> int:
-        """Letters L with L + word a word: the terminal edges after rev(word), one walk (for
-        the empty word, the one-letter words: the GADDAG root's terminal edges)."""
-        g = self._native
-        if g is not None:
-            end = g.walk(bytes(codes[::-1]), GADDAG_SLOT)
-            return 0 if end < 0 else g.word_letters(end)
-        node = self.gaddag_walk(codes[::-1])
-        return 0 if node is None else self.word_letters(node)
 
 
 class Gaddawg(Gaddag):

@@ -19,6 +19,7 @@ import sys
 from array import array
 from typing import Any
 
+from .. import native
 from ..alphabet import Alphabet
 from . import build
 from . import edges as edgemod
@@ -54,7 +55,8 @@ def export_kwg(lexicon: Any, max_words: int = MAX_WORDS) -> bytes:
     return graph.payload()
 
 
-def _open(data: bytes, alphabet: Alphabet, name: str, ascending: bool = True) -> Gaddawg:
+def _open(data: bytes, alphabet: Alphabet, name: str, ascending: bool = True,
+          backend: native.Backend | None = None) -> Gaddawg:
     """A KWG's edge array as a read-only ``gaddawg``, after every check a reader needs before
     it follows an edge: the size, the root pointers, every child index inside the array and
     reserved bits clear, every tile in the alphabet (0 only in the GADDAG half), every sibling
@@ -77,7 +79,7 @@ def _open(data: bytes, alphabet: Alphabet, name: str, ascending: bool = True) ->
             _ascending(edges, name)
         else:
             edges = _sorted_siblings(edges)
-        lexicon = Gaddawg(edges, LAYOUT, alphabet, 0, {"layout": "u32"}, strings=0)
+        lexicon = Gaddawg(edges, LAYOUT, alphabet, 0, {"layout": "u32"}, strings=0, backend=backend)
         (strings, gaddag_seps), (words, dawg_seps) = lexicon.count_roots(MAX_WORDS * MAX_WORD_TILES)
     except FormatError as exc:
         raise FormatError(f"{name}: {exc}") from None
@@ -160,14 +162,15 @@ def looks_like_kwg(path: str | os.PathLike) -> bool:
     return all(e & ~LAYOUT.child_mask == pointer for e in pointers)
 
 
-def open_kwg(path: str | os.PathLike, ruleset: str = "english") -> Gaddawg:
+def open_kwg(path: str | os.PathLike, ruleset: str = "english", backend: native.Backend | None = None) -> Gaddawg:
     """A KWG file as a read-only ``gaddawg`` lexicon over its own array (no rebuild), after the
-    checks of ``build --from kwg`` (``_open``). Every query and the move generator then read
-    it as they read lexc's own ``gaddawg``."""
+    checks of ``build --from kwg`` (``_open``), on ``backend`` (``native.select()``'s by
+    default). Every query and the move generator then read it as they read lexc's own
+    ``gaddawg``."""
     alphabet = load_ruleset(ruleset).alphabet
     with open(path, "rb") as f:
         data = f.read(LAYOUT.max_edges * 4 + 1)
-    lexicon = _open(data, alphabet, str(path))
+    lexicon = _open(data, alphabet, str(path), backend=backend)
     if not len(lexicon):
         raise FormatError(f"{path}: the KWG spells no words")
     lexicon.ruleset = ruleset

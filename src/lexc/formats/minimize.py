@@ -29,7 +29,7 @@ smaller, as the KWG convention requires (``formats/kwg.md``).
 from __future__ import annotations
 
 from array import array
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from .. import native
 from .edges import EdgeLayout, choose_layout
@@ -221,49 +221,10 @@ class Minimizer:
         return out, chosen, reach.count(1)
 
 
-class CompiledMinimizer:
-    """``Minimizer`` run by the compiled core (``src/lexc/native/minimize.c``): the same
-    algorithm step for step, so the same node indices and the same packed bytes (the tests
-    build every word graph on both paths and compare the files)."""
-
-    def __init__(self, core):
-        self._m = core.Minimizer()
-
-    def add_language(self, words: Iterable[bytes], linked: bool = False) -> int:
-        """``Minimizer.add_language``."""
-        return self._m.add_language(words, linked)
-
-    def child(self, node: int, letter: int) -> int:
-        """``Minimizer.child``."""
-        return self._m.child(node, letter)
-
-    @property
-    def n_nodes(self) -> int:
-        """Distinct edge lists registered."""
-        return self._m.counts()[0]
-
-    @property
-    def trie_nodes(self) -> int:
-        """Nodes of the equivalent trie."""
-        return self._m.counts()[1]
-
-    def pack(self, roots: Sequence[int], layout: str = "auto", *,
-             share_tails: bool = False) -> tuple[array, EdgeLayout, int]:
-        """``Minimizer.pack``: the positions are laid out in C, the layout chosen here, and
-        the array written in C."""
-        roots = list(roots)
-        size, reached = self._m.layout(roots, share_tails)
-        chosen = choose_layout(size, layout)
-        out = array(chosen.typecode)
-        out.frombytes(self._m.emit(roots, chosen.itemsize, chosen.letter_shift, chosen.terminal_bit,
-                                   chosen.last_bit, chosen.child_bits))
-        return out, chosen, reached
-
-
-def minimizer() -> Minimizer | CompiledMinimizer:
-    """A new minimizer: the compiled core's while it is enabled, else the reference."""
-    core = native.core()
-    return CompiledMinimizer(core) if core is not None else Minimizer()
+def minimizer(backend: native.Backend) -> Any:
+    """A new minimizer from the backend: the compiled core's (``native.backend.CompiledMinimizer``,
+    this one step for step) or this reference."""
+    return backend.minimizer(Minimizer, choose_layout)
 
 
 def link(letters: bytes, node: int) -> bytes:

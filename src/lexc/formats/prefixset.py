@@ -30,6 +30,7 @@ from typing import Any, Callable, ClassVar, Iterable, Iterator, Sequence
 
 import marisa_trie
 
+from .. import native
 from ..alphabet import Alphabet
 from ..pattern import Matcher
 from . import schema
@@ -72,7 +73,8 @@ class PrefixClosed(LexiconBase):
     _ord: ClassVar[Callable[[Any], int]]  # an item of a key (iterating it) -> its letter code
 
     def __init__(self, stream: bytes, alphabet: Alphabet, word_count: int,
-                 build_options: dict[str, Any] | None = None):
+                 build_options: dict[str, Any] | None = None, backend: native.Backend | None = None):
+        self.backend = backend if backend is not None else native.select()  # (its store is a C/C++ library's)
         self.alphabet = alphabet
         self.word_count = word_count
         self.key_count = len(stream) // 2
@@ -85,9 +87,10 @@ class PrefixClosed(LexiconBase):
 
     # -- the file: the key stream, the store's index rebuilt from it ----------------------
     @classmethod
-    def build(cls, words: Sequence[bytes], alphabet: Alphabet, **_: Any) -> "PrefixClosed":
+    def build(cls, words: Sequence[bytes], alphabet: Alphabet, backend: native.Backend | None = None,
+              **_: Any) -> "PrefixClosed":
         """Encode the prefix closure as a key stream, then load it like a file."""
-        return cls(encode_stream(prefix_closure(words), set(words)), alphabet, len(words))
+        return cls(encode_stream(prefix_closure(words), set(words)), alphabet, len(words), backend=backend)
 
     def payload(self) -> bytes:
         """The key stream."""
@@ -98,12 +101,13 @@ class PrefixClosed(LexiconBase):
         return {"keys": self.key_count}
 
     @classmethod
-    def from_payload(cls, payload: bytes, header: dict[str, Any], alphabet: Alphabet) -> "PrefixClosed":
+    def from_payload(cls, payload: bytes, header: dict[str, Any], alphabet: Alphabet,
+                     backend: native.Backend | None = None) -> "PrefixClosed":
         """Check the pair count against ``meta.keys``, then rebuild (validating) the index."""
         keys = header["meta"].get("keys")
         require(is_count(keys) and 2 * keys == len(payload),
                 f"meta keys={keys!r} does not match a {len(payload)}-byte key stream (2 bytes a key)")
-        return cls(payload, alphabet, header["words"], header.get("options"))
+        return cls(payload, alphabet, header["words"], header.get("options"), backend)
 
     # -- what a store provides ------------------------------------------------------------
     _has: Callable[[Any], bool]  # key presence, a C-level bound method (trie lookups dominate)

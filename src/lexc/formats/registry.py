@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, Callable
 
+from .. import native
 from .._version import __version__
 from ..alphabet import Alphabet
 from ..ruleset import RulesetError, check_reference
@@ -27,8 +28,10 @@ def get_format(name: str) -> type[LexiconBase]:
 
 
 def build(wordlist: WordList, format: str = "dawg", ruleset: str = "english",
-          progress: Callable[[float], None] | None = None, **options: Any) -> LexiconBase:
-    """Build a lexicon of the given format from a normalized word list. ``progress`` (if
+          progress: Callable[[float], None] | None = None, backend: native.Backend | None = None,
+          **options: Any) -> LexiconBase:
+    """Build a lexicon of the given format from a normalized word list, on ``backend`` (by
+    default ``native.select()``'s: the compiled core when it is built). ``progress`` (if
     given) is told the share of the build done, 0.0 to 1.0, as it goes, by the formats whose
     builds take long enough to watch (the GADDAG family); the others build without a word."""
     cls = get_format(format)
@@ -39,7 +42,8 @@ def build(wordlist: WordList, format: str = "dawg", ruleset: str = "english",
     extra = {"ruleset": ruleset} if cls.uses_ruleset else {}
     if progress is not None:
         extra["progress"] = progress
-    lexicon = cls.build(wordlist.words, wordlist.alphabet, **chosen, **extra)
+    lexicon = cls.build(wordlist.words, wordlist.alphabet, **chosen, **extra,
+                        backend=backend if backend is not None else native.select())
     lexicon.build_options = chosen
     lexicon.wordlist_sha256 = wordlist.sha256
     lexicon.ruleset = ruleset_reference(ruleset)  # a bundled name, or the ruleset's own text
@@ -75,19 +79,21 @@ def save(lexicon: LexiconBase, path: str | os.PathLike, extra_options: dict[str,
     return len(data)
 
 
-def loads(data: bytes, name: str = "<bytes>") -> LexiconBase:
-    """A lexicon from container bytes, every check done first."""
+def loads(data: bytes, name: str = "<bytes>", backend: native.Backend | None = None) -> LexiconBase:
+    """A lexicon from container bytes, every check done first, on ``backend`` (by default
+    ``native.select()``'s)."""
     header, payload = container.unpack(data, name)
-    return _from_checked(header, payload, name)
+    return _from_checked(header, payload, name, backend)
 
 
-def load(path: str | os.PathLike) -> LexiconBase:
-    """Load a lexicon file, every check done first."""
+def load(path: str | os.PathLike, backend: native.Backend | None = None) -> LexiconBase:
+    """Load a lexicon file, every check done first, on ``backend`` (by default
+    ``native.select()``'s: the compiled core when it is built, unless ``LEXC_PURE=1``)."""
     header, payload = container.read_file(path)
-    return _from_checked(header, payload, str(path))
+    return _from_checked(header, payload, str(path), backend)
 
 
-def _from_checked(header: dict[str, Any], payload, name: str) -> LexiconBase:
+def _from_checked(header: dict[str, Any], payload: Any, name: str, backend: native.Backend | None = None) -> LexiconBase:
     """Instantiate the format named in a checked header."""
     cls = FORMATS.get(header["format"])
     if cls is None:
@@ -111,7 +117,8 @@ def _from_checked(header: dict[str, Any], payload, name: str) -> LexiconBase:
     except (FormatError, RulesetError) as exc:
         raise FormatError(f"{name}: {exc}") from None
     try:
-        lexicon = cls.from_payload(payload if cls.zero_copy else bytes(payload), header, alphabet)
+        lexicon = cls.from_payload(payload if cls.zero_copy else bytes(payload), header, alphabet,
+                                   backend if backend is not None else native.select())
     except FormatError as exc:
         raise FormatError(f"{name}: {exc}") from None
     lexicon.build_options = dict(header["options"])

@@ -31,7 +31,6 @@ from math import comb
 from typing import Iterable, Sequence
 
 from .. import native
-from ..alphabet import MAX_WORD_TILES
 from ..ruleset import Ruleset
 
 BLANK_VARIANTS = (0, 1, 2)  # Zyzzyva's choices: no blank, one, two
@@ -84,55 +83,24 @@ def _draws(counts: tuple[tuple[int, int], ...], in_bag: int, blanks: int) -> int
     return total
 
 
-def combinations_list(words: Sequence[bytes], ruleset: Ruleset, blanks: int = 2) -> list[int]:
-    """``combinations`` of each word, in order, the bag read once: in one call to the compiled
-    core where it runs and every count fits 64 bits, else (and on the pure path) word by
-    word."""
+def combinations_list(words: Sequence[bytes], ruleset: Ruleset, blanks: int = 2,
+                      backend: native.Backend | None = None) -> list[int]:
+    """``combinations`` of each word, in order, the bag read once, on ``backend`` (by default
+    ``native.select()``'s): in one call to the compiled core where every count fits 64 bits,
+    else word by word (the reference)."""
     if blanks not in BLANK_VARIANTS:
         raise ValueError(f"blanks must be 0, 1 or 2, not {blanks!r}")
     bag, in_bag = _bag(ruleset), ruleset.blanks
-    core = native.core()
-    if core is not None and words:
-        counted = _native_counts(core, words, bag, in_bag, blanks)
-        if counted is not None:
-            return counted
-    return [_combinations(word, bag, in_bag, blanks) for word in words]
+    backend = backend if backend is not None else native.select()
+    return backend.combinations(words, bag, in_bag, blanks,
+                                lambda: [_combinations(word, bag, in_bag, blanks) for word in words])
 
 
-def _native_counts(core, words: Sequence[bytes], bag: tuple[int, ...], in_bag: int, blanks: int) -> list[int] | None:
-    """The compiled core's counts, or None where one of them (or a binomial it needs) does not
-    fit 64 bits, or a word is not one the core takes (a code outside the bag, over 64 tiles):
-    the pure path then counts, or refuses, exactly as it always does."""
-    one, two = comb(in_bag, 1), comb(in_bag, 2)
-    if two >= 1 << 64:
-        return None
-    table, big = _binomials(bag)
-    try:  # (the core refuses an empty word or one over 64 tiles)
-        out = core.combinations(b"\0".join(words) + b"\0", table, big, len(bag) - 1, one, two, blanks)
-    except ValueError:
-        return None
-    if out is None or len(out) != 8 * len(words):  # a code 0 inside a word split it in two
-        return None
-    return memoryview(out).cast("Q").tolist()
-
-
-@lru_cache(maxsize=16)
-def _binomials(bag: tuple[int, ...]) -> tuple[bytes, bytes]:
-    """C(bag count, k) for every code and k = 0..64 as the core reads them (u64 little-endian,
-    row by row), and a byte per entry marking those that do not fit 64 bits."""
-    values, big = [], bytearray()
-    for count in bag:
-        for k in range(MAX_WORD_TILES + 1):
-            value = comb(count, k)
-            values.append(value if value < 1 << 64 else 0)
-            big.append(value >= 1 << 64)
-    return b"".join(v.to_bytes(8, "little") for v in values), bytes(big)
-
-
-def combinations_of(words: Iterable[bytes], ruleset: Ruleset, blanks: int = 2) -> dict[bytes, int]:
+def combinations_of(words: Iterable[bytes], ruleset: Ruleset, blanks: int = 2,
+                    backend: native.Backend | None = None) -> dict[bytes, int]:
     """``combinations`` of each word, the bag read once (``combinations_list``)."""
     words = list(words)
-    return dict(zip(words, combinations_list(words, ruleset, blanks)))
+    return dict(zip(words, combinations_list(words, ruleset, blanks, backend)))
 
 
 def ranks_of(scores: dict[bytes, int]) -> dict[bytes, int]:
@@ -152,10 +120,11 @@ def ranks_of(scores: dict[bytes, int]) -> dict[bytes, int]:
     return ranks
 
 
-def probability_ranks(words: Iterable[bytes], ruleset: Ruleset, blanks: int = 2) -> dict[bytes, int]:
+def probability_ranks(words: Iterable[bytes], ruleset: Ruleset, blanks: int = 2,
+                      backend: native.Backend | None = None) -> dict[bytes, int]:
     """Each word's probability rank among the given words of its length (1: the most
     probable; ties share a rank, and the next rank skips them: 1, 2, 2, 4)."""
-    return ranks_of(combinations_of(words, ruleset, blanks))
+    return ranks_of(combinations_of(words, ruleset, blanks, backend))
 
 
 __all__ = ["BLANK_VARIANTS", "combinations", "combinations_list", "combinations_of", "probability_ranks", "ranks_of"]

@@ -75,7 +75,7 @@ class Context:
         """Work out the combinations of many words at once (one call to the compiled core)."""
         known = self._combinations.setdefault(blanks, {})
         todo = [w for w in dict.fromkeys(words) if w not in known]
-        known.update(zip(todo, combinations_list(todo, self.ruleset, blanks)))
+        known.update(zip(todo, combinations_list(todo, self.ruleset, blanks, self.lexicon.backend)))
 
     def anagram_count(self, word: bytes) -> int:
         """How many words of the lexicon are spelled with exactly the tiles of ``word`` (a

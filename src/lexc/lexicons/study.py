@@ -92,7 +92,7 @@ def work_out(lexicon: Any, ruleset: Ruleset, blanks: int = 2) -> StudyIndex:
     """The study index from every word of the lexicon (no cache)."""
     words = list(lexicon.iter_codes())
     by_length: dict[int, list[int]] = {}
-    for word, count in zip(words, combinations_list(words, ruleset, blanks)):
+    for word, count in zip(words, combinations_list(words, ruleset, blanks, lexicon.backend)):
         by_length.setdefault(len(word), []).append(count)
     for counts in by_length.values():
         counts.sort()

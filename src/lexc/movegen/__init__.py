@@ -24,7 +24,7 @@ from ..formats.base import Capability
 from ..board.notation import THROUGH, Play, coordinate, spelled, tile_texts
 from ..board.scoring import lane_scoring
 from . import appel_jacobson, compiled, gordon, naive, shapiro_smith
-from .compiled import Plays
+from .compiled import ListedPlays, Plays
 from .crosschecks import ANY
 from .lanes import Lane, lanes
 from .rack import Rack
@@ -65,9 +65,10 @@ def generate(board: Board, rack: str, lexicon: Any, strategy: str = "auto") -> l
 
 
 def generate_plays(board: Board, rack: str, lexicon: Any, strategy: str = "auto") -> Plays:
-    """Every legal play as a compact ``Plays``: from the compiled core when the lexicon has
-    one and the strategy is Appel & Jacobson's or Gordon's (no Python object per play until
-    ``Plays.moves`` is asked for some), else from the pure-Python strategy (the reference)."""
+    """Every legal play as a compact ``Plays``, generated on the lexicon's backend: the
+    compiled core's records where it runs the strategy whole (Appel & Jacobson's or Gordon's
+    over a word graph: no Python object per play until ``Plays.moves`` is asked for some),
+    else the pure-Python strategy lane by lane (the reference)."""
     module = choose(lexicon, strategy)
     alphabet = board.ruleset.alphabet
     if tuple(lexicon.alphabet.labels) != tuple(alphabet.labels):
@@ -80,9 +81,14 @@ def generate_plays(board: Board, rack: str, lexicon: Any, strategy: str = "auto"
         raise MoveGenError(f"rack {rack!r} has {len(letters) + blanks} tiles; the {board.ruleset.name} rack holds "
                            f"{board.ruleset.rack_size}")
     tiles = Rack(alphabet, letters, blanks)
-    if compiled.applicable(lexicon, module.NAME):
-        return compiled.plays(board, tiles.counts, lexicon, module.NAME)
-    texts = tile_texts(alphabet)
+    return compiled.plays(board, tiles.counts, lexicon, module.NAME, lambda: lane_plays(board, tiles, lexicon, module))
+
+
+def lane_plays(board: Board, tiles: Rack, lexicon: Any, module: Any) -> ListedPlays:
+    """Every play of the position by a pure-Python strategy, lane by lane: each scored by the
+    one scoring function (``LaneScoring.score``), a one-tile play that forms words both ways
+    listed once, across."""
+    texts = tile_texts(board.ruleset.alphabet)
     listed = []
     for lane in lanes(board, lexicon):
         score = lane_scoring(board, lane.index, lane.down).score
@@ -94,7 +100,7 @@ def generate_plays(board: Board, rack: str, lexicon: Any, strategy: str = "auto"
                 continue
             notation = f"{coordinates[start]} {spelled(texts, line, start, placed)}"
             listed.append((score(start, placed), notation, *starts[start], down, placed))
-    return Plays(board, listed=listed)
+    return ListedPlays(board, listed)
 
 
 def ranked(moves: list[Move]) -> list[Move]:

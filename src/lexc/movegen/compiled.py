@@ -1,10 +1,13 @@
-"""Whole-position move generation in the compiled core, and the compact result both paths share.
+"""The plays of a position, as compact as each backend makes them, and what the compiled
+core reads of a position.
 
-``Plays`` holds every play of a position. From the compiled core it is the core's buffer of
-fixed records (score, square, direction, tiles; ``src/lexc/native/README.md``) and nothing else:
-``Move`` objects and their notation are made only for the plays a caller asks for
-(``moves()`` for all of them, ``moves(top=N)`` for the best N, ``len()`` and ``scores()``
-for none). From the pure-Python strategies it wraps their list of moves.
+``Plays`` holds every play of a position: ``len()``, ``scores()``, ``pairs(top)``,
+``batch_json(top)`` and ``moves(top)``, ranked best first (score descending, then notation).
+``CorePlays`` is the compiled core's buffer of fixed records (score, square, direction,
+tiles; ``src/lexc/native/README.md``) and nothing else: ``Move`` objects and their notation
+are made only for the plays a caller asks for. ``ListedPlays`` holds the pure-Python
+strategies' plays as tuples. Which one a position gives is the lexicon's backend's affair
+(``native.Backend.plays``): the move generator never asks.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 import json
 import struct
 from functools import lru_cache
-from typing import Any
+from typing import Any, Callable
 
 from .. import native
 from ..board.board import Board, tile_text
@@ -20,74 +23,111 @@ from ..board.notation import Play
 from ..ruleset import Ruleset
 
 RECORD = 36  # bytes of a play record (lexc.native._core.RECORD)
-COMPILED_STRATEGIES = ("appel-jacobson", "gordon")  # the strategies the compiled core runs whole
+COMPILED_STRATEGIES = tuple(native.backend.CORE_STRATEGIES)  # the strategies the compiled core runs whole
 # ... and those whose search runs in it (Shapiro & Smith's, over the core's findwords2)
 CORE_SEARCHED = COMPILED_STRATEGIES + ("shapiro-smith",)
 MAX_PLAYS = 5_000_000  # plays one position may have before the compiled core stops (a crafted lexicon)
 
 
 class Plays:
-    """The plays of one position: ``len()``, ``scores()``, and ``moves(top)`` ranked best
-    first (score descending, then notation).
+    """The plays of one position: ``len()``, ``scores()``, and the plays ranked best first
+    (score descending, then notation) as (notation, score) pairs, a JSON line, or ``Move``
+    objects; each only for the best ``top`` plays when it is given."""
 
-    From the compiled core it holds the core's records; from the pure-Python strategies,
-    ``listed``: a (score, notation, row, col, down, tiles) tuple per play, ranked and made
-    into ``Move`` objects only when asked for (then kept)."""
-
-    def __init__(self, board: Board, records: bytes = b"", count: int = 0,
-                 listed: list[tuple[int, str, int, int, bool, bytes]] | None = None):
-        self.board = board
-        self.records = records
-        self.count = count if listed is None else len(listed)
-        self._listed = listed
-        self._ranked_listed: list | None = None  # the pure path's plays, ranked (made once)
-        self._ranked_moves: list | None = None  # ... as Move objects (made once)
+    board: Board
+    count: int
 
     def __len__(self) -> int:
         return self.count
 
     def scores(self) -> list[int]:
         """Each play's score, in the order generated (not ranked)."""
-        if self._listed is not None:
-            return [play[0] for play in self._listed]
-        return [s for (s,) in struct.iter_unpack("<i32x", self.records)]
+        raise NotImplementedError
 
     def pairs(self, top: int | None = None) -> list[tuple[str, int]]:
         """(notation, score) of the plays, best first (as ``moves``), the best ``top`` if
         given: what ``lexc moves`` prints, without a ``Move`` object per play."""
-        if self._listed is not None:
-            return [(notation, score) for score, notation, *_ in self._ranked(top)]
-        records, count = self._best(top)
-        board = self.board
-        notes, scores = native.core().ranked(records, count, b"".join(board.rows), board.size,
-                                             _tile_texts(board.ruleset.alphabet.labels), count if top is None else top)
-        return list(zip(notes, scores))
+        raise NotImplementedError
 
     def batch_json(self, top: int | None = None) -> str:
         """The JSON line ``lexc moves --batch`` prints for the position (``batch_line`` of
-        ``pairs(top)``, as ``json.dumps`` writes it); made in the compiled core from its
-        records."""
-        if self._listed is not None:
-            return json.dumps(batch_line(self.pairs(top)))
-        records, count = self._best(top)
-        board = self.board
-        labels = board.ruleset.alphabet.labels
-        line = native.core().batch_json(records, count, b"".join(board.rows), board.size, _tile_texts(labels),
-                                        _json_texts(labels), count if top is None else top)
-        return line.decode("ascii")
+        ``pairs(top)``, as ``json.dumps`` writes it)."""
+        return json.dumps(batch_line(self.pairs(top)))
 
-    def _notations(self, records: bytes, count: int) -> list[str]:
-        """The notation of each record, made by the compiled core."""
-        board = self.board
-        return native.core().notations(records, count, b"".join(board.rows), board.size,
-                                       _tile_texts(board.ruleset.alphabet.labels))
+    def moves(self, top: int | None = None) -> list[Any]:
+        """The plays as ``Move`` objects, best first; only the best ``top`` if given."""
+        raise NotImplementedError
+
+
+class ListedPlays(Plays):
+    """The pure-Python strategies' plays: a (score, notation, row, col, down, tiles) tuple
+    each, ranked and made into ``Move`` objects only when asked for (then kept)."""
+
+    def __init__(self, board: Board, listed: list[tuple[int, str, int, int, bool, bytes]]):
+        self.board = board
+        self.count = len(listed)
+        self._listed = listed
+        self._ranked_listed: list[tuple[int, str, int, int, bool, bytes]] | None = None  # ranked (made once)
+        self._ranked_moves: list[Any] | None = None  # ... as Move objects (made once)
+
+    def scores(self) -> list[int]:
+        """Each play's score, in the order generated (not ranked)."""
+        return [play[0] for play in self._listed]
+
+    def pairs(self, top: int | None = None) -> list[tuple[str, int]]:
+        """(notation, score) of the plays, best first."""
+        return [(notation, score) for score, notation, *_ in self._ranked(top)]
 
     def _ranked(self, top: int | None) -> list[tuple[int, str, int, int, bool, bytes]]:
-        """The pure path's plays, best first (score descending, then notation, as ``ranked``),
-        the best ``top`` if given."""
+        """The plays, best first (score descending, then notation, as ``ranked``), the best
+        ``top`` if given."""
         if self._ranked_listed is None:
             self._ranked_listed = sorted(self._listed, key=lambda play: (-play[0], play[1]))
         return self._ranked_listed if top is None else self._ranked_listed[:top]
+
+    def moves(self, top: int | None = None) -> list[Any]:
+        """The plays as ``Move`` objects, best first (made once, for all of them)."""
+        from . import Move
+
+        if self._ranked_moves is None:
+            self._ranked_moves = [Move(score, notation, Play(row, col, down, tiles))
+                                  for score, notation, row, col, down, tiles in self._ranked(None)]
+        return self._ranked_moves[:] if top is None else self._ranked_moves[:top]
+
+
+class CorePlays(Plays):
+    """The compiled core's plays: its buffer of fixed records and nothing else (``Move``
+    objects and notations are made, by the core, only for the plays asked for); ``edges``:
+    the edges its searches read."""
+
+    def __init__(self, board: Board, backend: Any, records: bytes, count: int, edges: int = 0):
+        self.board = board
+        self.backend = backend
+        self.records = records
+        self.count = count
+        self.edges = edges
+
+    def scores(self) -> list[int]:
+        """Each play's score, in the order generated (not ranked)."""
+        return [s for (s,) in struct.iter_unpack("<i32x", self.records)]
+
+    def pairs(self, top: int | None = None) -> list[tuple[str, int]]:
+        """(notation, score) of the plays, best first, ranked and written by the core."""
+        records, count = self._best(top)
+        board = self.board
+        notes, scores = self.backend.ranked(records, count, b"".join(board.rows), board.size,
+                                            _tile_texts(board.ruleset.alphabet.labels),
+                                            count if top is None else top)
+        return list(zip(notes, scores))
+
+    def batch_json(self, top: int | None = None) -> str:
+        """The JSON line ``lexc moves --batch`` prints, made by the core from its records."""
+        records, count = self._best(top)
+        board = self.board
+        labels = board.ruleset.alphabet.labels
+        line = self.backend.batch_json(records, count, b"".join(board.rows), board.size, _tile_texts(labels),
+                                       _json_texts(labels), count if top is None else top)
+        return bytes(line).decode("ascii")
 
     def _best(self, top: int | None) -> tuple[bytes, int]:
         """The records of the best ``top`` plays and those tied with the last of them (all
@@ -106,15 +146,12 @@ class Plays:
         notation of the others is never made)."""
         from . import Move, ranked
 
-        if self._listed is not None:
-            if self._ranked_moves is None:
-                self._ranked_moves = [Move(score, notation, Play(row, col, down, tiles))
-                                      for score, notation, row, col, down, tiles in self._ranked(None)]
-            return self._ranked_moves[:] if top is None else self._ranked_moves[:top]
         if top is not None and top <= 0:
             return []
         records, count = self._best(top)
-        notes = self._notations(records, count)
+        board = self.board
+        notes = self.backend.notations(records, count, b"".join(board.rows), board.size,
+                                       _tile_texts(board.ruleset.alphabet.labels))
         out = []
         for k, ((score, row, col, down, length), note) in enumerate(zip(struct.iter_unpack("<iBBBB28x", records), notes)):
             tiles = records[k * RECORD + 8 : k * RECORD + 8 + length]
@@ -163,27 +200,29 @@ def _ruleset_arrays(ruleset: Ruleset) -> tuple[bytes, bytes, bytes]:
 
 
 def applicable(lexicon: Any, strategy: str) -> bool:
-    """Whether the compiled core generates for this lexicon and strategy: Appel & Jacobson
-    over a word graph's DAWG root, Gordon over its GADDAG root."""
-    if getattr(lexicon, "_native", None) is None:
-        return False
-    return strategy == "appel-jacobson" or (strategy == "gordon" and hasattr(lexicon, "gaddag_root"))
+    """Whether the lexicon's backend generates whole positions of this strategy itself (the
+    compiled core over a word graph): what the bench reports."""
+    return bool(lexicon.backend.runs_whole(strategy, lexicon.search_graph(strategy)[0]))
 
 
-def plays(board: Board, counts: list[int], lexicon: Any, strategy: str) -> Plays:
-    """Every play of the position, from the compiled core (``applicable`` must hold)."""
+def position(board: Board, counts: list[int]) -> native.Position:
+    """A position as the compiled core reads it (``native.Position``)."""
     ruleset = board.ruleset
     values, letter, word = _ruleset_arrays(ruleset)
-    root = lexicon.gaddag_root() if strategy == "gordon" else lexicon._root
-    start_row, start_col = ruleset.start
+    return native.Position(b"".join(board.rows), board.size, bytes(counts), values, letter, word, ruleset.rack_size,
+                           ruleset.bingo_bonus, ruleset.start)
+
+
+def plays(board: Board, counts: list[int], lexicon: Any, strategy: str, reference: Callable[[], Plays]) -> Plays:
+    """Every play of the position on the lexicon's backend: the compiled core's records where
+    it runs ``strategy`` over the lexicon's word graph, else ``reference()`` (the strategy lane
+    by lane, in Python). ``MoveGenError`` past ``MAX_PLAYS`` plays (a crafted lexicon)."""
+    from . import MoveGenError
+
+    backend = lexicon.backend
+    graph, roots = lexicon.search_graph(strategy)
     try:
-        records, count = native.core().movegen(
-            lexicon._native, b"".join(board.rows), board.size, bytes(counts), 1 if strategy == "gordon" else 0,
-            lexicon._root, root, values, letter, word, ruleset.rack_size, ruleset.bingo_bonus, start_row, start_col,
-            MAX_PLAYS)
-    except ValueError as exc:
-        from . import MoveGenError
-        if exc.args and exc.args[0] == "cap":
-            raise MoveGenError(f"more than {MAX_PLAYS:,} plays in one position: the lexicon spells too much") from None
-        raise MoveGenError(f"the position cannot be searched ({exc})") from None
-    return Plays(board, records, count)
+        return backend.plays(position(board, counts), graph, strategy, roots, MAX_PLAYS,
+                             lambda records, count, edges: CorePlays(board, backend, records, count, edges), reference)
+    except native.AnswerCap:
+        raise MoveGenError(f"more than {MAX_PLAYS:,} plays in one position: the lexicon spells too much") from None

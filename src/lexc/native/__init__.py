@@ -1,19 +1,22 @@
-"""The compiled core: word-graph queries, the graph proof, whole-position move generation and
-Shapiro & Smith's search, in C (C99, CPython limited API) over the formats' own arrays.
+"""The compiled core and the one seam to it: word-graph queries, the graph proof, whole-position
+move generation, Shapiro & Smith's search, the minimizer and Zyzzyva's combinations, in C
+(C99, CPython limited API) over the formats' own arrays, each beside its pure-Python reference.
 
 Wing 1 of the package, between the foundations and ``lexc.formats``: it imports only the
-foundations, and the formats and the move generator call it through this module. It is
-optional: ``pip install .`` builds it with the machine's compiler when there is one, and
-lexc runs on the pure-Python path without it (which stays the reference: the tests hold the
-two to identical answers). ``LEXC_PURE=1`` forces the pure path. The contract the C code
-rests on, and how its results are laid out, is ``src/lexc/native/README.md``.
+foundations. The choice between the compiled core and the pure path is made here, once per
+lexicon: ``select()`` gives the backend a lexicon keeps (``lexc.native.backend``), and the
+formats, the move generator and the searches hand it every hot operation without asking which
+it is. The core is optional: ``pip install .`` builds it with the machine's compiler when there
+is one, and lexc runs on the pure-Python backend without it (the reference: the tests hold the
+two to identical answers). ``LEXC_PURE=1`` makes ``select()`` choose the pure backend; a
+program asks for one with ``select(pure=True)`` (no process-wide switch). The contract the C
+code rests on, and how its results are laid out, is ``src/lexc/native/README.md``.
 """
 
 from __future__ import annotations
 
 import os
-from contextlib import contextmanager
-from typing import Iterator
+from typing import Any
 
 try:
     from . import _core
@@ -61,7 +64,14 @@ if _core is None:
         print(f"lexc: warning: running on the pure-Python path (much slower): the compiled core {UNAVAILABLE}",
               file=sys.stderr)
 
-_enabled = os.environ.get("LEXC_PURE", "") in ("", "0")
+from .backend import Backend, CompiledBackend, GraphSpec, Position  # noqa: E402
+from .errors import AnswerCap, CoreError, DamagedRecord, MalformedGraph, TooDeep  # noqa: E402
+
+__all__ = ["AnswerCap", "Backend", "COMPILED", "CoreError", "DamagedRecord", "GraphSpec", "MalformedGraph", "PURE",
+           "Position", "TooDeep", "available", "membership", "path_name", "select"]
+
+PURE: Backend = Backend()  # the pure-Python backend (the reference)
+COMPILED: CompiledBackend | None = CompiledBackend(_core) if _core is not None else None
 
 
 def available() -> bool:
@@ -69,39 +79,31 @@ def available() -> bool:
     return _core is not None
 
 
-def enabled() -> bool:
-    """Whether lexc uses the compiled core: available, and not turned off (``LEXC_PURE=1``,
-    ``set_enabled(False)``). Lexicons loaded or built while it is off stay pure-Python."""
-    return _core is not None and _enabled
+def _pure_asked() -> bool:
+    """Whether the environment asks for the pure path (``LEXC_PURE=1``)."""
+    return os.environ.get("LEXC_PURE", "") not in ("", "0")
 
 
-def set_enabled(flag: bool) -> None:
-    """Turn the compiled core on or off for the lexicons made from now on."""
-    global _enabled
-    _enabled = bool(flag)
+def select(pure: bool | None = None) -> Backend:
+    """The backend for a lexicon being made: the compiled core when it is available, unless
+    ``pure`` (or, when ``pure`` is None, ``LEXC_PURE=1``) asks for the pure-Python reference.
+    The one place the choice is made; a lexicon keeps what it was given."""
+    if pure is None:
+        pure = _pure_asked()
+    return PURE if pure or COMPILED is None else COMPILED
 
 
-@contextmanager
-def pure() -> Iterator[None]:
-    """Within the block, make lexicons on the pure-Python path (the reference)."""
-    global _enabled
-    before = _enabled
-    _enabled = False
-    try:
-        yield
-    finally:
-        _enabled = before
+def membership(cls: type, fallback: Any) -> Any:
+    """A ``__contains__`` for a word-graph class: the compiled core's method descriptor, which
+    walks the instance's ``_graph`` when it is the core's and calls ``_contains`` otherwise;
+    ``fallback`` where the core is not built."""
+    return _core.membership(cls) if _core is not None else fallback
 
 
 def path_name() -> str:
-    """The path in use, for ``lexc --version`` and ``lexc info``."""
-    if enabled():
+    """The backend ``select()`` gives, for ``lexc --version`` and ``lexc info``."""
+    if select() is COMPILED:
         return "compiled core (C)"
     if _core is not None:
-        return "pure Python (LEXC_PURE=1)" if os.environ.get("LEXC_PURE", "") not in ("", "0") else "pure Python"
+        return "pure Python (LEXC_PURE=1)"
     return f"pure Python (the compiled core {UNAVAILABLE})"
-
-
-def core():
-    """The extension module (``lexc.native._core``), or None on the pure path."""
-    return _core if enabled() else None

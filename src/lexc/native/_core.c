@@ -66,10 +66,23 @@ int long_to_mask(PyObject *value, Mask *out) {
     return ok;
 }
 
-static PyObject *fail(const char *kind, Py_ssize_t index, long long value) {
-    PyObject *args = Py_BuildValue("(snL)", kind, index, value);
-    if (args) { PyErr_SetObject(PyExc_ValueError, args); Py_DECREF(args); }
+/* -- typed errors (lexc/native/errors.py: the classes both backends raise) ------------------- */
+
+PyObject *MalformedGraph, *AnswerCap, *TooDeep, *DamagedRecord;
+
+/* raise `cls(*args)`; NULL */
+PyObject *raise_typed(PyObject *cls, PyObject *args) {
+    if (args) {
+        PyObject *exc = PyObject_CallObject(cls, args);
+        Py_DECREF(args);
+        if (exc) { PyErr_SetObject(cls, exc); Py_DECREF(exc); }
+    }
     return NULL;
+}
+
+/* a broken rule of a graph: MalformedGraph(kind, index, value) */
+static PyObject *fail(const char *kind, Py_ssize_t index, long long value) {
+    return raise_typed(MalformedGraph, Py_BuildValue("(snL)", kind, index, value));
 }
 
 /* -- the Graph type ---------------------------------------------------------------------- */
@@ -841,7 +854,7 @@ static PyObject *Graph_anagram(PyObject *self, PyObject *args) {
     if (first && a->need) anagram_search(a, first, 0, blanks, a->need);
     PyObject *result = NULL;
     if (a->failed == 1) { buf_free(&a->out); }
-    else if (a->failed == 2) { buf_free(&a->out); fail("cap", a->found, 0); }
+    else if (a->failed == 2) { buf_free(&a->out); raise_typed(AnswerCap, Py_BuildValue("(n)", a->found)); }
     else if (ordered && a->found > 1 && in_anagram_order(&a->out) < 0) { buf_free(&a->out); }
     else {
         PyObject *blob = buf_bytes(&a->out);
@@ -927,7 +940,7 @@ static PyObject *Cursor_take(PyObject *self, PyObject *arg) {
     const Graph *g = c->g;
     Py_ssize_t want = PyLong_AsSsize_t(arg), count = 0;
     if (want == -1 && PyErr_Occurred()) return NULL;
-    if (c->failed) return fail("deep", 0, 0);
+    if (c->failed) return raise_typed(TooDeep, Py_BuildValue("(n)", (Py_ssize_t)0));
     Buf out = {0};
     static const uint8_t zero = 0;
     if (c->pending && want > 0) {
@@ -958,7 +971,7 @@ static PyObject *Cursor_take(PyObject *self, PyObject *arg) {
         }
         Py_ssize_t child = CHILD(g, e);
         if (child) {
-            if (depth + 1 >= c->limit) { c->failed = 1; buf_free(&out); return fail("deep", i, 0); }
+            if (depth + 1 >= c->limit) { c->failed = 1; buf_free(&out); return raise_typed(TooDeep, Py_BuildValue("(n)", i)); }
             c->depth = depth + 1;
             c->next[depth + 1] = child;
             if (pt) c->states[depth + 1] = s;
@@ -1119,7 +1132,15 @@ static int core_exec(PyObject *module) {
     CursorType = (PyTypeObject *)PyType_FromSpec(&Cursor_spec);
     if (!CursorType) return -1;
     if (PyModule_AddIntConstant(module, "MAX_TILES", MAX_TILES) < 0) return -1;
-    NATIVE_NAME = PyUnicode_InternFromString("_native");
+    PyObject *errors = PyImport_ImportModule("lexc.native.errors");
+    if (!errors) return -1;
+    MalformedGraph = PyObject_GetAttrString(errors, "MalformedGraph");
+    AnswerCap = PyObject_GetAttrString(errors, "AnswerCap");
+    TooDeep = PyObject_GetAttrString(errors, "TooDeep");
+    DamagedRecord = PyObject_GetAttrString(errors, "DamagedRecord");
+    Py_DECREF(errors);
+    if (!MalformedGraph || !AnswerCap || !TooDeep || !DamagedRecord) return -1;
+    NATIVE_NAME = PyUnicode_InternFromString("_graph");
     SLOW_NAME = PyUnicode_InternFromString("_contains");
     if (!NATIVE_NAME || !SLOW_NAME) return -1;
     static PyMethodDef functions[] = {

@@ -293,8 +293,7 @@ static PyObject *findwords(PyObject *module, PyObject *args) {
     if (PyErr_Occurred()) goto done;
     if (t.error) {
         static const char *kinds[] = {"", "past", "backward", "letter", "word", "deep"};
-        PyObject *a = Py_BuildValue("(sn)", kinds[t.error], t.where);
-        if (a) { PyErr_SetObject(PyExc_ValueError, a); Py_DECREF(a); }
+        raise_typed(DamagedRecord, Py_BuildValue("(sn)", kinds[t.error], t.where));
         goto done;
     }
     {

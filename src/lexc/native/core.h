@@ -118,6 +118,10 @@ int buf_put(Buf *b, const void *src, Py_ssize_t len);
 void buf_free(Buf *b);
 PyObject *buf_bytes(Buf *b);
 
+/* the error classes of lexc/native/errors.py (set at module init), and raising one */
+extern PyObject *MalformedGraph, *AnswerCap, *TooDeep, *DamagedRecord;
+PyObject *raise_typed(PyObject *cls, PyObject *args);
+
 PyObject *mask_to_long(Mask m);
 int long_to_mask(PyObject *value, Mask *out);
 

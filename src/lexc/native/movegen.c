@@ -246,8 +246,7 @@ static PyObject *movegen(PyObject *module, PyObject *args) {
     }
     LAST_EDGES = L->edges;
     if (L->failed == 2) {
-        PyObject *a = Py_BuildValue("(snL)", "cap", L->found, 0LL);
-        if (a) { PyErr_SetObject(PyExc_ValueError, a); Py_DECREF(a); }
+        raise_typed(AnswerCap, Py_BuildValue("(n)", L->found));
         goto done;
     }
     if (L->failed) goto done;

@@ -1,0 +1,278 @@
+"""The one seam between lexc and its compiled core: a backend runs the hot operations.
+
+A lexicon is given a backend when it is made (built, loaded, opened: ``lexc.native.select``)
+and keeps it; its format, the move generator and the searches hand every hot operation to it
+and never ask which one it is. Each operation comes with its *reference*: the pure-Python code
+that defines the answer (a word graph's queries, the minimizer, Shapiro & Smith's search, a
+position's plays, Zyzzyva's combinations). ``PureBackend`` runs the reference; ``Compiled``
+runs the compiled core where it has the operation and the reference where it has not (a
+strategy it does not implement, a count past 64 bits), so the two give the same answers by
+construction, and the agreement tests hold them to it on generated inputs.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Sequence, TypeVar
+
+T = TypeVar("T")
+
+# the strategies the compiled core runs for a whole position, by name (0: over the DAWG root)
+CORE_STRATEGIES = {"appel-jacobson": 0, "gordon": 1}
+_GROUP = struct.Struct("<BBIQQ")  # findwords: depth, blank-made letters, words, bytes read, nodes read
+
+
+@dataclass(frozen=True)
+class GraphSpec:
+    """How a word graph's edges are laid out, what its walks start from, and what the core
+    needs beside the stored edges (``src/lexc/native/README.md``)."""
+
+    wide: bool  # u64 edges (else u32)
+    letter_shift: int
+    terminal_bit: int
+    last_bit: int
+    child_bits: int
+    letters: int  # the alphabet's size: letters are 1..letters
+    pointers: int  # root pointer slots at the array's start
+    separator: bool  # letter 0 may label an edge (a GADDAG)
+    extra: bytes = b""  # little-endian u64 edges kept in memory after the stored ones
+    encode: bytes | None = None  # 256 bytes: Latin-1 character -> letter code (0: none)
+    member_root: int = -1  # the edge `word in lexicon` walks from
+    member_reverse: bool = False  # ... reading the word backwards (a GADDAG)
+
+
+@dataclass(frozen=True)
+class Position:
+    """A position as the compiled core reads it: the board (n x n codes, row-major), the rack
+    (counts by letter code, index 0 the blanks), the ruleset's tile values (256 int32 by board
+    code) and the letter and word premium of every square, the rack size, bingo bonus and start
+    square."""
+
+    board: bytes
+    size: int
+    rack: bytes
+    values: bytes
+    letter_mult: bytes
+    word_mult: bytes
+    rack_size: int
+    bingo: int
+    start: tuple[int, int]
+
+
+class Backend:
+    """The pure-Python backend: every hot operation runs its reference. The compiled backend
+    overrides the operations the core implements."""
+
+    name = "pure Python"
+    compiled = False
+    zero_copy = False  # whether a loaded file's edges are read in place (no Python list made)
+
+    def graph(self, edges: Any, spec: GraphSpec, reference: Callable[[], T]) -> Any:
+        """A word graph's query object (walks, listings, hooks, anagrams, patterns, the proof):
+        the reference's here (``formats.graph.PureGraph``)."""
+        return reference()
+
+    def minimizer(self, reference: Callable[[], T], choose_layout: Callable[[int, str], Any]) -> Any:
+        """A new incremental minimizer (``formats.minimize.Minimizer``'s interface; its ``pack``
+        picks the edge layout with ``choose_layout(edges, requested)``)."""
+        return reference()
+
+    def combinations(self, words: Sequence[bytes], bag: tuple[int, ...], in_bag: int, blanks: int,
+                     reference: Callable[[], list[int]]) -> list[int]:
+        """Zyzzyva's combinations of each word (``lexicons.probability``)."""
+        return reference()
+
+    def findwords(self, data: Any, disk: int, letters: Sequence[int], blanks: int, rank: bytes, made: bytes,
+                  n_letters: int, record: Callable[[int, int], None],
+                  reference: Callable[[], Iterator[tuple[list[bytes], bytes]]]) -> Iterator[tuple[list[bytes], bytes]]:
+        """Shapiro & Smith's findwords2 on an anagram trie's letter table: its groups in the
+        paper's order, each (words, blank-made letters); ``record(bytes, nodes)`` is told what
+        the search has read as it stood at each group, and at the end."""
+        return reference()
+
+    def scan_words(self, data: Any, disk: int, letters: int, reference: Callable[[], list[bytes]]) -> list[bytes]:
+        """Every word of an anagram trie's letter table, in file order."""
+        return reference()
+
+    def plays(self, position: Position, graph: Any, strategy: str, roots: tuple[int, int], cap: int,
+              wrap: Callable[[bytes, int, int], T], reference: Callable[[], T]) -> T:
+        """Every play of a position: ``reference()`` (the strategy lane by lane, in Python)
+        here; the compiled core's records, ``wrap(records, count, edges read)``, where it runs
+        the strategy over the lexicon's graph."""
+        return reference()
+
+    def runs_whole(self, strategy: str, graph: Any) -> bool:
+        """Whether ``plays`` runs this strategy itself for a whole position over ``graph`` (what
+        the bench reports; the move generator need not know)."""
+        return False
+
+    def __repr__(self) -> str:
+        return f"<backend: {self.name}>"
+
+
+class CompiledBackend(Backend):
+    """The compiled core's backend: its own code where it has the operation."""
+
+    name = "compiled core (C)"
+    compiled = True
+    zero_copy = True
+
+    def __init__(self, core: Any) -> None:
+        self.core = core
+
+    def graph(self, edges: Any, spec: GraphSpec, reference: Callable[[], T]) -> Any:
+        """The core's ``Graph`` over the stored edges, read in place (its constructor checks
+        what its walks rely on: ``MalformedGraph`` otherwise)."""
+        g = self.core.Graph(edges, spec.wide, spec.letter_shift, spec.terminal_bit, spec.last_bit, spec.child_bits,
+                            spec.letters, spec.pointers, spec.separator, spec.extra, spec.encode)
+        if spec.member_root >= 0:
+            g.set_member(spec.member_root, spec.member_reverse)
+        return g
+
+    def minimizer(self, reference: Callable[[], T], choose_layout: Callable[[int, str], Any]) -> Any:
+        """The core's minimizer, the reference's step for step."""
+        return CompiledMinimizer(self.core, choose_layout)
+
+    def combinations(self, words: Sequence[bytes], bag: tuple[int, ...], in_bag: int, blanks: int,
+                     reference: Callable[[], list[int]]) -> list[int]:
+        """The core's counts in one call; the reference where a count (or a binomial it needs)
+        does not fit 64 bits, or a word is not one the core takes."""
+        from math import comb
+
+        one, two = comb(in_bag, 1), comb(in_bag, 2)
+        if not words or two >= 1 << 64:
+            return reference()
+        table, big = _binomials(bag)
+        try:  # (the core refuses an empty word, one over 64 tiles, a code outside the bag)
+            out = self.core.combinations(b"\0".join(words) + b"\0", table, big, len(bag) - 1, one, two, blanks)
+        except ValueError:
+            return reference()
+        if out is None or len(out) != 8 * len(words):  # a code 0 inside a word split it in two
+            return reference()
+        return memoryview(out).cast("Q").tolist()
+
+    def findwords(self, data: Any, disk: int, letters: Sequence[int], blanks: int, rank: bytes, made: bytes,
+                  n_letters: int, record: Callable[[int, int], None],
+                  reference: Callable[[], Iterator[tuple[list[bytes], bytes]]]) -> Iterator[tuple[list[bytes], bytes]]:
+        """The core's findwords2: every group at once, as one buffer, handed out group by group
+        (``DamagedRecord`` for a damaged record)."""
+        if len(letters) >= 128 or blanks > 64:
+            return reference()
+        return self._groups(data, disk, letters, blanks, rank, made, n_letters, record)
+
+    def _groups(self, data: Any, disk: int, letters: Sequence[int], blanks: int, rank: bytes, made: bytes,
+                n_letters: int, record: Callable[[int, int], None]) -> Iterator[tuple[list[bytes], bytes]]:
+        record(0, 0)
+        blob, count, nbytes, nodes = self.core.findwords(data, disk, struct.pack(f"<{len(letters)}H", *letters),
+                                                         blanks, rank, made, n_letters)
+        p = 0
+        for _ in range(count):
+            depth, nmade, nwords, read, seen = _GROUP.unpack_from(blob, p)
+            p += _GROUP.size
+            blanked = blob[p : p + nmade]
+            p += nmade
+            record(read, seen)  # as the search stood at this group (the detach point)
+            yield [blob[q : q + depth] for q in range(p, p + nwords * depth, depth)], blanked
+            p += nwords * depth
+        record(nbytes, nodes)
+
+    def scan_words(self, data: Any, disk: int, letters: int, reference: Callable[[], list[bytes]]) -> list[bytes]:
+        """The core's pass over the file; the reference names a damaged record (the core
+        only says there is one)."""
+        blob = self.core.scan_words(data, disk, letters)
+        return reference() if blob is None else blob.split(b"\0")[:-1]
+
+    def plays(self, position: Position, graph: Any, strategy: str, roots: tuple[int, int], cap: int,
+              wrap: Callable[[bytes, int, int], T], reference: Callable[[], T]) -> T:
+        """The core's whole-position generation for Appel & Jacobson's and Gordon's strategies
+        over a word graph it holds; any other strategy or lexicon runs the reference."""
+        if not self.runs_whole(strategy, graph):
+            return reference()
+        code = CORE_STRATEGIES[strategy]
+        records, count = self.core.movegen(
+            graph, position.board, position.size, position.rack, code, roots[0], roots[1], position.values,
+            position.letter_mult, position.word_mult, position.rack_size, position.bingo, position.start[0],
+            position.start[1], cap)
+        return wrap(records, count, self.core.search_edges())
+
+    def runs_whole(self, strategy: str, graph: Any) -> bool:
+        """Appel & Jacobson's and Gordon's strategies over a graph of the core's own."""
+        return strategy in CORE_STRATEGIES and isinstance(graph, self.core.Graph)
+
+    def ranked(self, records: bytes, count: int, board: bytes, size: int, texts: tuple[bytes, ...],
+               limit: int) -> tuple[list[str], list[int]]:
+        """The plays of the core's records best first: (notations, scores), the first ``limit``."""
+        return self.core.ranked(records, count, board, size, texts, limit)
+
+    def notations(self, records: bytes, count: int, board: bytes, size: int, texts: tuple[bytes, ...]) -> list[str]:
+        """The notation of each of the core's play records."""
+        return self.core.notations(records, count, board, size, texts)
+
+    def batch_json(self, records: bytes, count: int, board: bytes, size: int, texts: tuple[bytes, ...],
+                   json_texts: tuple[bytes, ...], limit: int) -> bytes:
+        """The line ``lexc moves --batch --json`` prints for the core's records."""
+        return self.core.batch_json(records, count, board, size, texts, json_texts, limit)
+
+
+class CompiledMinimizer:
+    """The core's minimizer (``src/lexc/native/minimize.c``) with the reference's interface:
+    the same algorithm step for step, so the same node indices and the same packed bytes (the
+    tests build every word graph on both backends and compare the files)."""
+
+    def __init__(self, core: Any, choose_layout: Callable[[int, str], Any]) -> None:
+        self._m = core.Minimizer()
+        self._choose_layout = choose_layout
+
+    def add_language(self, words: Any, linked: bool = False) -> int:
+        """``Minimizer.add_language``."""
+        return int(self._m.add_language(words, linked))
+
+    def child(self, node: int, letter: int) -> int:
+        """``Minimizer.child``."""
+        return int(self._m.child(node, letter))
+
+    @property
+    def n_nodes(self) -> int:
+        """Distinct edge lists registered."""
+        return int(self._m.counts()[0])
+
+    @property
+    def trie_nodes(self) -> int:
+        """Nodes of the equivalent trie."""
+        return int(self._m.counts()[1])
+
+    def pack(self, roots: Sequence[int], layout: str = "auto", *, share_tails: bool = False) -> tuple[Any, Any, int]:
+        """``Minimizer.pack``: the positions are laid out in C, the layout chosen by the
+        caller's rule, and the array written in C."""
+        from array import array
+
+        roots = list(roots)
+        size, reached = self._m.layout(roots, share_tails)
+        chosen = self._choose_layout(size, layout)
+        out = array(chosen.typecode)
+        out.frombytes(self._m.emit(roots, chosen.itemsize, chosen.letter_shift, chosen.terminal_bit,
+                                   chosen.last_bit, chosen.child_bits))
+        return out, chosen, int(reached)
+
+
+_BINOMIALS: dict[tuple[int, ...], tuple[bytes, bytes]] = {}
+
+
+def _binomials(bag: tuple[int, ...]) -> tuple[bytes, bytes]:
+    """C(bag count, k) for every code and k = 0..64 as the core reads them (u64 little-endian,
+    row by row), and a byte per entry marking those that do not fit 64 bits (kept per bag)."""
+    kept = _BINOMIALS.get(bag)
+    if kept is None:
+        from math import comb
+
+        values, big = [], bytearray()
+        for count in bag:
+            for k in range(65):
+                value = comb(count, k)
+                values.append(value if value < 1 << 64 else 0)
+                big.append(value >= 1 << 64)
+        if len(_BINOMIALS) >= 16:
+            _BINOMIALS.clear()
+        kept = _BINOMIALS[bag] = (b"".join(v.to_bytes(8, "little") for v in values), bytes(big))
+    return kept
