@@ -6,6 +6,7 @@ generation, alphabets, the big list), over both (``lexicons.engine_kinds``)."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -48,6 +49,49 @@ def test_lexc_pure_forces_the_pure_path():
     assert done.returncode == 0 and "engine: pure Python" in done.stdout and "compiled core (C)" not in done.stdout
     info = _lexc("info", str(HOOK), LEXC_PURE="1")
     assert "engine: pure Python" in info.stdout
+
+
+def test_the_checkouts_root_cannot_shadow_the_installed_package():
+    """The package lives under src/: `python -c 'import lexc'` from the checkout's root imports
+    the lexc installed in the environment (with its compiled core), never the source tree."""
+    checkout = ROOT
+    if not (checkout / "src" / "lexc").is_dir():
+        pytest.skip("not run from a checkout")
+    assert not (checkout / "lexc").exists()
+    environ = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run([sys.executable, "-c", "import lexc; print(lexc.__file__)"], cwd=checkout,
+                          capture_output=True, text=True, env=environ, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert not Path(done.stdout.strip()).resolve().is_relative_to(checkout / "src") or "PYTHONPATH" in os.environ
+
+
+@needs_core
+def test_a_source_tree_without_the_core_says_so_once(tmp_path):
+    """A lexc imported from a tree that has no built core, where the environment's installed lexc
+    has one, warns once on stderr, truthfully (not "was not built at install time"), and runs."""
+    from importlib import metadata
+
+    try:
+        installed = [f for f in metadata.distribution("lexc").files or () if f.name.startswith("_core.")
+                     and f.parent.name == "native" and not f.name.endswith(".c")]
+    except metadata.PackageNotFoundError:
+        installed = []
+    if not installed:
+        pytest.skip("no installed lexc with a compiled core in this environment")
+    tree = tmp_path / "tree"
+    shutil.copytree(Path(lexc.__file__).resolve().parent, tree / "lexc",
+                    ignore=shutil.ignore_patterns("_core.*.so", "_core.*.pyd", "__pycache__"))
+    environ = dict(os.environ, PYTHONPATH=str(tree))
+    environ.pop("LEXC_PURE", None)
+    done = subprocess.run([sys.executable, "-m", "lexc", "check", str(HOOK), "BAT", "CAT"], capture_output=True,
+                          text=True, env=environ, timeout=120, cwd=tmp_path)
+    warnings = [line for line in done.stderr.splitlines() if "pure-Python path" in line]
+    assert len(warnings) == 1, done.stderr
+    assert "not in the lexc imported from" in warnings[0] and "was not built" not in warnings[0]
+    assert "BAT" in done.stdout
+    quiet = subprocess.run([sys.executable, "-m", "lexc", "--version"], capture_output=True, text=True,
+                           env=dict(environ, LEXC_PURE="1"), timeout=120, cwd=tmp_path)
+    assert "pure-Python path" not in quiet.stderr  # asked for: nothing to warn of
 
 
 @needs_core
