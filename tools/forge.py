@@ -2,18 +2,23 @@
 
 A checksum protects against damage, not against a file crafted with the spec in hand: edit a
 built file and re-seal it (``fuzz.seal`` recomputes the header CRC and the payload's size and
-SHA-256). Such forgeries passed ``lexc verify`` before lexc learnt to catch them:
+SHA-256). Two such forgeries passed ``lexc verify`` before lexc learnt to catch them:
 
 - ``rotation``: one edge of a GADDAG relabelled, keeping its sibling list ascending: the
   edge that ends TAC (the GADDAG's reading of CAT) becomes D. Every count is unchanged and
   the DAWG part still spells CAT, but the GADDAG spells TAD: ``lexc words`` lists CAT,
   ``lexc check CAT`` says it is not valid. ``lexc verify`` now proves that the GADDAG spells
   exactly the rotations of the words (``formats/rotations.py``).
+- ``join``: the label LL added to the header's alphabet of a lexicon storing A·L·L (AL ALL
+  BALL, built with the English alphabet): ``lexc words`` prints ALL, which reads back as
+  A + LL. The loader now refuses it (``formats/rereading.py``).
 
-The tests craft them at run time from freshly built files (``tests/test_forgery.py``) and
+The tests craft both at run time from freshly built files (``tests/test_forgery.py``) and
 keep the files this script writes in ``tests/data/`` as regression files:
 
     forged-tac.gaddag, forged-tac.gaddawg      AT BAT CAT, the edge of TAC relabelled D
+    forged-ll.dawg, forged-ll.gaddawg,         AL ALL BALL with LL added to the alphabet
+    forged-ll.prefixset, forged-ll.anatrie
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from lexc.ruleset import load_ruleset
 from lexc.wordlist import from_words
 
 ROTATION_WORDS = ["AT", "BAT", "CAT"]
+JOIN_WORDS = ["AL", "ALL", "BALL"]
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 
 
@@ -61,9 +67,22 @@ def forge_rotation(data: bytes, word: str = "CAT", letter: str = "D") -> bytes:
     return relabel(data, edge, lexicon.alphabet.code(letter))
 
 
+def forge_join(data: bytes, label: str = "LL") -> bytes:
+    """A file with ``label`` added to its header's alphabet (and, for an anagram trie, to its
+    canonical order), re-sealed: the payload unchanged."""
+    header, payload = split(data)
+    header = dict(header, alphabet=[*header["alphabet"], label])
+    if "order" in header["meta"]:
+        header["meta"] = dict(header["meta"], order=[*header["meta"]["order"], len(header["alphabet"])])
+    return seal(header, payload)
+
+
 def regression_files() -> dict[str, bytes]:
     """File name -> bytes of the regression files kept in ``tests/data``."""
-    return {f"forged-tac.{fmt}": forge_rotation(built(ROTATION_WORDS, fmt)) for fmt in ("gaddag", "gaddawg")}
+    files = {f"forged-tac.{fmt}": forge_rotation(built(ROTATION_WORDS, fmt)) for fmt in ("gaddag", "gaddawg")}
+    files |= {f"forged-ll.{fmt}": forge_join(built(JOIN_WORDS, fmt))
+              for fmt in ("dawg", "gaddawg", "prefixset", "anatrie")}
+    return files
 
 
 def main(argv: list[str] | None = None) -> int:
