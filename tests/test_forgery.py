@@ -274,6 +274,30 @@ def test_a_tiny_graph_of_millions_of_spanish_words_is_refused_at_once():
         formats.loads(seal(dict(h, alphabet=list(SPANISH_ALPHABET.labels), ruleset="spanish"), p))
 
 
+def test_the_proof_is_remembered_per_payload_and_alphabet(tmp_path, monkeypatch):
+    """A Spanish file proved once is not searched again; the same payload under an alphabet
+    with one more joining label (LLA: LL·A of LLAMA) is proved afresh, and refused."""
+    from lexc.formats import proofs, rereading
+
+    monkeypatch.setenv("LEXC_CACHE", str(tmp_path))
+    monkeypatch.setenv("LEXC_PROOF_CACHE", "1")
+    proofs.forget_all()
+    listed = from_words(SPANISH.read_text("utf-8").split("\n"), SPANISH_ALPHABET)
+    data = formats.dumps(formats.build(listed, "dawg", "spanish"))
+    formats.loads(data)
+    assert len(list((tmp_path / "proofs").glob("*.readback.json"))) == 1
+    proofs.forget_all()  # a later process: only the file remembers
+
+    def search(*args):
+        raise AssertionError("searched again")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(rereading, "_first_misread_in", search)
+        formats.loads(data)
+    with pytest.raises(FormatError, match=re.escape("LL·A·M·A back as LLA·M·A: label LLA joins LL + A")):
+        formats.loads(forge_join(data, "LLA"))
+
+
 def test_the_spanish_sample_loads_in_every_format():
     words = SPANISH.read_text("utf-8").split("\n")
     listed = from_words(words, SPANISH_ALPHABET)
