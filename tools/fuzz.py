@@ -7,7 +7,8 @@ queries (membership, is_prefix, anagrams with a blank, words with a prefix, iter
 
 - ``ok``: loaded, queries ran, ``check()`` is clean and the words iterated agree with the
   header's count (the mutant is a valid file);
-- ``checked``: loaded and queries ran, but ``check()`` lists problems (the loader's cheap
+- ``checked``: loaded and queries ran, but ``check()`` lists problems, or (a GADDAG)
+  ``verify``'s proof that it spells exactly its words' rotations finds one (the loader's
   checks passed, the deep check caught the corruption);
 - ``silent``: loaded, queries ran, ``check()`` clean, but the content disagrees with the
   header (word count) -- a corruption nothing noticed;
@@ -52,7 +53,7 @@ from typing import Any, Callable
 import msgpack
 
 from lexc import formats, native
-from lexc.formats import FormatError
+from lexc.formats import Capability, FormatError, rotations
 from lexc.formats.container import ALIGN, MAGIC, PRELUDE
 
 HAND_WORDS = [
@@ -540,7 +541,54 @@ def m_anatrie_words(rng, base, bases):
     return seal(base["header"], bytes(p))
 
 
+def m_relabel(rng, base, bases):
+    """One edge of a word graph given another letter that keeps its sibling list ascending,
+    re-sealed: every count stays right, so the loader cannot tell. In a GADDAG this is issue
+    34's forgery (the DAWG half still lists CAT, the GADDAG half spells TAD for TAC), which
+    only ``verify``'s rotation proof finds (``formats/rotations.py``; here a ``checked``)."""
+    if base["format"] not in ("dawg", "gaddag", "gaddawg"):
+        return m_flip_payload(rng, base, bases)
+    edges, layout = _edges(base)
+    slots = 1 if base["format"] == "dawg" else 2
+    letters = len(base["header"]["alphabet"])
+    for _ in range(20):
+        i = rng.randrange(slots, len(edges))
+        letter, terminal, last, child = layout.unpack(edges[i])
+        if not letter:
+            continue  # a GADDAG separator stays one
+        after_sibling = i > slots and not layout.unpack(edges[i - 1])[2]
+        low = layout.unpack(edges[i - 1])[0] + 1 if after_sibling else 1
+        high = letters if last else layout.unpack(edges[i + 1])[0] - 1
+        choices = [c for c in range(max(1, low), high + 1) if c != letter]
+        if choices:
+            edges[i] = layout.pack(rng.choice(choices), terminal, last, child)
+            return _sealed_graph(base, edges, layout)
+    return m_flip_payload(rng, base, bases)
+
+
+def m_join_label(rng, base, bases):
+    """A label that joins two of the alphabet's labels (LL beside L, most often two letters
+    side by side in a stored word) added to the header's alphabet, re-sealed: a stored word
+    holding them then reads back as other tiles, which the loader refuses (issue 34)."""
+    h = json.loads(json.dumps(base["header"]))
+    labels = h["alphabet"]
+    word = rng.choice(base["words"]) if base["words"] else ""
+    if len(word) > 1 and rng.random() < 0.8:
+        k = rng.randrange(len(word) - 1)
+        first, second = word[k], word[k + 1]
+    else:
+        first, second = rng.choice(labels), rng.choice(labels)
+    label = first + second[: rng.randint(1, len(second))]
+    if label not in labels:
+        labels.append(label)
+        if "order" in h["meta"]:
+            h["meta"]["order"] = [*h["meta"]["order"], len(labels)]
+    return seal(h, base["payload"])
+
+
 MUTATIONS: dict[str, Callable] = {
+    "relabel": m_relabel,
+    "join-label": m_join_label,
     "header-types": m_header_types,
     "header-ruleset": m_header_ruleset,
     "graph": m_graph,
@@ -568,7 +616,8 @@ MUTATIONS: dict[str, Callable] = {
 }
 # the kinds that reach the formats' own checks are drawn more often
 WEIGHTS = {name: (3 if name in {"flip-payload", "bytes-payload", "splice-payload", "header-field", "counts",
-                               "swap-header", "format-name", "random-payload", "header-types", "graph"} else 1)
+                               "swap-header", "format-name", "random-payload", "header-types", "graph",
+                               "relabel"} else 1)
            for name in MUTATIONS}
 
 
@@ -830,7 +879,7 @@ def _exercise(data: bytes, backend) -> tuple[str, list]:
         for seen, word in enumerate(itertools.islice(iter(lexicon), 1001), 1):
             answers.append(word)
         answers.append(_plays(lexicon, rack))
-        problems = lexicon.check()
+        problems = lexicon.check() or _rotation_problems(lexicon)
         answers.append(problems)
     except FormatError:
         return "error", answers
@@ -839,6 +888,19 @@ def _exercise(data: bytes, backend) -> tuple[str, list]:
     if seen <= 1000 and seen != n:
         return "silent", answers
     return "ok", answers
+
+
+def _rotation_problems(lexicon) -> list[str]:
+    """``lexc verify``'s proof that a GADDAG spells exactly the rotations of its words
+    (``formats/rotations.py``), for a GADDAG of at most PLAY_WORDS words: a relabelled edge
+    that keeps every count passes ``check()`` and only this finds it."""
+    if Capability.GADDAG not in lexicon.capabilities or len(lexicon) > PLAY_WORDS:
+        return []
+    words = list(lexicon.iter_codes())
+    if any(a >= b for a, b in zip(words, words[1:])):
+        return ["words do not come out in strictly increasing order"]
+    finding = rotations.prove(lexicon, words)
+    return [finding] if finding else []
 
 
 def _plays(lexicon, rack: str) -> list:

@@ -120,6 +120,12 @@ class Alphabet:
         return range(1, len(self.labels) + 1)
 
     @property
+    def plain_ascii(self) -> bool:
+        """True when every label is one ASCII character: the text of any tiles then reads back
+        as the same tiles (``formats/rereading.py`` has nothing to check)."""
+        return self._ascii
+
+    @property
     def single_char(self) -> bool:
         """True when every label is one character (fast paths apply)."""
         return self._encode_table is not None

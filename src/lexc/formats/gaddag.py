@@ -208,7 +208,8 @@ class Gaddag(Dawg):
 
     def gaddag_walk(self, codes: bytes) -> int | None:
         """Follow letters (SEP allowed) from the GADDAG root; the final edge index or None."""
-        return self.walk_from(GADDAG_SLOT, codes)
+        end = self._graph.walk(bytes(codes), GADDAG_SLOT)
+        return None if end < 0 else int(end)
 
     _hook_root = GADDAG_SLOT  # front hooks: the terminal edges after the reversed word
 

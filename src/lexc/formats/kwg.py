@@ -21,7 +21,7 @@ from typing import Any
 
 from .. import native
 from ..alphabet import Alphabet
-from . import build
+from . import build, rereading
 from . import edges as edgemod
 from .edges import LAYOUTS
 from .errors import FormatError
@@ -87,6 +87,10 @@ def _open(data: bytes, alphabet: Alphabet, name: str, ascending: bool = True,
         raise FormatError(f"{name}: " + ("the DAWG half has a tile-0 (separator) edge" if dawg_seps
                                          else "a GADDAG string crosses two separators"))
     lexicon.word_count, lexicon.strings = words, strings
+    try:
+        rereading.prove(lexicon)  # a Spanish KWG storing L·L would list ALL and refuse it (formats/rereading.py)
+    except FormatError as exc:
+        raise FormatError(f"{name}: {exc}") from None
     lexicon.wordlist_sha256 = ""  # a KWG records none
     lexicon.file_layout = "kwg"
     return lexicon

@@ -9,6 +9,8 @@ bytes need no second walk: this module keeps one small file per proved payload i
 established (format, version, layout, and the counts it found), and a later load of those
 bytes with the same header facts skips the walk. The structure checks that make every
 index safe (``Dawg._check_structure`` or the compiled core's) still run on every load.
+Another proof of a payload (``rereading``: its words read back as their tiles under the
+header's alphabet) names its kind in its facts and has a file of its own.
 
 A payload nobody proved before is always proved in full; a cache that cannot be read or
 written is simply not used. ``LEXC_PROOF_CACHE=0`` turns it off (the tests of the loader run
@@ -39,6 +41,13 @@ def _key(facts: dict[str, Any]) -> str:
     return json.dumps(facts, sort_keys=True, separators=(",", ":"))
 
 
+def _file(facts: dict[str, Any], directory: Path) -> Path:
+    """The file of a proof: one per payload and kind of proof (``facts["proof"]``, when the
+    facts name one: ``readback`` for ``rereading``; the graph's proof names none)."""
+    kind = facts.get("proof")
+    return directory / (f"{facts['payload_sha256']}.{kind}.json" if kind else f"{facts['payload_sha256']}.json")
+
+
 def known(facts: dict[str, Any]) -> bool:
     """Whether a payload with these facts (``payload_sha256`` among them) was proved."""
     key = _key(facts)
@@ -46,7 +55,7 @@ def known(facts: dict[str, Any]) -> bool:
         return True
     if not enabled():
         return False
-    path = _directory() / f"{facts['payload_sha256']}.json"
+    path = _file(facts, _directory())
     try:
         with open(path, encoding="utf-8") as f:
             found = f.read(4096)
@@ -67,9 +76,10 @@ def remember(facts: dict[str, Any]) -> None:
     directory = _directory()
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        tmp = directory / f".{facts['payload_sha256']}.{os.getpid()}.part"
+        path = _file(facts, directory)
+        tmp = directory / f".{path.name}.{os.getpid()}.part"
         tmp.write_text(key, encoding="utf-8")
-        os.replace(tmp, directory / f"{facts['payload_sha256']}.json")
+        os.replace(tmp, path)
     except OSError:
         pass
 

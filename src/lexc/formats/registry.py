@@ -10,7 +10,7 @@ from .._version import __version__
 from ..alphabet import Alphabet
 from ..ruleset import RulesetError, check_reference
 from ..ruleset import reference as ruleset_reference
-from . import container, proofs, schema
+from . import container, proofs, rereading, schema
 from . import FORMATS
 from .base import LIST_OPTION_SPECS, LexiconBase
 from .errors import FormatError
@@ -42,6 +42,9 @@ def build(wordlist: WordList, format: str = "dawg", ruleset: str = "english",
     extra = {"ruleset": ruleset} if cls.uses_ruleset else {}
     if progress is not None:
         extra["progress"] = progress
+    misread = rereading.first_misread(wordlist.words, wordlist.alphabet)
+    if misread is not None:  # what the loader would refuse is never written (formats/README.md, check 19)
+        raise FormatError(misread)
     lexicon = cls.build(wordlist.words, wordlist.alphabet, **chosen, **extra,
                         backend=backend if backend is not None else native.select())
     lexicon.build_options = chosen
@@ -119,6 +122,7 @@ def _from_checked(header: dict[str, Any], payload: Any, name: str, backend: nati
     try:
         lexicon = cls.from_payload(payload if cls.zero_copy else bytes(payload), header, alphabet,
                                    backend if backend is not None else native.select())
+        rereading.prove(lexicon, header["payload_sha256"])  # every stored word reads back as its tiles
     except FormatError as exc:
         raise FormatError(f"{name}: {exc}") from None
     lexicon.build_options = dict(header["options"])

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from .. import formats
-from ..formats import FORMATS, FormatError, LexiconBase, container
+from ..formats import FORMATS, Capability, FormatError, LexiconBase, container, rotations
 from ..ruleset import load_ruleset
 from .source import check_listable, read_list
 from ..wordlist import MAX_LISTED_WORDS, WordList, digest
@@ -223,6 +223,10 @@ def verify(lexicon: LexiconBase, against: WordList | None = None, max_words: int
         problems.append(f"enumerates {len(words)} words, header says {lexicon.word_count}")
     if any(a >= b for a, b in zip(words, words[1:])):
         problems.append("words do not come out in strictly increasing order")
+    elif Capability.GADDAG in lexicon.capabilities:  # its strings are exactly the rotations of the words
+        finding = rotations.prove(lexicon, words)
+        if finding is not None:
+            problems.append(finding)
     sha = digest(words, lexicon.alphabet)
     recorded = getattr(lexicon, "wordlist_sha256", "")
     if recorded and sha != recorded:
