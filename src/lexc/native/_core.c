@@ -78,9 +78,7 @@ static PyObject *fail(const char *kind, Py_ssize_t index, long long value) {
  * last bit 22, child in bits 0-21) is suspect: child outside the stored array or at a root
  * pointer, a letter outside [lo, hi], or (not the last of its list) a next sibling whose
  * letter is not larger. Branch-free, constant shifts: it vectorizes. */
-#if defined(__GNUC__) && !defined(__clang__)
-__attribute__((noinline, optimize("O3")))
-#endif
+LEXC_VECTORIZE
 static uint32_t block32(const uint32_t *E, Py_ssize_t b0, Py_ssize_t b1, uint32_t un, uint32_t up, uint32_t lo,
                         uint32_t span) {
     uint32_t any = 0;
@@ -386,9 +384,7 @@ static PyObject *Graph_prove(PyObject *self, PyObject *args) {
             for (; j >= lo; j--) {
                 uint64_t e = edge_at(g, j);
                 Py_ssize_t c = CHILD(g, e);
-#if defined(__GNUC__)
-                if (j - 4 >= lo) __builtin_prefetch(&info[CHILD(g, edge_at(g, j - 4))]);
-#endif
+                if (j - 4 >= lo) LEXC_PREFETCH(&info[CHILD(g, edge_at(g, j - 4))]);
                 uint64_t below = 0;
                 int deep = 1, sep = LETTER(g, e) == 0;
                 if (c) {
