@@ -266,10 +266,9 @@ class AnagramTrie(LexiconBase):
             blob, count, nbytes, nodes = self._native.findwords(
                 self.file.data, 0 if self.disk == "pascal" else 1, struct.pack(f"<{len(letters)}H", *letters),
                 blanks, bytes(self.rank), self._made, len(self.alphabet))
-        except ValueError as exc:
-            kind = exc.args[0] if exc.args else ""
-            where = exc.args[1] if len(exc.args) > 1 else "?"
-            raise FormatError(_NATIVE_ERRORS.get(kind, "anagram search: {where}: a corrupt record").format(where=where)) from None
+        except native.MalformedTable as exc:
+            message = _NATIVE_ERRORS.get(exc.kind, "anagram search: {where}: a corrupt record")
+            raise FormatError(message.format(where=exc.index)) from None
         p = 0
         for _ in range(count):
             depth, made, words, read, seen = _GROUP.unpack_from(blob, p)

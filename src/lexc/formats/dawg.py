@@ -89,9 +89,9 @@ class Dawg(LexiconBase):
             return core.Graph(buffer, layout.name == "u64", layout.letter_shift, layout.terminal_bit,
                               layout.last_bit, layout.child_bits, len(self.alphabet), len(self.pointers),
                               self.separator, b"", self.alphabet.latin1_codes())
-        except ValueError as exc:
+        except (native.MalformedGraph, native.UnknownLayout) as exc:
             self._check_structure()  # names the fault as the pure path does
-            raise FormatError(f"the edge array is malformed ({exc.args[0] if exc.args else exc})") from None
+            raise FormatError(f"the edge array is malformed ({exc.kind})") from None
 
     @property
     def engine(self) -> str:
@@ -183,8 +183,8 @@ class Dawg(LexiconBase):
         if self._native is not None:
             try:
                 return self._native.prove(roots, longest, min(most, 2**64 - 1))
-            except ValueError as exc:
-                raise FormatError(graph.message(*exc.args[:2], longest, most)) from None
+            except native.MalformedGraph as exc:
+                raise FormatError(graph.message(exc.kind, exc.index, longest, most)) from None
         return graph.prove(self._list, self._cmask, self._tbit, self._lbit, self._shift, roots, longest, most)
 
     def prove(self) -> None:
@@ -328,7 +328,7 @@ class Dawg(LexiconBase):
         wanted += [edge(e) & cmask for _, e in self._rebuilt_edges()]
         try:
             found = self._native.prove(wanted, MAX_WORD_TILES + 1, 2**64 - 1)
-        except ValueError:
+        except native.MalformedGraph:
             return None
         counts = {node: counted for node, (counted, _) in zip(wanted, found)}
         return [f"the {root} spells {counted} strings, the header implies {expected}"
@@ -598,7 +598,7 @@ class Dawg(LexiconBase):
         """Every word of a compiled-core cursor, decoded (TooManyAnswers past ``MAX_ANSWERS``)."""
         try:
             blob, count = cursor.take(MAX_ANSWERS + 1)
-        except ValueError:  # a path longer than any word: the proof on load rules it out
+        except native.TooDeep:  # a path longer than any word: the proof on load rules it out
             too_deep(prefix)
         if count > MAX_ANSWERS:
             raise TooManyAnswers()
@@ -650,10 +650,8 @@ class Dawg(LexiconBase):
         letters, blanks = self.alphabet.parse_rack(rack)
         try:
             blob, count = g.anagram(self._root, bytes(letters), blanks, sub, MAX_ANSWERS, True)
-        except ValueError as exc:
-            if exc.args and exc.args[0] == "cap":
-                raise TooManyAnswers() from None
-            raise
+        except native.AnswerCap:
+            raise TooManyAnswers() from None
         return self.alphabet.decode_joined(blob) if count else []
 
     def anagram_codes(self, letters: Sequence[int], blanks: int, sub: bool) -> list[bytes]:
@@ -671,10 +669,8 @@ class Dawg(LexiconBase):
             return b"\x00".join(self._anagram_codes(letters, blanks, sub))
         try:
             blob, count = g.anagram(self._root, bytes(letters), blanks, sub, MAX_ANSWERS)
-        except ValueError as exc:
-            if exc.args and exc.args[0] == "cap":
-                raise TooManyAnswers() from None
-            raise
+        except native.AnswerCap:
+            raise TooManyAnswers() from None
         return blob if count else b""
 
 
@@ -698,7 +694,7 @@ def _stream(cursor: Any, prefix: bytes) -> Iterator[bytes]:
     while True:
         try:
             blob, count = cursor.take(batch)
-        except ValueError:  # a path longer than any word: the proof on load rules it out
+        except native.TooDeep:  # a path longer than any word: the proof on load rules it out
             too_deep(prefix)
         if not count:
             return

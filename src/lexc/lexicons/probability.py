@@ -109,7 +109,7 @@ def _native_counts(core, words: Sequence[bytes], bag: tuple[int, ...], in_bag: i
     table, big = _binomials(bag)
     try:  # (the core refuses an empty word or one over 64 tiles)
         out = core.combinations(b"\0".join(words) + b"\0", table, big, len(bag) - 1, one, two, blanks)
-    except ValueError:
+    except native.UnsupportedWord:
         return None
     if out is None or len(out) != 8 * len(words):  # a code 0 inside a word split it in two
         return None

@@ -181,9 +181,10 @@ def plays(board: Board, counts: list[int], lexicon: Any, strategy: str) -> Plays
             lexicon._native, b"".join(board.rows), board.size, bytes(counts), 1 if strategy == "gordon" else 0,
             lexicon._root, root, values, letter, word, ruleset.rack_size, ruleset.bingo_bonus, start_row, start_col,
             MAX_PLAYS)
-    except ValueError as exc:
+    except native.AnswerCap:
         from . import MoveGenError
-        if exc.args and exc.args[0] == "cap":
-            raise MoveGenError(f"more than {MAX_PLAYS:,} plays in one position: the lexicon spells too much") from None
+        raise MoveGenError(f"more than {MAX_PLAYS:,} plays in one position: the lexicon spells too much") from None
+    except ValueError as exc:  # (a position the core refuses: the Python side checks boards first)
+        from . import MoveGenError
         raise MoveGenError(f"the position cannot be searched ({exc})") from None
     return Plays(board, records, count)

@@ -61,6 +61,41 @@ if _core is None:
         print(f"lexc: warning: running on the pure-Python path (much slower): the compiled core {UNAVAILABLE}",
               file=sys.stderr)
 
+# The core's typed exceptions (src/lexc/native/README.md, "Errors"), for Python code to catch:
+# the extension's own classes, or (no core) Python classes of the same names, which the pure
+# path never raises but which keep ``except native.AnswerCap`` valid everywhere.
+if _core is not None:
+    CoreError = _core.CoreError
+    MalformedGraph = _core.MalformedGraph
+    UnknownLayout = _core.UnknownLayout
+    MalformedTable = _core.MalformedTable
+    AnswerCap = _core.AnswerCap
+    TooDeep = _core.TooDeep
+    UnsupportedWord = _core.UnsupportedWord
+else:
+    from ..errors import LexcError
+
+    class CoreError(LexcError, ValueError):  # type: ignore[no-redef]
+        """An error the compiled core raises for a file or an input."""
+
+    class MalformedGraph(CoreError):  # type: ignore[no-redef]
+        """An edge array breaks a rule the core's walks rely on: (kind, index, value)."""
+
+    class UnknownLayout(CoreError):  # type: ignore[no-redef]
+        """An edge layout other than u32 and u64."""
+
+    class MalformedTable(CoreError):  # type: ignore[no-redef]
+        """An anagram trie's letter table is damaged: (kind, index, value)."""
+
+    class AnswerCap(CoreError):  # type: ignore[no-redef]
+        """More answers than the caller's cap: (count,)."""
+
+    class TooDeep(CoreError):  # type: ignore[no-redef]
+        """A path longer than any word: (index,)."""
+
+    class UnsupportedWord(CoreError):  # type: ignore[no-redef]
+        """A word the core does not count."""
+
 _enabled = os.environ.get("LEXC_PURE", "") in ("", "0")
 
 

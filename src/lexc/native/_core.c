@@ -66,10 +66,77 @@ int long_to_mask(PyObject *value, Mask *out) {
     return ok;
 }
 
-static PyObject *fail(const char *kind, Py_ssize_t index, long long value) {
-    PyObject *args = Py_BuildValue("(snL)", kind, index, value);
-    if (args) { PyErr_SetObject(PyExc_ValueError, args); Py_DECREF(args); }
+/* -- the core's exceptions (core.h) ------------------------------------------------------- */
+
+PyObject *CoreError, *MalformedGraph, *UnknownLayout, *MalformedTable, *AnswerCap, *TooDeep, *UnsupportedWord;
+
+/* raise an instance of `type` made from `args` (stolen), each item also set as the attribute
+ * of the same place in `names` */
+static PyObject *raise_with(PyObject *type, PyObject *args, const char *const *names) {
+    if (!args) return NULL;
+    PyObject *exc = PyObject_CallObject(type, args);
+    for (Py_ssize_t k = 0; exc && names[k]; k++)
+        if (PyObject_SetAttrString(exc, names[k], PyTuple_GetItem(args, k)) < 0) Py_CLEAR(exc);
+    if (exc) { PyErr_SetObject(type, exc); Py_DECREF(exc); }
+    Py_DECREF(args);
     return NULL;
+}
+
+PyObject *raise_fault(PyObject *type, const char *kind, Py_ssize_t index, long long value) {
+    static const char *const names[] = {"kind", "index", "value", NULL};
+    return raise_with(type, Py_BuildValue("(snL)", kind, index, value), names);
+}
+
+PyObject *raise_count(PyObject *type, const char *name, Py_ssize_t count) {
+    const char *names[] = {name, NULL};
+    return raise_with(type, Py_BuildValue("(n)", count), names);
+}
+
+/* a fault of the edge array or its proof */
+static PyObject *fail(const char *kind, Py_ssize_t index, long long value) {
+    return raise_fault(MalformedGraph, kind, index, value);
+}
+
+/* the classes, beneath lexc.errors.LexcError (ValueError their second base, as the errors
+ * they replace were ValueErrors), each added to the module under its name */
+static int add_error(PyObject *module, PyObject **slot, const char *name, PyObject *bases, const char *doc) {
+    char full[64];
+    snprintf(full, sizeof full, "lexc.native._core.%s", name);
+    *slot = PyErr_NewExceptionWithDoc(full, doc, bases, NULL);
+    if (!*slot) return -1;
+    Py_INCREF(*slot); /* (one reference for the module, one kept here) */
+    if (PyModule_AddObject(module, name, *slot) < 0) { Py_DECREF(*slot); return -1; }
+    return 0;
+}
+
+static int errors_init(PyObject *module) {
+    PyObject *errors = PyImport_ImportModule("lexc.errors");
+    if (!errors) return -1;
+    PyObject *base = PyObject_GetAttrString(errors, "LexcError");
+    Py_DECREF(errors);
+    if (!base) return -1;
+    PyObject *bases = PyTuple_Pack(2, base, PyExc_ValueError);
+    Py_DECREF(base);
+    if (!bases) return -1;
+    int rc = add_error(module, &CoreError, "CoreError", bases,
+                       "An error the compiled core raises for a file or an input (beneath lexc.errors.LexcError).");
+    Py_DECREF(bases);
+    if (rc < 0) return -1;
+    if (add_error(module, &MalformedGraph, "MalformedGraph", CoreError,
+                  "An edge array breaks a rule the core's walks rely on, or its proof fails: args and attributes "
+                  "(kind, index, value): kind names the rule, index the edge, value what was found there.") < 0 ||
+        add_error(module, &UnknownLayout, "UnknownLayout", CoreError,
+                  "An edge layout other than the two the core reads (u32, u64: formats/dawg.md).") < 0 ||
+        add_error(module, &MalformedTable, "MalformedTable", CoreError,
+                  "An anagram trie's letter table is damaged: (kind, index, value), index the record's offset.") < 0 ||
+        add_error(module, &AnswerCap, "AnswerCap", CoreError,
+                  "More answers than the caller's cap: args and attribute (count,), the answers found.") < 0 ||
+        add_error(module, &TooDeep, "TooDeep", CoreError,
+                  "A path longer than any word (a proved graph has none): args and attribute (index,).") < 0 ||
+        add_error(module, &UnsupportedWord, "UnsupportedWord", CoreError,
+                  "A word the core does not count (a code outside the alphabet, not 1 to 64 tiles).") < 0)
+        return -1;
+    return 0;
 }
 
 /* -- the Graph type ---------------------------------------------------------------------- */
@@ -134,7 +201,7 @@ static Py_ssize_t scan32(const Graph *g, uint32_t reserved, int lowest) {
  *       separator, extra=b"", encode=None)
  * `edges`: a buffer of little-endian u32/u64 edges; `extra`: little-endian u64 edges kept
  * after the stored ones; `encode`: 256 bytes mapping a Latin-1 character to its letter code.
- * Checks what every walk relies on (ValueError(kind, index, value) naming the first fault):
+ * Checks what every walk relies on (MalformedGraph(kind, index, value) naming the first fault):
  * the root pointers are there, the stored array's last edge closes its list, every child
  * index is inside the array (stored edges: inside the stored array) and not at a root
  * pointer slot, the reserved bits are clear, every letter is in the alphabet (0 only where
@@ -181,7 +248,7 @@ static PyObject *Graph_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     if (g->view.len % size || size * 8 - 8 != lshift || lshift > 56 || tshift >= lshift || lastshift >= lshift ||
         cbits > lastshift || letters < 1 || letters > 127 || pointers < 1) {
         Py_DECREF(g);
-        return fail("layout", 0, 0);
+        return raise_fault(UnknownLayout, "layout", 0, 0);
     }
     /* every check a walk relies on */
     Py_ssize_t n = g->n, total = g->n + g->n_extra;
@@ -233,7 +300,7 @@ static void Graph_dealloc(PyObject *self) {
 
 /* prove(roots, longest, most) -> [(strings, separators), ...] (graph.prove, in C): a walk over
  * positions, S[i] = terminal(i) + S[child(i)] + S[i + 1] (unless i closes its list), with the
- * longest string and the most separators on one; ValueError(kind, edge, 0) for a cycle
+ * longest string and the most separators on one; MalformedGraph(kind, edge, 0) for a cycle
  * ("cycle"), a path longer than `longest` ("deep") or more than `most` strings ("most"). */
 static PyObject *prove_exact(PyObject *self, PyObject *args) {
     Graph *g = (Graph *)self;
@@ -813,7 +880,7 @@ static int in_anagram_order(Buf *b) {
 
 /* anagram(root_edge, letters, blanks, sub, cap, ordered=False) -> (words joined by 0, count): words from the
  * rack, each once, natural tiles used before a blank (BLANK_FLAG on blank-made letters);
- * ValueError("cap") past `cap` answers */
+ * AnswerCap past `cap` answers */
 static PyObject *Graph_anagram(PyObject *self, PyObject *args) {
     Graph *g = (Graph *)self;
     Py_ssize_t root, cap;
@@ -837,7 +904,7 @@ static PyObject *Graph_anagram(PyObject *self, PyObject *args) {
     if (first && a->need) anagram_search(a, first, 0, blanks, a->need);
     PyObject *result = NULL;
     if (a->failed == 1) { buf_free(&a->out); }
-    else if (a->failed == 2) { buf_free(&a->out); fail("cap", a->found, 0); }
+    else if (a->failed == 2) { buf_free(&a->out); raise_count(AnswerCap, "count", a->found); }
     else if (ordered && a->found > 1 && in_anagram_order(&a->out) < 0) { buf_free(&a->out); }
     else {
         PyObject *blob = buf_bytes(&a->out);
@@ -916,14 +983,14 @@ static void Cursor_dealloc(PyObject *self) {
 }
 
 /* take(n) -> (words joined by 0, count): the next n words at most, in code order; count 0 once
- * the listing is done. ValueError("deep") for a path past the longest word (a proved graph has
+ * the listing is done. TooDeep for a path past the longest word (a proved graph has
  * none). */
 static PyObject *Cursor_take(PyObject *self, PyObject *arg) {
     Cursor *c = (Cursor *)self;
     const Graph *g = c->g;
     Py_ssize_t want = PyLong_AsSsize_t(arg), count = 0;
     if (want == -1 && PyErr_Occurred()) return NULL;
-    if (c->failed) return fail("deep", 0, 0);
+    if (c->failed) return raise_count(TooDeep, "index", 0);
     Buf out = {0};
     static const uint8_t zero = 0;
     if (c->pending && want > 0) {
@@ -954,7 +1021,7 @@ static PyObject *Cursor_take(PyObject *self, PyObject *arg) {
         }
         Py_ssize_t child = CHILD(g, e);
         if (child) {
-            if (depth + 1 >= c->limit) { c->failed = 1; buf_free(&out); return fail("deep", i, 0); }
+            if (depth + 1 >= c->limit) { c->failed = 1; buf_free(&out); return raise_count(TooDeep, "index", i); }
             c->depth = depth + 1;
             c->next[depth + 1] = child;
             if (pt) c->states[depth + 1] = s;
@@ -1108,6 +1175,7 @@ static int core_exec(PyObject *module) {
         PyErr_SetString(PyExc_ImportError, "lexc's compiled core reads little-endian arrays in place (a big-endian host)");
         return -1;
     }
+    if (errors_init(module) < 0) return -1;
     GraphType = (PyTypeObject *)PyType_FromSpec(&Graph_spec);
     if (!GraphType) return -1;
     Py_INCREF((PyObject *)GraphType);

@@ -4,7 +4,7 @@
  * (formats/anatrie.md) read in place: the mapped file's bytes are never parsed ahead, so
  * every read is checked against the buffer's end here, and a record that runs past it, a
  * fail offset that does not point forward, a letter outside the canonical order or a word
- * holding a code outside the alphabet stops the search with ValueError(kind, offset), as
+ * holding a code outside the alphabet stops the search with MalformedTable(kind, offset), as
  * the pure path raises FormatError at the same record.
  */
 #include "core.h"
@@ -293,8 +293,7 @@ static PyObject *findwords(PyObject *module, PyObject *args) {
     if (PyErr_Occurred()) goto done;
     if (t.error) {
         static const char *kinds[] = {"", "past", "backward", "letter", "word", "deep"};
-        PyObject *a = Py_BuildValue("(sn)", kinds[t.error], t.where);
-        if (a) { PyErr_SetObject(PyExc_ValueError, a); Py_DECREF(a); }
+        raise_fault(MalformedTable, kinds[t.error], t.where, 0);
         goto done;
     }
     {

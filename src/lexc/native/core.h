@@ -153,6 +153,21 @@ PyObject *buf_bytes(Buf *b);
 PyObject *mask_to_long(Mask m);
 int long_to_mask(PyObject *value, Mask *out);
 
+/* The core's exceptions (created at module init beneath lexc.errors.LexcError, ValueError
+ * their second base; README.md, "Errors"): every error a file or input can cause is one of
+ * these. Plain bad arguments from a Python caller stay ValueError. */
+extern PyObject *CoreError;       /* the base */
+extern PyObject *MalformedGraph;  /* (kind, index, value): an edge array or its proof */
+extern PyObject *UnknownLayout;   /* an edge layout the core does not read */
+extern PyObject *MalformedTable;  /* (kind, offset): an anagram trie's letter table */
+extern PyObject *AnswerCap;       /* (count,): more answers than the caller's cap */
+extern PyObject *TooDeep;         /* (index,): a path longer than any word */
+extern PyObject *UnsupportedWord; /* a word the core does not count (Python counts it) */
+/* raise `type` with args (kind, index, value) and those attributes; NULL */
+PyObject *raise_fault(PyObject *type, const char *kind, Py_ssize_t index, long long value);
+/* raise `type` with args (index,) and that attribute under `name`; NULL */
+PyObject *raise_count(PyObject *type, const char *name, Py_ssize_t count);
+
 extern PyTypeObject *GraphType;
 int movegen_init(PyObject *module);
 int anatrie_init(PyObject *module);

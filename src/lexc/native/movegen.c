@@ -160,7 +160,7 @@ static Mask cross_check(const Graph *g, Py_ssize_t dawg_root, const uint8_t *bef
  * board: n*n codes row-major (0 empty, BLANK_FLAG on blanks); rack: counts by letter code,
  * index 0 the blanks; strategy: 0 Appel & Jacobson from the DAWG root `search_root`, 1 Gordon
  * from the GADDAG root `search_root`; cross-checks always from `dawg_root`; values: 256
- * little-endian int32 by board code; letter_mult, word_mult: n*n bytes. ValueError("cap")
+ * little-endian int32 by board code; letter_mult, word_mult: n*n bytes. AnswerCap
  * past `cap` plays. */
 static PyObject *movegen(PyObject *module, PyObject *args) {
     (void)module;
@@ -246,8 +246,7 @@ static PyObject *movegen(PyObject *module, PyObject *args) {
     }
     LAST_EDGES = L->edges;
     if (L->failed == 2) {
-        PyObject *a = Py_BuildValue("(snL)", "cap", L->found, 0LL);
-        if (a) { PyErr_SetObject(PyExc_ValueError, a); Py_DECREF(a); }
+        raise_count(AnswerCap, "count", L->found);
         goto done;
     }
     if (L->failed) goto done;

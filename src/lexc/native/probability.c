@@ -80,14 +80,14 @@ static PyObject *combinations(PyObject *self, PyObject *args) {
     for (Py_ssize_t i = 0; i < n && fits; i++) {
         if (d[i]) {
             if (d[i] > letters) {
-                PyErr_Format(PyExc_ValueError, "combinations: letter code %d outside 1..%d", d[i], letters);
+                PyErr_Format(UnsupportedWord, "combinations: letter code %d outside 1..%d", d[i], letters);
                 goto done;
             }
             continue;
         }
         Py_ssize_t len = i - start;
         if (len < 1 || len > MAX_TILES) {
-            PyErr_SetString(PyExc_ValueError, "combinations: a word of 1 to 64 tiles");
+            PyErr_SetString(UnsupportedWord, "combinations: a word of 1 to 64 tiles");
             goto done;
         }
         uint64_t sums[3], total, a;
