@@ -75,9 +75,9 @@ CAT = b"".join((u32(0, False, True, 1),
                 u32(1, False, True, 3)))                          # 4: A -> 3 (CAT)
 
 
-def graph(edges: bytes = CAT, letters: int = 26, pointers: int = 1, separator: bool = False, extra: bytes = b""):
-    """The core's Graph over a u32 edge array."""
-    return native.core().Graph(edges, False, 24, 23, 22, 22, letters, pointers, separator, extra, bytes(256))
+def graph(edges=CAT, layout: str = "u32", letters: int = 26, pointers: int = 1, **options):
+    """The core's Graph over an edge array (keywords: separator, extra, member, reverse, encode)."""
+    return native.core().Graph(edges, layout, letters, pointers, **options)
 
 
 @needs_core
@@ -121,3 +121,102 @@ def test_the_error_names_exist_on_the_pure_path():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env={**__import__("os").environ, "LEXC_PURE": "1"})
     assert done.returncode == 0, done.stderr
+
+
+# -- fault 1: the edge layouts the core accepts are fixed in C ---------------------------------
+
+@needs_core
+def test_the_graph_accepts_exactly_the_layouts_lexc_uses():
+    """The two layouts of formats/edges.py (every Graph caller's, the KWG reader's u32 among
+    them) and no other: a scan never reads an array in a width it was not made for."""
+    from lexc.formats.edges import LAYOUTS
+
+    core = native.core()
+    assert core.LAYOUTS == {name: (lay.itemsize, lay.letter_shift, lay.terminal_bit, lay.last_bit, lay.child_bits)
+                            for name, lay in LAYOUTS.items()}
+    for name in ("u16", "U32", "u32 ", "", "u64le", "kwg"):
+        with pytest.raises(native.UnknownLayout, match="u32 and u64"):
+            graph(CAT, name)
+    with pytest.raises(TypeError):  # the fields are not the caller's to choose
+        native.core().Graph(CAT, False, 24, 23, 21, 21, 26, 1)
+    with pytest.raises(native.MalformedGraph) as odd:  # five u32 edges are not whole u64 edges
+        graph(CAT, "u64")
+    assert odd.value.kind == "size"
+    wide = b"".join((int.from_bytes(CAT[k : k + 4], "little") & 0x3FFFFF
+                     | (int.from_bytes(CAT[k : k + 4], "little") >> 22 & 3) << 54
+                     | (CAT[k + 3] << 56)).to_bytes(8, "little") for k in range(0, len(CAT), 4))
+    for g in (graph(CAT), graph(wide, "u64")):
+        assert g.contains(b"\x03\x01\x14", 0) and g.contains(b"\x01\x14", 0) and not g.contains(b"\x03\x01", 0)
+
+
+# -- fault 2: a Graph is immutable once built ---------------------------------------------------
+
+def _listing(cursor) -> list[bytes]:
+    out = []
+    while True:
+        blob, count = cursor.take(3)
+        if not count:
+            return out
+        out += blob.split(b"\x00")
+
+
+@needs_core
+def test_a_graph_never_changes_under_a_cursor():
+    """No method swaps a Graph's arrays (set_extra and set_member are gone): its extra edges
+    and the walk of ``in`` are given to the constructor, and a Cursor's indices stay valid."""
+    lexicon = formats.build(from_words(["CAT", "CATS", "AT", "TA"], ENGLISH.alphabet), "gaddag", "english")
+    g = lexicon._native
+    assert not hasattr(g, "set_extra") and not hasattr(g, "set_member")
+    root = len(lexicon.edges)  # the rebuilt DAWG root, an extra edge
+    cursor = g.words(root, b"")
+    first, _ = cursor.take(1)
+    again = native.core().Graph(g, "u32", 26, 2, True, b"")  # another graph over the same stored edges
+    assert again.size() == (len(lexicon.edges), 0) and g.size() == (len(lexicon.edges), len(lexicon._extra))
+    assert [first] + _listing(cursor) == _listing(g.words(root, b"")) == [w.encode("latin-1").translate(
+        bytes([0] * 65 + list(range(1, 27)) + [0] * 165)) for w in ["AT", "CAT", "CATS", "TA"]]
+    assert "CATS" in lexicon and "STAC" not in lexicon  # the membership walk given at construction
+    with pytest.raises(IndexError):
+        graph(CAT, member=len(CAT) // 4)
+    with pytest.raises(ValueError, match="same layout"):
+        native.core().Graph(g, "u32", 25, 2, True)
+
+
+@needs_core
+def test_extra_edges_are_checked_like_stored_ones():
+    """The constructor checks the extra edges as the stored ones: a letter past the alphabet
+    (which would index the move generator's rack counts out of bounds), a child outside the
+    array, bits outside the layout's fields, lists out of order or unclosed."""
+    def extra(*edges: tuple[int, bool, bool, int] | int) -> bytes:
+        return b"".join((e if isinstance(e, int) else int.from_bytes(u32(*e), "little")).to_bytes(8, "little")
+                        for e in edges)
+
+    ok = extra((0, False, True, 6), (1, True, False, 0), (3, False, True, 4))  # pointer, then A (a word), C -> 4
+    g = graph(CAT, separator=True, extra=ok, member=5)
+    assert g.size() == (5, 3) and g.contains(b"\x03\x01\x14", 5) and g.contains(b"\x01", 5)
+    for bad, kind in [(extra((0, False, True, 6), (200, True, True, 0)), "letter"),
+                      (extra((0, False, True, 6), (27, True, True, 0)), "letter"),
+                      (extra((0, False, True, 99), (1, True, True, 0)), "child"),
+                      (extra((0, False, True, 6), 1 << 32 | int.from_bytes(u32(1, True, True, 0), "little")), "child"),
+                      (extra((0, False, True, 6), (3, True, False, 0), (1, True, True, 0)), "order"),
+                      (extra((0, False, True, 6), (1, True, False, 0)), "unclosed"),
+                      (ok[:-1], "size")]:
+        with pytest.raises(native.MalformedGraph) as caught:
+            graph(CAT, separator=True, extra=bad)
+        assert caught.value.kind == kind, bad
+
+
+@needs_core
+def test_a_graph_over_memory_that_can_change_reads_its_own_copy():
+    """The checked edges must stay as checked: a writable buffer (or a read-only view of one)
+    is copied, so writing a hostile edge into it afterwards changes nothing the core reads;
+    a buffer not aligned for the layout is copied too."""
+    for make in (bytearray, lambda b: memoryview(bytearray(b)).toreadonly()):
+        memory = make(CAT)
+        g = graph(memory)
+        target = memory.obj if isinstance(memory, memoryview) else memory
+        target[12:16] = u32(20, True, False, 0x3FFFFF)  # a child far past the end, an unclosed list
+        target[16:20] = u32(1, False, False, 0x3FFFFF)
+        assert g.contains(b"\x03\x01\x14", 0) and g.anagram(0, b"\x01\x03\x14", 0, True, 10)[1] == 2
+        assert _listing(g.words(0, b"")) == [b"\x01\x14", b"\x03\x01\x14"]
+    shifted = memoryview(b"\x00" + CAT)[1:]  # bytes, one byte off the edges' alignment
+    assert graph(shifted).contains(b"\x01\x14", 0)

@@ -72,14 +72,14 @@ def test_the_core_graph_refuses_what_it_cannot_walk():
     the fault (tests/test_hostile.py covers the files), the core never reads past its arrays."""
     core = native.core()
     ok = bytes(4) + (1 << 22 | 2).to_bytes(4, "little") + (1 << 24 | 1 << 23 | 1 << 22).to_bytes(4, "little")
-    with pytest.raises(ValueError):  # a buffer that is not whole edges
-        core.Graph(ok[:-1], False, 24, 23, 22, 22, 26, 1, False, b"", bytes(256))
-    with pytest.raises(ValueError):  # a child index outside the array
+    with pytest.raises(native.MalformedGraph):  # a buffer that is not whole edges
+        core.Graph(ok[:-1], "u32", 26, 1, False, b"", -1, False, bytes(256))
+    with pytest.raises(native.MalformedGraph):  # a child index outside the array
         bad = ok[:8] + (1 << 24 | 1 << 23 | 1 << 22 | 9).to_bytes(4, "little")
-        core.Graph(bad, False, 24, 23, 22, 22, 26, 1, False, b"", bytes(256))
-    with pytest.raises(ValueError):  # a letter outside the alphabet
+        core.Graph(bad, "u32", 26, 1, False, b"", -1, False, bytes(256))
+    with pytest.raises(native.MalformedGraph):  # a letter outside the alphabet
         bad = ok[:8] + (27 << 24 | 1 << 23 | 1 << 22).to_bytes(4, "little")
-        core.Graph(bad, False, 24, 23, 22, 22, 26, 1, False, b"", bytes(256))
+        core.Graph(bad, "u32", 26, 1, False, b"", -1, False, bytes(256))
 
 
 @needs_core

@@ -68,28 +68,25 @@ class Dawg(LexiconBase):
         if core is None:
             self._check_structure()
         else:
-            self._native = self._graph(core, edges if raw is None else raw)
-        self._extra = self._extra_edges()
+            self._native = self._graph(core, edges if raw is None else raw)  # the stored edges, checked
+        self._extra = self._extra_edges()  # (read from the checked edges)
         if self._extra:
-            if self._native is not None:
-                self._native.set_extra(edgemod.to_bytes(array("Q", self._extra)))
             self._root = len(self.edges)
-        if self._native is not None:
-            self._native.set_member(*self._member_walk())
+        if self._native is not None:  # a Graph never changes: the final one shares the checked edges
+            self._native = self._graph(core, self._native, self._extra, *self._member_walk())
 
     def _member_walk(self) -> tuple[int, bool]:
         """Where ``word in lexicon`` walks from in the compiled core, and whether backwards."""
         return self._root, False
 
-    def _graph(self, core: Any, buffer: Any) -> Any:
-        """The compiled core's graph over the stored edges; it checks what its walks rely on
-        (as ``_check_structure`` does, whose message names the fault if it finds one)."""
-        layout = self.layout
+    def _graph(self, core: Any, edges: Any, extra: Sequence[int] = (), member: int = -1, reverse: bool = False) -> Any:
+        """The compiled core's graph over the stored edges (a buffer, or a graph already made
+        over them), with its extra edges and the walk of ``in``; it checks what its walks rely
+        on (as ``_check_structure`` does, whose message names the fault if it finds one)."""
         try:
-            return core.Graph(buffer, layout.name == "u64", layout.letter_shift, layout.terminal_bit,
-                              layout.last_bit, layout.child_bits, len(self.alphabet), len(self.pointers),
-                              self.separator, b"", self.alphabet.latin1_codes())
-        except (native.MalformedGraph, native.UnknownLayout) as exc:
+            return core.Graph(edges, self.layout.name, len(self.alphabet), len(self.pointers), self.separator,
+                              edgemod.to_bytes(array("Q", extra)), member, reverse, self.alphabet.latin1_codes())
+        except native.MalformedGraph as exc:
             self._check_structure()  # names the fault as the pure path does
             raise FormatError(f"the edge array is malformed ({exc.kind})") from None
 

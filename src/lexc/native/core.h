@@ -73,12 +73,21 @@ static inline int mask_empty(Mask m) { return !(m.lo | m.hi); }
 /* the highest letter in a non-empty mask */
 static inline int mask_top(Mask m) { return m.hi ? 64 + LEXC_TOP_BIT(m.hi) : LEXC_TOP_BIT(m.lo); }
 
-/* A word graph: an edge array in the u32 or u64 layout (formats/dawg.md), plus edges kept
- * in memory after the stored ones (the GADDAG's rebuilt DAWG root). */
+/* The two edge layouts (formats/dawg.md, src/lexc/formats/edges.py LAYOUTS): the only ones a
+ * Graph accepts (UnknownLayout for any other), so every scan reads the width it was made for. */
+typedef struct { const char *name; int size, lshift, tshift, lastshift, cbits; } Layout;
+#define LAYOUT_U32 {"u32", 4, 24, 23, 22, 22}
+#define LAYOUT_U64 {"u64", 8, 56, 55, 54, 40}
+
+/* A word graph: an edge array in the u32 or u64 layout, plus edges kept in memory after the
+ * stored ones (the GADDAG's rebuilt DAWG root). Immutable once built: everything below is set
+ * by the constructor, checked there, and never changed (a Cursor's indices stay valid). */
 typedef struct {
     PyObject_HEAD
-    Py_buffer view;
+    Py_buffer view;        /* the caller's buffer, held while `base` points into it */
     int has_view;
+    unsigned char *owned;  /* or a copy the graph owns (the caller's memory could change) */
+    PyObject *shared;      /* or the Graph whose checked stored edges this one shares */
     const unsigned char *base;
     Py_ssize_t n;          /* stored edges */
     uint64_t *extra;       /* in-memory edges n .. n + n_extra - 1 */
@@ -91,7 +100,7 @@ typedef struct {
     int separator;         /* letter 0 allowed (GADDAG) */
     uint8_t encode[256];   /* Latin-1 character -> letter code (0: not a one-character label) */
     int has_encode;
-    Py_ssize_t member_root; /* the edge membership walks from (-1: not set) */
+    Py_ssize_t member_root; /* the edge membership walks from (-1: none) */
     int member_reverse;    /* walk the word backwards (a GADDAG's i = n path) */
 } Graph;
 

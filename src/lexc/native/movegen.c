@@ -131,9 +131,8 @@ static inline uint64_t edge32(const Graph *g, Py_ssize_t i) {
 #define CHD(e) CHILD(g, e)
 #include "search.inc" /* (which undefines them) */
 
-static int fixed_u32(const Graph *g) {
-    return !g->wide && g->lshift == 24 && g->tshift == 23 && g->lastshift == 22 && g->cmask == 0x3FFFFF;
-}
+/* whether the graph's edges are the u32 layout (Graph accepts exactly two: core.h Layout) */
+static int fixed_u32(const Graph *g) { return !g->wide; }
 
 /* -- a position ----------------------------------------------------------------------------- */
 
