@@ -221,3 +221,34 @@ def test_a_graph_over_memory_that_can_change_reads_its_own_copy():
         assert _listing(g.words(0, b"")) == [b"\x01\x14", b"\x03\x01\x14"]
     shifted = memoryview(b"\x00" + CAT)[1:]  # bytes, one byte off the edges' alignment
     assert graph(shifted).contains(b"\x01\x14", 0)
+
+
+# -- fault 5: a play forms a word of at least two letters, on both paths -----------------------
+
+from lexc.board.board import Board  # noqa: E402
+from lexc.movegen import generate_plays  # noqa: E402
+
+
+@pytest.mark.parametrize("words", [["A", "H", "AH"], ["A"], ["A", "B", "AB", "BA"], ["H", "AH", "HA", "AHA"]])
+def test_one_letter_words_never_make_a_one_tile_play(words):
+    """A one-letter word in the lexicon is no play: the compiled searches (the leaf shortcut of
+    Appel & Jacobson's ExtendRight among them) list exactly the pure path's plays, on an empty
+    board and around tiles, with blanks, for every format and strategy the core runs."""
+    alphabet = ENGLISH.alphabet
+    listed = from_words(words, alphabet, min_len=1)
+    empty = Board.empty(ENGLISH)
+    a, h = alphabet.encode("A")[0], alphabet.encode("H")[0]
+    boards = [empty, empty.with_tiles([(7, 7, a)]), empty.with_tiles([(7, 7, a), (7, 8, h)]),
+              empty.with_tiles([(7, 7, h | 0x80)])]
+    for fmt in ("dawg", "gaddag", "gaddawg"):
+        compiled = formats.build(listed, fmt, "english")
+        with native.pure():
+            pure = formats.build(listed, fmt, "english")
+        for strategy in ("appel-jacobson", "gordon") if fmt != "dawg" else ("appel-jacobson",):
+            for board in boards:
+                for rack in ("?", "A", "H", "AH", "A?", "??"):
+                    got = sorted(generate_plays(board, rack, compiled, strategy).pairs())
+                    want = sorted(generate_plays(board, rack, pure, strategy).pairs())
+                    assert got == want, (fmt, strategy, board.cgp_rows(), rack)
+                    if board is empty:
+                        assert all(len(note.split()[1]) > 1 for note, _ in got), got
