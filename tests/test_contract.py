@@ -252,3 +252,21 @@ def test_one_letter_words_never_make_a_one_tile_play(words):
                     assert got == want, (fmt, strategy, board.cgp_rows(), rack)
                     if board is empty:
                         assert all(len(note.split()[1]) > 1 for note, _ in got), got
+
+
+# -- fault 6: no process-wide state in the core ------------------------------------------------
+
+@needs_core
+def test_the_edges_a_search_read_come_back_with_its_call():
+    """Each movegen call returns the edges its search read (a threaded host's calls never see
+    each other's through a static): the count stays with its ``Plays``."""
+    words = ["CAT", "CATS", "AT", "TA", "TAT", "SAT", "ACT", "SCAT", "TACT"]
+    lexicon = formats.build(from_words(words, ENGLISH.alphabet), "gaddawg", "english")
+    assert not hasattr(native.core(), "search_edges")
+    empty = Board.empty(ENGLISH)
+    busy = generate_plays(empty, "CATSTA?", lexicon, "gordon")
+    quiet = generate_plays(empty, "Q", lexicon, "gordon")
+    assert busy.search_edges > quiet.search_edges >= 0
+    assert busy.search_edges == generate_plays(empty, "CATSTA?", lexicon, "gordon").search_edges
+    assert len(native.core().movegen(lexicon._native, b"".join(empty.rows), 15, bytes([0, 1]), 1, 0, 1,
+                                     bytes(1024), bytes([1]) * 225, bytes([1]) * 225, 7, 50, 7, 7, 10)) == 3

@@ -23,7 +23,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from .. import native
 from ..board.board import PositionError, parse_cgp
 from ..movegen import compiled
 from ..ruleset import Ruleset, load_ruleset
@@ -161,11 +160,9 @@ def compact_and_json(lexicon: Any, strategy: str, used: list[tuple[Any, str, int
     from ..movegen import generate_plays
 
     compact, as_json, edges = [], [], []
-    core = native.core() if compiled.applicable(lexicon, strategy) else None
-    if core is not None:  # the edges each position's search reads (the explanation of Gordon's claim)
+    if compiled.applicable(lexicon, strategy):  # the edges each position's search reads (Gordon's claim explained)
         for board, rack, _ in used:
-            generate_plays(board, rack, lexicon, strategy)
-            edges.append(core.search_edges())
+            edges.append(generate_plays(board, rack, lexicon, strategy).search_edges)
     for _ in range(repeat):
         t = time.perf_counter()
         for board, rack, _ in used:

@@ -35,9 +35,10 @@ class Plays:
     into ``Move`` objects only when asked for (then kept)."""
 
     def __init__(self, board: Board, records: bytes = b"", count: int = 0,
-                 listed: list[tuple[int, str, int, int, bool, bytes]] | None = None):
+                 listed: list[tuple[int, str, int, int, bool, bytes]] | None = None, search_edges: int | None = None):
         self.board = board
         self.records = records
+        self.search_edges = search_edges  # edges the compiled search read (None on the pure path)
         self.count = count if listed is None else len(listed)
         self._listed = listed
         self._ranked_listed: list | None = None  # the pure path's plays, ranked (made once)
@@ -177,7 +178,7 @@ def plays(board: Board, counts: list[int], lexicon: Any, strategy: str) -> Plays
     root = lexicon.gaddag_root() if strategy == "gordon" else lexicon._root
     start_row, start_col = ruleset.start
     try:
-        records, count = native.core().movegen(
+        records, count, edges = native.core().movegen(
             lexicon._native, b"".join(board.rows), board.size, bytes(counts), 1 if strategy == "gordon" else 0,
             lexicon._root, root, values, letter, word, ruleset.rack_size, ruleset.bingo_bonus, start_row, start_col,
             MAX_PLAYS)
@@ -187,4 +188,4 @@ def plays(board: Board, counts: list[int], lexicon: Any, strategy: str) -> Plays
     except ValueError as exc:  # (a position the core refuses: the Python side checks boards first)
         from . import MoveGenError
         raise MoveGenError(f"the position cannot be searched ({exc})") from None
-    return Plays(board, records, count)
+    return Plays(board, records, count, search_edges=edges)

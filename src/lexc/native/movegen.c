@@ -34,8 +34,6 @@ typedef struct {
     unsigned long long edges;        /* edges the search read (for the bench's explanation of Gordon's claim) */
 } Lane;
 
-static unsigned long long LAST_EDGES; /* edges the last movegen call's searches read */
-
 static int lane_score(const Lane *L, int start, const uint8_t *tiles, int len) {
     int main = 0, crossed = 0, placed = 0, factor = 1;
     for (int k = 0; k < len; k++) {
@@ -155,12 +153,13 @@ static Mask cross_check(const Graph *g, Py_ssize_t dawg_root, const uint8_t *bef
 }
 
 /* movegen(graph, board, n, rack, strategy, dawg_root, search_root, values, letter_mult,
- *         word_mult, rack_size, bingo, start_row, start_col, cap) -> (records, count)
+ *         word_mult, rack_size, bingo, start_row, start_col, cap) -> (records, count, edges)
  * board: n*n codes row-major (0 empty, BLANK_FLAG on blanks); rack: counts by letter code,
  * index 0 the blanks; strategy: 0 Appel & Jacobson from the DAWG root `search_root`, 1 Gordon
  * from the GADDAG root `search_root`; cross-checks always from `dawg_root`; values: 256
  * little-endian int32 by board code; letter_mult, word_mult: n*n bytes. AnswerCap
- * past `cap` plays. */
+ * past `cap` plays. `edges`: how many edges the searches read (cross-checks apart), returned
+ * with the call (no state outlives it: a threaded host's calls never see each other's). */
 static PyObject *movegen(PyObject *module, PyObject *args) {
     (void)module;
     PyObject *graph;
@@ -243,7 +242,6 @@ static PyObject *movegen(PyObject *module, PyObject *args) {
             else { if (strategy == 0) appel_jacobson_any(L); else gordon_any(L); }
         }
     }
-    LAST_EDGES = L->edges;
     if (L->failed == 2) {
         raise_count(AnswerCap, "count", L->found);
         goto done;
@@ -251,8 +249,9 @@ static PyObject *movegen(PyObject *module, PyObject *args) {
     if (L->failed) goto done;
     {
         Py_ssize_t found = L->found;
+        unsigned long long edges = L->edges;
         PyObject *blob = buf_bytes(&out);
-        if (blob) result = Py_BuildValue("(Nn)", blob, found);
+        if (blob) result = Py_BuildValue("(NnK)", blob, found, edges);
     }
 done:
     buf_free(&out);
@@ -260,12 +259,6 @@ done:
     PyBuffer_Release(&board); PyBuffer_Release(&rack); PyBuffer_Release(&values);
     PyBuffer_Release(&lm); PyBuffer_Release(&wm);
     return result;
-}
-
-/* search_edges() -> the edges the last movegen call's searches read (cross-checks apart) */
-static PyObject *search_edges(PyObject *module, PyObject *unused) {
-    (void)module; (void)unused;
-    return PyLong_FromUnsignedLongLong(LAST_EDGES);
 }
 
 /* -- plays as text ------------------------------------------------------------------------ */
@@ -546,11 +539,10 @@ done:
 }
 
 static PyMethodDef movegen_methods[] = {
-    {"movegen", movegen, METH_VARARGS, "Every play of a position: (records, count)."},
+    {"movegen", movegen, METH_VARARGS, "Every play of a position: (records, count, edges its searches read)."},
     {"notations", notations, METH_VARARGS, "The notation of each play record."},
     {"ranked", ranked, METH_VARARGS, "The plays best first: ([notation], [score])."},
     {"batch_json", batch_json, METH_VARARGS, "The plays' JSON line of lexc moves --batch."},
-    {"search_edges", search_edges, METH_NOARGS, "Edges the last movegen call's searches read."},
     {NULL, NULL, 0, NULL},
 };
 
