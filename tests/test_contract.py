@@ -270,3 +270,65 @@ def test_the_edges_a_search_read_come_back_with_its_call():
     assert busy.search_edges == generate_plays(empty, "CATSTA?", lexicon, "gordon").search_edges
     assert len(native.core().movegen(lexicon._native, b"".join(empty.rows), 15, bytes([0, 1]), 1, 0, 1,
                                      bytes(1024), bytes([1]) * 225, bytes([1]) * 225, 7, 50, 7, 7, 10)) == 3
+
+
+# -- fault 3: scores in 64 bits, and rulesets whose scores fit ----------------------------------
+
+from lexc.ruleset import MAX_SCORE, RulesetError  # noqa: E402
+
+
+def big_ruleset(value: int, rack: int = 20, qw: int = 20, size: int = 26, letter: str = "none") -> str:
+    """A ruleset's text: A and B worth ``value``, a ``size`` board whose first row starts with
+    ``qw`` quadruple-word squares (the start square the first), a rack of ``rack`` tiles."""
+    rows = ["*" + "=" * (qw - 1) + "." * (size - qw)] + ["." * size] * (size - 1)
+    return "\n".join([
+        'name = "big"', 'description = "scores near the bound"', f"rack_size = {rack}", "bingo_bonus = 50",
+        f"tile_total = {2 * rack}", "[tiles]", f"A = [{rack}, {value}]", f"B = [{rack}, {value}]", '"?" = [0, 0]',
+        "[board]", 'start = "*"', "rows = [" + ", ".join(f'"{row}"' for row in rows) + "]",
+        "[board.legend]", f'"." = "{letter}"', '"=" = "QW"', '"*" = "QW"']) + "\n"
+
+
+def test_a_ruleset_near_the_score_bound_scores_alike_on_both_paths():
+    """Scores are computed in 64 bits: a 20-tile play over 20 quadruple-word squares scores
+    6,904,933,022,433,330 on the compiled path as on the pure path (the int32 arithmetic gave
+    garbage), and the records, the ranking and the JSON line carry it whole."""
+    text = big_ruleset(314)
+    rules = load_ruleset(text)
+    word = "AB" * 10
+    listed = from_words([word, "AB", "BA"], rules.alphabet)
+    board = Board.empty(rules)
+    expected = 20 * 314 * 4**20 + 50
+    assert expected > 2**62 >> 10 and expected <= MAX_SCORE
+    for fmt, strategy in (("dawg", "appel-jacobson"), ("gaddawg", "gordon")):
+        compiled = formats.build(listed, fmt, text)
+        with native.pure():
+            pure = formats.build(listed, fmt, text)
+        want = sorted(generate_plays(board, word, pure, strategy).pairs())
+        plays = generate_plays(board, word, compiled, strategy)
+        assert sorted(plays.pairs()) == want and ("1A " + word, expected) in want
+        assert max(plays.scores()) == expected == plays.moves(top=1)[0].score
+        assert f'"score": {expected}' in plays.batch_json(top=1)
+
+
+def test_a_ruleset_whose_scores_could_pass_the_bound_is_refused():
+    """The loader bounds board size, tile values, premiums, bingo and rack size together: a
+    ruleset whose largest possible play could pass 2**53 - 1 points is refused with one line
+    naming it and what to lower (the review's 26x26 board, 10,000-point tiles, 64-tile rack)."""
+    load_ruleset(big_ruleset(314))
+    with pytest.raises(RulesetError, match=r"<stored ruleset>: a play could score up to .* points.*lower the tile"):
+        load_ruleset(big_ruleset(316))
+    with pytest.raises(RulesetError, match="lower the tile values") as caught:
+        load_ruleset(big_ruleset(10000, rack=32, qw=26, letter="QL"))
+    assert "\n" not in str(caught.value)
+
+
+@needs_core
+def test_the_core_refuses_arrays_whose_scores_could_overflow():
+    """Called directly with hostile arrays (word multipliers of 255, tile values of 2**31 - 1),
+    movegen refuses the position instead of overflowing a score."""
+    lexicon = formats.build(from_words(["AB", "BA"], ENGLISH.alphabet), "dawg", "english")
+    board = bytes(225)
+    values = (2**31 - 1).to_bytes(4, "little") * 256
+    with pytest.raises(ValueError, match="64 bits"):
+        native.core().movegen(lexicon._native, board, 15, bytes([0, 7, 7]), 0, 0, 0, values, bytes([255]) * 225,
+                              bytes([255]) * 225, 7, 50, 7, 7, 1000)

@@ -19,7 +19,8 @@ from ..board.board import Board, tile_text
 from ..board.notation import Play
 from ..ruleset import Ruleset
 
-RECORD = 36  # bytes of a play record (lexc.native._core.RECORD)
+RECORD = 40  # bytes of a play record (lexc.native._core.RECORD): int64 score, row, column, down, length, tiles
+TILES = 12  # where a record's tiles start
 COMPILED_STRATEGIES = ("appel-jacobson", "gordon")  # the strategies the compiled core runs whole
 # ... and those whose search runs in it (Shapiro & Smith's, over the core's findwords2)
 CORE_SEARCHED = COMPILED_STRATEGIES + ("shapiro-smith",)
@@ -51,7 +52,7 @@ class Plays:
         """Each play's score, in the order generated (not ranked)."""
         if self._listed is not None:
             return [play[0] for play in self._listed]
-        return [s for (s,) in struct.iter_unpack("<i32x", self.records)]
+        return [s for (s,) in struct.iter_unpack("<q32x", self.records)]
 
     def pairs(self, top: int | None = None) -> list[tuple[str, int]]:
         """(notation, score) of the plays, best first (as ``moves``), the best ``top`` if
@@ -117,8 +118,8 @@ class Plays:
         records, count = self._best(top)
         notes = self._notations(records, count)
         out = []
-        for k, ((score, row, col, down, length), note) in enumerate(zip(struct.iter_unpack("<iBBBB28x", records), notes)):
-            tiles = records[k * RECORD + 8 : k * RECORD + 8 + length]
+        for k, ((score, row, col, down, length), note) in enumerate(zip(struct.iter_unpack("<qBBBB28x", records), notes)):
+            tiles = records[k * RECORD + TILES : k * RECORD + TILES + length]
             out.append(Move(score, note, Play(row, col, bool(down), tiles)))
         found = ranked(out)
         return found if top is None else found[:top]
