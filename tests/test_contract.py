@@ -332,3 +332,38 @@ def test_the_core_refuses_arrays_whose_scores_could_overflow():
     with pytest.raises(ValueError, match="64 bits"):
         native.core().movegen(lexicon._native, board, 15, bytes([0, 7, 7]), 0, 0, 0, values, bytes([255]) * 225,
                               bytes([255]) * 225, 7, 50, 7, 7, 1000)
+
+
+# -- fault 4: sizes checked in widths that cannot overflow --------------------------------------
+
+import mmap  # noqa: E402
+
+
+@needs_core
+def test_a_search_list_longer_than_an_int_is_refused_before_narrowing():
+    """findwords measures its search list in Py_ssize_t before narrowing it to an int: a list
+    of 2**31 + 1 entries (an untouched 4 GiB anonymous map) is refused, not wrapped to a
+    negative count that indexes its stack arrays."""
+    lexicon = formats.build(from_words(["CAT", "TAC"], ENGLISH.alphabet), "anatrie", "english")
+    with mmap.mmap(-1, 2**32 + 2) as huge:
+        with pytest.raises(ValueError, match="findwords: bad arguments"):
+            native.core().findwords(bytes(lexicon.file.data), 0 if lexicon.disk == "pascal" else 1, huge, 0,
+                                    bytes(lexicon.rank), lexicon._made, 26)
+
+
+@needs_core
+@pytest.mark.parametrize("count", [2**61, 2**62, 2**62 + 2**61, 2**63 - 1, 5])
+def test_a_record_count_past_the_buffer_is_refused(count):
+    """notations, ranked and batch_json compare the count with the buffer by division (count
+    x RECORD overflowed, wrapped below the buffer's length, and the records were read past
+    its end)."""
+    from lexc.movegen.compiled import _json_texts, _tile_texts
+
+    core = native.core()
+    texts, escaped = _tile_texts(ENGLISH.alphabet.labels), _json_texts(ENGLISH.alphabet.labels)
+    board = bytes(225)
+    for call in (lambda: core.notations(b"", count, board, 15, texts),
+                 lambda: core.ranked(b"", count, board, 15, texts, 1),
+                 lambda: core.batch_json(b"", count, board, 15, texts, escaped, 1)):
+        with pytest.raises(ValueError, match="bad arguments"):
+            call()

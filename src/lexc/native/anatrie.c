@@ -211,12 +211,12 @@ static PyObject *findwords(PyObject *module, PyObject *args) {
     Buf out = {0};
     Table t = {0};
     Frame *stack = NULL;
-    int end = (int)(list.len / 2);
-    if ((layout != PASCAL && layout != SIMULA) || list.len % 2 || end >= MAX_LIST || blanks < 0 || blanks > MAX_TILES ||
-        rank.len != 256 || made.len < 1 || made.len > 255 || n_letters < 1 || n_letters > 127) {
+    if ((layout != PASCAL && layout != SIMULA) || list.len % 2 || list.len / 2 >= MAX_LIST || blanks < 0 ||
+        blanks > MAX_TILES || rank.len != 256 || made.len < 1 || made.len > 255 || n_letters < 1 || n_letters > 127) {
         PyErr_SetString(PyExc_ValueError, "findwords: bad arguments");
         goto done;
     }
+    int end = (int)(list.len / 2); /* (below MAX_LIST: checked in Py_ssize_t first) */
     int letters[MAX_LIST + 1], required[MAX_LIST + 2];
     for (int k = 0; k < end; k++) {
         uint16_t v;

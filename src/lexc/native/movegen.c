@@ -468,7 +468,7 @@ static PyObject *notations(PyObject *module, PyObject *args) {
     const char *text[256];
     Py_ssize_t tlen[256];
     if (!PyArg_ParseTuple(args, "y*ny*iO", &records, &count, &board, &n, &texts)) return NULL;
-    if (count < 0 || records.len < count * RECORD || n < 1 || n > MAX_BOARD || board.len != (Py_ssize_t)n * n ||
+    if (count < 0 || count > records.len / RECORD || n < 1 || n > MAX_BOARD || board.len != (Py_ssize_t)n * n ||
         read_texts(texts, items, text, tlen, 32) < 0) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "notations: bad arguments");
         goto done;
@@ -504,7 +504,7 @@ static PyObject *ranked(PyObject *module, PyObject *args) {
     Ranked *keys = NULL;
     const Ranked **order = NULL;
     if (!PyArg_ParseTuple(args, "y*ny*iOn", &records, &count, &board, &n, &texts, &limit)) return NULL;
-    if (count < 0 || records.len < count * RECORD || n < 1 || n > MAX_BOARD || board.len != (Py_ssize_t)n * n ||
+    if (count < 0 || count > records.len / RECORD || n < 1 || n > MAX_BOARD || board.len != (Py_ssize_t)n * n ||
         limit < 0 || read_texts(texts, items, text, tlen, 32) < 0) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "ranked: bad arguments");
         goto done;
@@ -548,7 +548,7 @@ static PyObject *batch_json(PyObject *module, PyObject *args) {
     const Ranked **order = NULL;
     Buf out = {0};
     if (!PyArg_ParseTuple(args, "y*ny*iOOn", &records, &count, &board, &n, &texts, &jtexts, &limit)) return NULL;
-    if (count < 0 || records.len < count * RECORD || n < 1 || n > MAX_BOARD || board.len != (Py_ssize_t)n * n ||
+    if (count < 0 || count > records.len / RECORD || n < 1 || n > MAX_BOARD || board.len != (Py_ssize_t)n * n ||
         limit < 0 || read_texts(texts, items, text, tlen, 32) < 0 || read_texts(jtexts, jitems, jtext, jlen, JSON_TILE) < 0) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "batch_json: bad arguments");
         goto done;
