@@ -367,3 +367,37 @@ def test_a_record_count_past_the_buffer_is_refused(count):
                  lambda: core.batch_json(b"", count, board, 15, texts, escaped, 1)):
         with pytest.raises(ValueError, match="bad arguments"):
             call()
+
+
+# -- fault 8: an integer of more than 4,300 digits in a ruleset is a RulesetError --------------
+
+def _huge_ruleset() -> str:
+    english = (Path(__file__).resolve().parent.parent / "src" / "lexc" / "rulesets" / "english.toml").read_text()
+    return english.replace("bingo_bonus = 50", "bingo_bonus = " + "9" * 5000)
+
+
+def test_an_integer_past_python_s_digit_limit_is_a_one_line_ruleset_error(tmp_path, capsys):
+    """tomllib raises ValueError (not TOMLDecodeError) for an integer of more than 4,300
+    digits: the loader says so in one line, exit status 2, whether the ruleset is a file given
+    with -r or the text a crafted lexicon file's header stores (check, info; verify answers
+    that the file fails, exit status 1)."""
+    from fuzz import seal, split
+    from test_cli import assert_one_error_line, run_main
+
+    path = tmp_path / "huge.toml"
+    path.write_text(_huge_ruleset())
+    lexicon = tmp_path / "cat.dawg"
+    formats.save(formats.build(from_words(["CAT", "AT"], ENGLISH.alphabet), "dawg", "english"), lexicon)
+    code, _, err = run_main(capsys, "moves", lexicon, "--rack", "CAT", "-r", path)
+    assert code == 2
+    assert_one_error_line(err, str(path), "4300")
+    header, payload = split(lexicon.read_bytes())
+    crafted = tmp_path / "crafted.dawg"
+    crafted.write_bytes(seal(dict(header, ruleset=_huge_ruleset()), payload))
+    for args in (["check", crafted, "CAT"], ["info", crafted]):
+        code, _, err = run_main(capsys, *args)
+        assert code == 2, (args, err)
+        assert_one_error_line(err, "stored ruleset", "integer")
+    code, out, err = run_main(capsys, "verify", crafted)  # verify's answer: the file fails (exit 1), in one line
+    assert code == 1 and err == "" and out.startswith("FAILED: ") and len(out.splitlines()) == 1
+    assert "stored ruleset" in out and "integer" in out

@@ -212,6 +212,8 @@ def _parse(source: str, data: bytes) -> Ruleset:
         raise _fail(source, f"not valid UTF-8 ({e.reason} at byte {e.start})") from None
     except tomllib.TOMLDecodeError as e:
         raise _fail(source, f"TOML syntax error: {e}") from None
+    except ValueError as e:  # an integer past Python's digit limit (4,300): tomllib lets int() raise
+        raise _fail(source, f"an integer is too long to read ({e})") from None
     _check_keys(source, doc, _TOP_KEYS, "")
     _check_keys(source, doc["board"], _BOARD_KEYS, "board.")
     alphabet, tiles, blanks = _parse_tiles(source, doc["tiles"])
