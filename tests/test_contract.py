@@ -401,3 +401,59 @@ def test_an_integer_past_python_s_digit_limit_is_a_one_line_ruleset_error(tmp_pa
     code, out, err = run_main(capsys, "verify", crafted)  # verify's answer: the file fails (exit 1), in one line
     assert code == 1 and err == "" and out.startswith("FAILED: ") and len(out.splitlines()) == 1
     assert "stored ruleset" in out and "integer" in out
+
+
+# -- fault 10: the core read as an attacker would (each finding's regression) --------------------
+
+@needs_core
+def test_a_rack_count_is_checked_before_it_is_summed():
+    """anagram adds the rack's letters and blanks in Py_ssize_t after checking each: a huge
+    blank count overflowed an int sum that then passed the 64-tile check."""
+    g = graph()
+    for letters, blanks in ((b"\x01", 2**31 - 1), (b"", 2**31 - 1), (b"\x01" * 65, 0), (b"\x01" * 60, 5), (b"", -1)):
+        with pytest.raises(ValueError, match="rack"):
+            g.anagram(0, letters, blanks, True, 100)
+    assert g.anagram(0, b"\x01\x03\x14", 0, True, 100)[1] == 2 and g.anagram(0, b"", 64, False, 100)[1] == 0
+
+
+@needs_core
+def test_a_proof_starts_only_at_a_node():
+    """prove's roots are nodes (0, or an edge past the root pointer slots): a root pointer slot
+    that does not close its list, at the array's end, was walked past the end."""
+    two = u32(0, False, False, 0) * 2  # two root pointer slots, neither closing a list, no nodes
+    g = graph(two, pointers=2)
+    for prove in (g.prove, lambda roots, longest, most: g.prove(roots, 200, most)):
+        with pytest.raises(IndexError, match="root"):
+            prove([1], 10, 10)
+    assert graph().prove([1, 0], 10, 10) == [(2, 0), (0, 0)]
+    with pytest.raises(ValueError, match="longest"):  # a height is kept in a byte
+        graph().prove([1], 256, 10)
+
+
+@needs_core
+def test_the_minimizer_refuses_field_positions_outside_its_edge():
+    """emit takes the layout's field positions from its caller: a negative or too wide one is
+    refused (it was a shift by a negative count or past 64 bits)."""
+    m = native.core().Minimizer()
+    root = m.add_language([b"\x01\x14", b"\x03\x01\x14"])
+    m.layout([root])
+    for fields in ((4, -1, 23, 22, 22), (4, 24, -1, 22, 22), (4, 24, 23, -1, 22), (4, 24, 23, 22, -1),
+                   (4, 24, 23, 64, 22), (4, 24, 40, 22, 22), (8, 56, 55, 54, 64), (4, 25, 23, 22, 22)):
+        with pytest.raises(ValueError, match="layout"):
+            m.emit([root], *fields)
+    assert len(m.emit([root], 4, 24, 23, 22, 22)) == 4 * 5
+
+
+@needs_core
+def test_move_generation_reads_tile_values_at_any_alignment():
+    """The tile values may come in any buffer: the core copies them (a misaligned int32 read
+    is undefined behaviour), and answers as with an aligned copy."""
+    lexicon = formats.build(from_words(["AB", "BA"], ENGLISH.alphabet), "dawg", "english")
+    from lexc.movegen.compiled import _ruleset_arrays
+
+    values, letter, word = _ruleset_arrays(ENGLISH)
+    shifted = memoryview(b"\x00" + values)[1:]
+    args = (b"".join(Board.empty(ENGLISH).rows), 15, bytes([0, 1, 1]), 0, 0, 0)
+    tail = (letter, word, 7, 50, 7, 7, 100)
+    core = native.core()
+    assert core.movegen(lexicon._native, *args, shifted, *tail) == core.movegen(lexicon._native, *args, values, *tail)

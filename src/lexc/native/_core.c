@@ -14,9 +14,10 @@ PyTypeObject *GraphType = NULL;
 /* -- small helpers --------------------------------------------------------------------- */
 
 unsigned char *buf_reserve(Buf *b, Py_ssize_t len) {
+    if (len < 0 || len > PY_SSIZE_T_MAX - b->len) { PyErr_NoMemory(); return NULL; } /* (no size wraps) */
     if (b->len + len > b->cap) {
         Py_ssize_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + len) cap *= 2;
+        while (cap < b->len + len) cap = cap > PY_SSIZE_T_MAX / 2 ? b->len + len : cap * 2;
         unsigned char *data = realloc(b->data, (size_t)cap);
         if (!data) { PyErr_NoMemory(); return NULL; }
         b->data = data;
@@ -398,6 +399,10 @@ static PyObject *prove_exact(PyObject *self, PyObject *args) {
     int longest;
     unsigned long long most;
     if (!PyArg_ParseTuple(args, "OiK", &roots, &longest, &most)) return NULL;
+    if (longest < 0 || longest > 255) { /* (a height is kept in a byte) */
+        PyErr_SetString(PyExc_ValueError, "prove: longest in 0..255");
+        return NULL;
+    }
     Py_ssize_t total = g->n + g->n_extra, nroots = PySequence_Size(roots);
     if (nroots < 0) return NULL;
     uint64_t *count = malloc((size_t)(total ? total : 1) * sizeof(uint64_t));
@@ -415,7 +420,10 @@ static PyObject *prove_exact(PyObject *self, PyObject *args) {
         Py_ssize_t root = PyLong_AsSsize_t(item);
         Py_DECREF(item);
         if (root == -1 && PyErr_Occurred()) goto done;
-        if (root < 0 || root >= total) { PyErr_SetString(PyExc_IndexError, "root outside the array"); goto done; }
+        if (root < 0 || root >= total || (root && root < g->pointers)) { /* a node: 0, or past the pointer slots */
+            PyErr_SetString(PyExc_IndexError, "root outside the array or at a root pointer slot");
+            goto done;
+        }
         if (root && state[root] != 2) {
             top = 0;
             stack[top++] = root;
@@ -511,7 +519,10 @@ static PyObject *Graph_prove(PyObject *self, PyObject *args) {
         Py_ssize_t root = PyLong_AsSsize_t(item);
         Py_DECREF(item);
         if (root == -1 && PyErr_Occurred()) goto done;
-        if (root < 0 || root >= total) { PyErr_SetString(PyExc_IndexError, "root outside the array"); goto done; }
+        if (root < 0 || root >= total || (root && root < g->pointers)) { /* a node: 0, or past the pointer slots */
+            PyErr_SetString(PyExc_IndexError, "root outside the array or at a root pointer slot");
+            goto done;
+        }
         Py_ssize_t want = root;
         top = 0;
         while (want >= 0 || top) {
@@ -968,16 +979,19 @@ static PyObject *Graph_anagram(PyObject *self, PyObject *args) {
     Anagram *a = calloc(1, sizeof(Anagram));
     if (!a) { PyBuffer_Release(&letters); return PyErr_NoMemory(); }
     a->g = g; a->sub = sub; a->cap = cap;
+    /* each count checked on its own before the sum (a huge blank count overflowed an int) */
+    if (check_edge(g, root) < 0 || blanks < 0 || blanks > MAX_TILES || letters.len > MAX_TILES ||
+        letters.len + blanks > MAX_TILES) {
+        free(a);
+        PyBuffer_Release(&letters);
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "rack: at most 64 tiles");
+        return NULL;
+    }
     const uint8_t *l = (const uint8_t *)letters.buf;
     for (Py_ssize_t k = 0; k < letters.len; k++) a->counts[l[k]]++;
     a->counts[0] = 0; /* no letter 0 in a DAWG: a separator is never matched */
     a->need = (int)letters.len + blanks;
     PyBuffer_Release(&letters);
-    if (check_edge(g, root) < 0 || blanks < 0 || a->need > MAX_TILES) {
-        free(a);
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "rack");
-        return NULL;
-    }
     Py_ssize_t first = CHILD(g, edge_at(g, root));
     if (first && a->need) anagram_search(a, first, 0, blanks, a->need);
     PyObject *result = NULL;
