@@ -71,7 +71,7 @@ sanitize: $(STAMP) ## the compiled core under AddressSanitizer and UndefinedBeha
 	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 PYTHONPATH=$(CURDIR)/$(SANITIZE)/src LEXC_REQUIRE_CORE=1 \
 	    ../../../$(BIN)/python -m pytest -c ../pyproject.toml --rootdir .. -p no:cacheprovider \
 	    test_native.py test_queries.py test_movegen.py test_alphabets.py test_biglist.py test_kwg.py test_hostile.py test_dawg.py test_gaddag.py \
-	    test_study.py test_search.py test_probability.py $(PYTEST_ARGS)
+	    test_study.py test_search.py test_probability.py test_contract.py $(PYTEST_ARGS)
 	cd $(SANITIZE) && env LD_PRELOAD="$(ASAN_LIB) $(UBSAN_LIB)" ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:allocator_may_return_null=1:soft_rss_limit_mb=3072 \
 	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 PYTHONPATH=$(CURDIR)/$(SANITIZE)/src LEXC_REQUIRE_CORE=1 \
 	    ../../$(BIN)/python tools/fuzz.py --cases $(or $(CASES),20000) --seed $(or $(SEED),0) --jobs 2 --memory-mb 0

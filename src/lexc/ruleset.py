@@ -27,6 +27,10 @@ MAX_BOARD = 26  # columns are lettered A..Z in play notation
 from .limits import MAX_RULESET_TEXT  # noqa: E402 (bytes of a ruleset file, and of one stored in a header)
 MAX_TILE_COUNT = 1000  # tiles of one letter in a bag
 MAX_TILE_VALUE = 10000  # points of a tile, and of the bingo bonus
+# The largest score a play may reach under a ruleset (``score_bound``): 2**53 - 1, so that a
+# score is exact as a JSON number in any reader and as a float, and (far) within the compiled
+# core's 64-bit arithmetic. A ruleset whose bound is higher is refused on load.
+MAX_SCORE = 2**53 - 1
 
 _TOP_KEYS = {"name": str, "description": str, "rack_size": int, "bingo_bonus": int,
              "tile_total": int, "tiles": dict, "board": dict}
@@ -208,6 +212,8 @@ def _parse(source: str, data: bytes) -> Ruleset:
         raise _fail(source, f"not valid UTF-8 ({e.reason} at byte {e.start})") from None
     except tomllib.TOMLDecodeError as e:
         raise _fail(source, f"TOML syntax error: {e}") from None
+    except ValueError as e:  # an integer past Python's digit limit (4,300): tomllib lets int() raise
+        raise _fail(source, f"an integer is too long to read ({e})") from None
     _check_keys(source, doc, _TOP_KEYS, "")
     _check_keys(source, doc["board"], _BOARD_KEYS, "board.")
     alphabet, tiles, blanks = _parse_tiles(source, doc["tiles"])
@@ -220,12 +226,35 @@ def _parse(source: str, data: bytes) -> Ruleset:
     if not 0 <= doc["bingo_bonus"] <= MAX_TILE_VALUE:
         raise _fail(source, f"bingo_bonus must be between 0 and {MAX_TILE_VALUE}, not {doc['bingo_bonus']}")
     rows, premiums, start = _parse_board(source, doc["board"])
+    bound = score_bound(len(premiums), max((t.value for t in tiles), default=0), premiums, doc["rack_size"], doc["bingo_bonus"])
+    if bound > MAX_SCORE:
+        raise _fail(source, f"a play could score up to {bound:,} points, more than the {MAX_SCORE:,} lexc allows: "
+                            "lower the tile values, the letter or word premiums, the board size or the rack size")
     return Ruleset(
         name=doc["name"], description=doc["description"], alphabet=alphabet, tiles=tiles,
         blanks=blanks, blank_value=0, rack_size=doc["rack_size"], bingo_bonus=doc["bingo_bonus"],
         board_size=len(premiums), premiums=premiums, start=start, board_rows=rows, source=source,
         text=data.decode("utf-8"),
     )
+
+
+def score_bound(side: int, value: int, premiums: tuple[tuple[tuple[int, int], ...], ...], rack_size: int,
+                bingo: int) -> int:
+    """An upper bound on any play's score (each tile worth at most ``value``) on a board of
+    ``side`` squares a side with these (letter, word) premiums: a play puts down k <= min(rack
+    size, side) tiles in one line; its main word holds at most ``side`` tiles, each worth at
+    most value x the largest letter premium, times the word premiums of the squares it covers
+    (at most the product of the k largest on the board); each tile put down makes at most
+    one cross word of at most ``side`` tiles, times one word premium; then the bingo bonus."""
+    squares = [square for row in premiums for square in row]
+    letter = max(lm for lm, _ in squares)
+    words = sorted((wm for _, wm in squares), reverse=True)
+    k = min(rack_size, side)
+    product = 1
+    for wm in words[:k]:
+        product *= max(wm, 1)
+    tile = side * value * letter
+    return tile * product + k * tile * max(words[0], 1) + bingo
 
 
 def _check_keys(source: str, table: dict, spec: dict, prefix: str) -> None:

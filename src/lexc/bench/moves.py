@@ -160,9 +160,9 @@ def compact_and_json(lexicon: Any, strategy: str, used: list[tuple[Any, str, int
     from ..movegen import generate_plays
 
     compact, as_json, edges = [], [], []
-    if compiled.applicable(lexicon, strategy):  # the edges each position's search reads (the explanation of Gordon's claim)
+    if compiled.applicable(lexicon, strategy):  # the edges each position's search reads (Gordon's claim explained)
         for board, rack, _ in used:
-            edges.append(generate_plays(board, rack, lexicon, strategy).edges)
+            edges.append(generate_plays(board, rack, lexicon, strategy).search_edges)
     for _ in range(repeat):
         t = time.perf_counter()
         for board, rack, _ in used:

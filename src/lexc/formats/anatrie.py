@@ -260,9 +260,9 @@ class AnagramTrie(LexiconBase):
                 yield from self.backend.findwords(self.file.data, 0 if self.disk == "pascal" else 1, letters,
                                                   blanks, bytes(self.rank), self._made, len(self.alphabet),
                                                   self._record, lambda: self._findwords2(letters, blanks))
-        except native.DamagedRecord as exc:  # (the compiled core's search names the damage this way)
+        except native.MalformedTable as exc:  # (the compiled core's search names the damage this way)
             message = _NATIVE_ERRORS.get(exc.kind, "anagram search: {where}: a corrupt record")
-            raise FormatError(message.format(where=exc.where)) from None
+            raise FormatError(message.format(where=exc.index)) from None
 
     def _record(self, nbytes: int, nodes: int) -> None:
         """What the running search has read (``last_stats``)."""

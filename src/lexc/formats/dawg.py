@@ -86,7 +86,7 @@ class Dawg(LexiconBase):
         names it (``_check_structure``)."""
         layout = self.layout
         root, reverse = self._member_walk()
-        spec = native.GraphSpec(layout.name == "u64", layout.letter_shift, layout.terminal_bit, layout.last_bit,
+        spec = native.GraphSpec(layout.name, layout.letter_shift, layout.terminal_bit, layout.last_bit,
                                 layout.child_bits, len(self.alphabet), len(self.pointers), self.separator,
                                 edgemod.to_bytes(array("Q", self._extra)) if self._extra else b"",
                                 self.alphabet.latin1_codes(), root, reverse)

@@ -22,7 +22,8 @@ from ..board.board import Board, tile_text
 from ..board.notation import Play
 from ..ruleset import Ruleset
 
-RECORD = 36  # bytes of a play record (lexc.native._core.RECORD)
+RECORD = 40  # bytes of a play record (lexc.native._core.RECORD): int64 score, row, column, down, length, tiles
+TILES = 12  # where a record's tiles start
 COMPILED_STRATEGIES = tuple(native.backend.CORE_STRATEGIES)  # the strategies the compiled core runs whole
 # ... and those whose search runs in it (Shapiro & Smith's, over the core's findwords2)
 CORE_SEARCHED = COMPILED_STRATEGIES + ("shapiro-smith",)
@@ -97,19 +98,19 @@ class ListedPlays(Plays):
 
 class CorePlays(Plays):
     """The compiled core's plays: its buffer of fixed records and nothing else (``Move``
-    objects and notations are made, by the core, only for the plays asked for); ``edges``:
-    the edges its searches read."""
+    objects and notations are made, by the core, only for the plays asked for);
+    ``search_edges``: the edges its searches read (for the bench)."""
 
-    def __init__(self, board: Board, backend: Any, records: bytes, count: int, edges: int = 0):
+    def __init__(self, board: Board, backend: Any, records: bytes, count: int, search_edges: int = 0):
         self.board = board
         self.backend = backend
         self.records = records
         self.count = count
-        self.edges = edges
+        self.search_edges = search_edges
 
     def scores(self) -> list[int]:
         """Each play's score, in the order generated (not ranked)."""
-        return [s for (s,) in struct.iter_unpack("<i32x", self.records)]
+        return [s for (s,) in struct.iter_unpack("<q32x", self.records)]
 
     def pairs(self, top: int | None = None) -> list[tuple[str, int]]:
         """(notation, score) of the plays, best first, ranked and written by the core."""
@@ -153,8 +154,8 @@ class CorePlays(Plays):
         notes = self.backend.notations(records, count, b"".join(board.rows), board.size,
                                        _tile_texts(board.ruleset.alphabet.labels))
         out = []
-        for k, ((score, row, col, down, length), note) in enumerate(zip(struct.iter_unpack("<iBBBB28x", records), notes)):
-            tiles = records[k * RECORD + 8 : k * RECORD + 8 + length]
+        for k, ((score, row, col, down, length), note) in enumerate(zip(struct.iter_unpack("<qBBBB28x", records), notes)):
+            tiles = records[k * RECORD + TILES : k * RECORD + TILES + length]
             out.append(Move(score, note, Play(row, col, bool(down), tiles)))
         found = ranked(out)
         return found if top is None else found[:top]
@@ -226,3 +227,5 @@ def plays(board: Board, counts: list[int], lexicon: Any, strategy: str, referenc
                              lambda records, count, edges: CorePlays(board, backend, records, count, edges), reference)
     except native.AnswerCap:
         raise MoveGenError(f"more than {MAX_PLAYS:,} plays in one position: the lexicon spells too much") from None
+    except ValueError as exc:  # (a position the core refuses: the Python side checks boards first)
+        raise MoveGenError(f"the position cannot be searched ({exc})") from None

@@ -65,10 +65,11 @@ if _core is None:
               file=sys.stderr)
 
 from .backend import Backend, CompiledBackend, GraphSpec, Position  # noqa: E402
-from .errors import AnswerCap, CoreError, DamagedRecord, MalformedGraph, TooDeep  # noqa: E402
+from .errors import (  # noqa: E402
+    AnswerCap, CoreError, MalformedGraph, MalformedTable, TooDeep, UnknownLayout, UnsupportedWord)
 
-__all__ = ["AnswerCap", "Backend", "COMPILED", "CoreError", "DamagedRecord", "GraphSpec", "MalformedGraph", "PURE",
-           "Position", "TooDeep", "available", "membership", "path_name", "select"]
+__all__ = ["COMPILED", "PURE", "AnswerCap", "Backend", "CoreError", "GraphSpec", "MalformedGraph", "MalformedTable",
+           "Position", "TooDeep", "UnknownLayout", "UnsupportedWord", "available", "membership", "path_name", "select"]
 
 PURE: Backend = Backend()  # the pure-Python backend (the reference)
 COMPILED: CompiledBackend | None = CompiledBackend(_core) if _core is not None else None

@@ -14,9 +14,10 @@ PyTypeObject *GraphType = NULL;
 /* -- small helpers --------------------------------------------------------------------- */
 
 unsigned char *buf_reserve(Buf *b, Py_ssize_t len) {
+    if (len < 0 || len > PY_SSIZE_T_MAX - b->len) { PyErr_NoMemory(); return NULL; } /* (no size wraps) */
     if (b->len + len > b->cap) {
         Py_ssize_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + len) cap *= 2;
+        while (cap < b->len + len) cap = cap > PY_SSIZE_T_MAX / 2 ? b->len + len : cap * 2;
         unsigned char *data = realloc(b->data, (size_t)cap);
         if (!data) { PyErr_NoMemory(); return NULL; }
         b->data = data;
@@ -66,23 +67,60 @@ int long_to_mask(PyObject *value, Mask *out) {
     return ok;
 }
 
-/* -- typed errors (lexc/native/errors.py: the classes both backends raise) ------------------- */
+/* -- the core's exceptions (core.h) ------------------------------------------------------- */
 
-PyObject *MalformedGraph, *AnswerCap, *TooDeep, *DamagedRecord;
+PyObject *CoreError, *MalformedGraph, *UnknownLayout, *MalformedTable, *AnswerCap, *TooDeep, *UnsupportedWord;
 
-/* raise `cls(*args)`; NULL */
-PyObject *raise_typed(PyObject *cls, PyObject *args) {
-    if (args) {
-        PyObject *exc = PyObject_CallObject(cls, args);
-        Py_DECREF(args);
-        if (exc) { PyErr_SetObject(cls, exc); Py_DECREF(exc); }
-    }
+/* raise an instance of `type` made from `args` (stolen), each item also set as the attribute
+ * of the same place in `names` */
+static PyObject *raise_with(PyObject *type, PyObject *args, const char *const *names) {
+    if (!args) return NULL;
+    PyObject *exc = PyObject_CallObject(type, args);
+    for (Py_ssize_t k = 0; exc && names[k]; k++)
+        if (PyObject_SetAttrString(exc, names[k], PyTuple_GetItem(args, k)) < 0) Py_CLEAR(exc);
+    if (exc) { PyErr_SetObject(type, exc); Py_DECREF(exc); }
+    Py_DECREF(args);
     return NULL;
 }
 
-/* a broken rule of a graph: MalformedGraph(kind, index, value) */
+PyObject *raise_fault(PyObject *type, const char *kind, Py_ssize_t index, long long value) {
+    static const char *const names[] = {"kind", "index", "value", NULL};
+    return raise_with(type, Py_BuildValue("(snL)", kind, index, value), names);
+}
+
+PyObject *raise_count(PyObject *type, const char *name, Py_ssize_t count) {
+    const char *names[] = {name, NULL};
+    return raise_with(type, Py_BuildValue("(n)", count), names);
+}
+
+/* a fault of the edge array or its proof */
 static PyObject *fail(const char *kind, Py_ssize_t index, long long value) {
-    return raise_typed(MalformedGraph, Py_BuildValue("(snL)", kind, index, value));
+    return raise_fault(MalformedGraph, kind, index, value);
+}
+
+/* the classes of lexc/native/errors.py (both backends raise them), each also added to the
+ * module under its name */
+static int errors_init(PyObject *module) {
+    static const char *const names[] = {"CoreError", "MalformedGraph", "UnknownLayout", "MalformedTable", "AnswerCap",
+                                        "TooDeep", "UnsupportedWord", NULL};
+    PyObject **slots[] = {&CoreError, &MalformedGraph, &UnknownLayout, &MalformedTable, &AnswerCap, &TooDeep,
+                          &UnsupportedWord};
+    PyObject *errors = PyImport_ImportModule("lexc.native.errors");
+    if (!errors) return -1;
+    for (int k = 0; names[k]; k++) {
+        PyObject *cls = PyObject_GetAttrString(errors, names[k]);
+        if (!cls || !PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, (PyTypeObject *)PyExc_Exception)) {
+            if (cls) PyErr_Format(PyExc_ImportError, "lexc.native.errors.%s is not an exception class", names[k]);
+            Py_XDECREF(cls);
+            Py_DECREF(errors);
+            return -1;
+        }
+        *slots[k] = cls; /* (one reference kept here) */
+        Py_INCREF(cls);
+        if (PyModule_AddObject(module, names[k], cls) < 0) { Py_DECREF(cls); Py_DECREF(errors); return -1; }
+    }
+    Py_DECREF(errors);
+    return 0;
 }
 
 /* -- the Graph type ---------------------------------------------------------------------- */
@@ -91,9 +129,7 @@ static PyObject *fail(const char *kind, Py_ssize_t index, long long value) {
  * last bit 22, child in bits 0-21) is suspect: child outside the stored array or at a root
  * pointer, a letter outside [lo, hi], or (not the last of its list) a next sibling whose
  * letter is not larger. Branch-free, constant shifts: it vectorizes. */
-#if defined(__GNUC__) && !defined(__clang__)
-__attribute__((noinline, optimize("O3")))
-#endif
+LEXC_VECTORIZE
 static uint32_t block32(const uint32_t *E, Py_ssize_t b0, Py_ssize_t b1, uint32_t un, uint32_t up, uint32_t lo,
                         uint32_t span) {
     uint32_t any = 0;
@@ -106,27 +142,30 @@ static uint32_t block32(const uint32_t *E, Py_ssize_t b0, Py_ssize_t b1, uint32_
     return any;
 }
 
-static Py_ssize_t scan64(const Graph *g, uint64_t reserved, int lowest) {
+/* the u64 layout (letter 56-63, terminal 55, last 54, reserved 40-53, child 0-39) */
+static Py_ssize_t scan64(const Graph *g, int lowest) {
     const uint64_t *E = (const uint64_t *)g->base;
     Py_ssize_t n = g->n, p = g->pointers;
-    uint64_t cm = g->cmask, un = (uint64_t)n, up = (uint64_t)p;
+    const uint64_t cm = (1ULL << 40) - 1, reserved = ((1ULL << 54) - 1) & ~cm;
+    uint64_t un = (uint64_t)n, up = (uint64_t)p;
     for (Py_ssize_t i = 0; i < n; i++) {
         uint64_t e = E[i], c = e & cm;
-        int lt = (int)(e >> g->lshift & 0xFF);
+        int lt = (int)(e >> 56);
         if (c >= un || (e & reserved) || (c && c < up)) return i;
         if (i < p) continue;
         if (lt < lowest || lt > g->n_letters) return i;
-        if (i + 1 < n && !(e >> g->lastshift & 1) && (int)(E[i + 1] >> g->lshift & 0xFF) <= lt) return i;
+        if (i + 1 < n && !(e >> 54 & 1) && (int)(E[i + 1] >> 56) <= lt) return i;
     }
     return -1;
 }
 
-static Py_ssize_t scan32(const Graph *g, uint32_t reserved, int lowest) {
+/* the u32 layout (letter 24-31, terminal 23, last 22, child 0-21: no reserved bits) */
+static Py_ssize_t scan32(const Graph *g, int lowest) {
     const uint32_t *E = (const uint32_t *)g->base;
     Py_ssize_t n = g->n, p = g->pointers;
-    uint32_t cm = (uint32_t)g->cmask, un = (uint32_t)n, up = (uint32_t)p, lo = (uint32_t)lowest;
+    /* (a child field is below 2^22: an array at least that long holds every child it can name) */
+    uint32_t cm = 0x3FFFFFu, un = n > 0x400000 ? 0x400000u : (uint32_t)n, up = (uint32_t)p, lo = (uint32_t)lowest;
     uint32_t span = (uint32_t)g->n_letters - lo;
-    if (g->lshift != 24 || g->lastshift != 22 || cm != 0x3FFFFFu || reserved) return scan64(g, reserved, lowest);
     for (Py_ssize_t i = 0; i < p; i++) {
         uint32_t c = E[i] & cm;
         if (c >= un || (c && c < up)) return i;
@@ -145,88 +184,173 @@ static Py_ssize_t scan32(const Graph *g, uint32_t reserved, int lowest) {
     return -1;
 }
 
-/* Graph(edges, wide, letter_shift, terminal_bit, last_bit, child_bits, letters, pointers,
- *       separator, extra=b"", encode=None)
- * `edges`: a buffer of little-endian u32/u64 edges; `extra`: little-endian u64 edges kept
- * after the stored ones; `encode`: 256 bytes mapping a Latin-1 character to its letter code.
- * Checks what every walk relies on (ValueError(kind, index, value) naming the first fault):
- * the root pointers are there, the stored array's last edge closes its list, every child
- * index is inside the array (stored edges: inside the stored array) and not at a root
- * pointer slot, the reserved bits are clear, every letter is in the alphabet (0 only where
- * a separator may be), and the extra edges' last one closes its list. */
-static PyObject *Graph_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-    static char *names[] = {"edges", "wide", "letter_shift", "terminal_bit", "last_bit", "child_bits", "letters",
-                            "pointers", "separator", "extra", "encode", NULL};
-    PyObject *edges, *encode = Py_None;
-    int wide, lshift, tshift, lastshift, cbits, letters, pointers, separator;
-    Py_buffer extra = {0};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "Oiiiiiiip|y*O", names, &edges, &wide, &lshift, &tshift,
-                                     &lastshift, &cbits, &letters, &pointers, &separator, &extra, &encode))
-        return NULL;
-    Graph *g = (Graph *)PyType_GenericAlloc(type, 0);
-    if (!g) { if (extra.obj) PyBuffer_Release(&extra); return NULL; }
-    g->extra = NULL;
-    g->member_root = -1;
-    if (PyObject_GetBuffer(edges, &g->view, PyBUF_SIMPLE) < 0) {
-        if (extra.obj) PyBuffer_Release(&extra);
-        Py_DECREF(g);
-        return NULL;
+static const Layout LAYOUTS[2] = {LAYOUT_U32, LAYOUT_U64};
+static PyTypeObject *MmapType; /* mmap.mmap: a read-only map of a file is read in place */
+
+/* Whether `obj` exports memory nobody can change while a graph reads it: bytes, a read-only
+ * mmap (a file mapped with ACCESS_READ), or a memoryview of either. Anything else (an array,
+ * a bytearray, a read-only view of writable memory) is copied: checked bytes must stay so. */
+static int immutable_memory(PyObject *obj) {
+    Py_INCREF(obj);
+    if (PyMemoryView_Check(obj)) { /* its `obj` is the exporter underneath (views of views too) */
+        PyObject *under = PyObject_GetAttrString(obj, "obj");
+        Py_DECREF(obj);
+        if (!under) { PyErr_Clear(); return 0; }
+        obj = under;
     }
+    int ok = 0;
+    if (PyBytes_CheckExact(obj)) ok = 1;
+    else if (MmapType && Py_TYPE(obj) == MmapType) {
+        Py_buffer v;
+        if (PyObject_GetBuffer(obj, &v, PyBUF_SIMPLE) == 0) { ok = v.readonly; PyBuffer_Release(&v); }
+        else PyErr_Clear();
+    }
+    Py_DECREF(obj);
+    return ok;
+}
+
+/* The stored edges: in place (held), or copied when the caller's memory could change or is
+ * not aligned for the layout's width. 0, or -1 with an exception set. */
+static int take_edges(Graph *g, PyObject *edges, int size) {
+    if (PyObject_GetBuffer(edges, &g->view, PyBUF_SIMPLE) < 0) return -1;
     g->has_view = 1;
     g->base = (const unsigned char *)g->view.buf;
-    g->wide = wide;
-    int size = wide ? 8 : 4;
+    if (g->view.len % size) { raise_fault(MalformedGraph, "size", g->view.len, size); return -1; }
     g->n = g->view.len / size;
-    g->lshift = lshift; g->tshift = tshift; g->lastshift = lastshift;
-    g->cmask = cbits >= 64 ? ~0ULL : (1ULL << cbits) - 1;
-    g->n_letters = letters; g->pointers = pointers; g->separator = separator;
-    if (extra.obj && extra.len) {
-        g->n_extra = extra.len / 8;
-        g->extra = malloc((size_t)g->n_extra * 8);
-        if (!g->extra) { PyBuffer_Release(&extra); Py_DECREF(g); return PyErr_NoMemory(); }
-        memcpy(g->extra, extra.buf, (size_t)g->n_extra * 8);
-    }
-    if (extra.obj) PyBuffer_Release(&extra);
-    if (encode != Py_None) {
-        Py_buffer enc;
-        if (PyObject_GetBuffer(encode, &enc, PyBUF_SIMPLE) < 0) { Py_DECREF(g); return NULL; }
-        if (enc.len == 256) { memcpy(g->encode, enc.buf, 256); g->has_encode = 1; }
-        PyBuffer_Release(&enc);
-    }
-    if (g->view.len % size || size * 8 - 8 != lshift || lshift > 56 || tshift >= lshift || lastshift >= lshift ||
-        cbits > lastshift || letters < 1 || letters > 127 || pointers < 1) {
-        Py_DECREF(g);
-        return fail("layout", 0, 0);
-    }
-    /* every check a walk relies on */
-    Py_ssize_t n = g->n, total = g->n + g->n_extra;
-    uint64_t reserved = 0; /* the bits between the child field and the last bit */
-    for (int b = cbits; b < lastshift; b++) reserved |= 1ULL << b;
-    if (n < pointers) { Py_DECREF(g); return fail("short", n, pointers); }
-    if (n > pointers && !LASTE(g, edge_at(g, n - 1))) { Py_DECREF(g); return fail("unclosed", n - 1, 0); }
-    if (g->n_extra && !LASTE(g, g->extra[g->n_extra - 1])) { Py_DECREF(g); return fail("unclosed", total - 1, 0); }
-    int lowest = separator ? 0 : 1;
-    /* the stored edges: a branch-free pass over blocks that only says whether a block holds
-       a suspect edge (it vectorizes), then a closer look at that block for the first one, and
-       the checks one by one on that edge for the message */
-    Py_ssize_t suspect = wide ? scan64(g, reserved, lowest) : scan32(g, (uint32_t)reserved, lowest);
-    if (suspect >= 0) {
-        Py_ssize_t i = suspect;
-        uint64_t e = edge_at(g, i);
-        Py_ssize_t c = CHILD(g, e);
+    if (g->view.readonly && (uintptr_t)g->view.buf % (uintptr_t)size == 0 && immutable_memory(edges)) return 0;
+    g->owned = malloc(g->view.len ? (size_t)g->view.len : 1);
+    if (!g->owned) { PyErr_NoMemory(); return -1; }
+    memcpy(g->owned, g->view.buf, (size_t)g->view.len);
+    g->base = g->owned;
+    PyBuffer_Release(&g->view);
+    g->has_view = 0;
+    return 0;
+}
+
+/* the checks every walk relies on, over the stored edges (MalformedGraph naming the first
+ * fault): the root pointers are there, the last edge closes its list, and (a branch-free pass
+ * over blocks that says whether a block holds a suspect edge, then a closer look) every child
+ * inside the array and not at a root pointer, reserved bits clear, letters in the alphabet (0
+ * only where a separator may be), sibling lists strictly ascending */
+static int check_stored(const Graph *g) {
+    Py_ssize_t n = g->n;
+    int lowest = g->separator ? 0 : 1;
+    if (n < g->pointers) { raise_fault(MalformedGraph, "short", n, g->pointers); return -1; }
+    if (n > g->pointers && !LASTE(g, edge_at(g, n - 1))) { raise_fault(MalformedGraph, "unclosed", n - 1, 0); return -1; }
+    Py_ssize_t i = g->wide ? scan64(g, lowest) : scan32(g, lowest);
+    if (i < 0) return 0;
+    uint64_t e = edge_at(g, i), reserved = g->wide ? ((1ULL << 54) - 1) & ~g->cmask : 0;
+    Py_ssize_t c = CHILD(g, e);
+    int lt = LETTER(g, e);
+    if (c >= n || (e & reserved)) raise_fault(MalformedGraph, "child", i, (long long)c);
+    else if (c && c < g->pointers) raise_fault(MalformedGraph, "pointer", i, (long long)c);
+    else if (lt < lowest || lt > g->n_letters) raise_fault(MalformedGraph, "letter", i, lt);
+    else raise_fault(MalformedGraph, "order", i, lt);
+    return -1;
+}
+
+/* the extra edges (little-endian u64, each holding an edge of the graph's layout), copied and
+ * checked as the stored ones are: children inside the whole array and not at a root pointer,
+ * no bits outside the layout's fields, letters in the alphabet, lists ascending, the last
+ * edge closing its list */
+static int take_extra(Graph *g, const Py_buffer *extra) {
+    Py_ssize_t k = extra->len / 8, n = g->n, total;
+    if (extra->len % 8) { raise_fault(MalformedGraph, "size", extra->len, 8); return -1; }
+    if (!k) return 0;
+    if (k > PY_SSIZE_T_MAX / 8 - n) { PyErr_NoMemory(); return -1; }
+    total = n + k;
+    g->extra = malloc((size_t)k * 8);
+    if (!g->extra) { PyErr_NoMemory(); return -1; }
+    memcpy(g->extra, extra->buf, (size_t)k * 8);
+    g->n_extra = k;
+    int lowest = g->separator ? 0 : 1;
+    uint64_t fields = g->wide ? ~(((1ULL << 54) - 1) & ~g->cmask) : 0xFFFFFFFFULL;
+    for (Py_ssize_t j = 0; j < k; j++) {
+        uint64_t e = g->extra[j];
+        Py_ssize_t c = CHILD(g, e), i = n + j;
         int lt = LETTER(g, e);
-        Py_DECREF(g);
-        if (c >= n || (e & reserved)) return fail("child", i, (long long)c);
-        if (c && c < pointers) return fail("pointer", i, (long long)c);
-        if (lt < lowest || lt > letters) return fail("letter", i, lt);
-        return fail("order", i, lt);
+        if ((uint64_t)c >= (uint64_t)total || (e & ~fields)) { raise_fault(MalformedGraph, "child", i, (long long)c); return -1; }
+        if (c && c < g->pointers) { raise_fault(MalformedGraph, "pointer", i, (long long)c); return -1; }
+        if (lt < lowest || lt > g->n_letters) { raise_fault(MalformedGraph, "letter", i, lt); return -1; }
+        if (j + 1 < k && !LASTE(g, e) && LETTER(g, g->extra[j + 1]) <= lt) { raise_fault(MalformedGraph, "order", i, lt); return -1; }
     }
-    for (Py_ssize_t i = n; i < total; i++) { /* the extra edges */
-        uint64_t e = edge_at(g, i);
-        Py_ssize_t c = CHILD(g, e);
-        if (c >= total || (e & reserved)) { Py_DECREF(g); return fail("child", i, (long long)c); }
+    if (!LASTE(g, g->extra[k - 1])) { raise_fault(MalformedGraph, "unclosed", total - 1, 0); return -1; }
+    return 0;
+}
+
+/* Graph(edges, layout, letters, pointers, separator=False, extra=b"", member=-1,
+ *       reverse=False, encode=None)
+ * `edges`: a buffer of little-endian edges in `layout` ("u32" or "u64": UnknownLayout for
+ * any other), read in place when it is immutable memory (bytes, a read-only file map) and
+ * copied otherwise; or a Graph made with the same layout, letters, pointers and separator,
+ * whose checked stored edges the new one shares. `extra`: little-endian u64 edges kept after
+ * the stored ones; `member`, `reverse`: the edge `word in lexicon` walks from (-1: none) and
+ * whether backwards; `encode`: 256 bytes mapping a Latin-1 character to its letter code.
+ * Everything is given here and checked here (MalformedGraph naming the first fault): a Graph
+ * never changes afterwards. */
+static PyObject *Graph_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    static char *names[] = {"edges", "layout", "letters", "pointers", "separator", "extra", "member", "reverse",
+                            "encode", NULL};
+    PyObject *edges, *layout_name, *encode = Py_None;
+    int letters, pointers, separator = 0, reverse = 0;
+    Py_ssize_t member = -1;
+    Py_buffer extra = {0};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OUii|py*npO:Graph", names, &edges, &layout_name, &letters,
+                                     &pointers, &separator, &extra, &member, &reverse, &encode))
+        return NULL;
+    const Layout *layout = NULL;
+    for (int k = 0; k < 2; k++)
+        if (!PyUnicode_CompareWithASCIIString(layout_name, LAYOUTS[k].name)) layout = &LAYOUTS[k];
+    Graph *g = NULL;
+    Py_buffer enc = {0};
+    if (!layout) {
+        PyErr_Format(UnknownLayout, "edge layout %R: the core reads u32 and u64 (formats/dawg.md)", layout_name);
+        goto fail;
     }
+    if (letters < 1 || letters > 127 || pointers < 1) {
+        PyErr_SetString(PyExc_ValueError, "Graph: letters in 1..127, at least one root pointer");
+        goto fail;
+    }
+    if (encode != Py_None) {
+        if (PyObject_GetBuffer(encode, &enc, PyBUF_SIMPLE) < 0) goto fail;
+        if (enc.len != 256) { PyErr_SetString(PyExc_ValueError, "Graph: encode is 256 bytes"); goto fail; }
+    }
+    g = (Graph *)PyType_GenericAlloc(type, 0);
+    if (!g) goto fail;
+    g->member_root = -1;
+    g->wide = layout->size == 8;
+    g->lshift = layout->lshift; g->tshift = layout->tshift; g->lastshift = layout->lastshift;
+    g->cmask = (1ULL << layout->cbits) - 1;
+    g->n_letters = letters; g->pointers = pointers; g->separator = separator;
+    if (enc.obj) { memcpy(g->encode, enc.buf, 256); g->has_encode = 1; }
+    if (PyObject_TypeCheck(edges, GraphType)) {
+        const Graph *b = (const Graph *)edges;
+        if (b->wide != g->wide || b->n_letters != letters || b->pointers != pointers || b->separator != separator) {
+            PyErr_SetString(PyExc_ValueError, "Graph: a shared graph has the same layout, letters, pointers and separator");
+            goto fail;
+        }
+        Py_INCREF(edges);
+        g->shared = edges;
+        g->base = b->base;
+        g->n = b->n;
+    } else if (take_edges(g, edges, layout->size) < 0 || check_stored(g) < 0) {
+        goto fail;
+    }
+    if (extra.obj && take_extra(g, &extra) < 0) goto fail;
+    if (member < -1 || member >= g->n + g->n_extra) {
+        PyErr_SetString(PyExc_IndexError, "Graph: the member edge is outside the array");
+        goto fail;
+    }
+    g->member_root = member;
+    g->member_reverse = reverse;
+    if (extra.obj) PyBuffer_Release(&extra);
+    if (enc.obj) PyBuffer_Release(&enc);
     return (PyObject *)g;
+fail:
+    if (extra.obj) PyBuffer_Release(&extra);
+    if (enc.obj) PyBuffer_Release(&enc);
+    Py_XDECREF((PyObject *)g);
+    return NULL;
 }
 
 /* the end of a heap type's dealloc: free the object, release its type */
@@ -240,6 +364,8 @@ static void free_object(PyObject *self) {
 static void Graph_dealloc(PyObject *self) {
     Graph *g = (Graph *)self;
     if (g->has_view) PyBuffer_Release(&g->view);
+    free(g->owned);
+    Py_XDECREF(g->shared);
     free(g->extra);
     free_object(self);
 }
@@ -248,7 +374,7 @@ static void Graph_dealloc(PyObject *self) {
 
 /* prove(roots, longest, most) -> [(strings, separators), ...] (graph.prove, in C): a walk over
  * positions, S[i] = terminal(i) + S[child(i)] + S[i + 1] (unless i closes its list), with the
- * longest string and the most separators on one; ValueError(kind, edge, 0) for a cycle
+ * longest string and the most separators on one; MalformedGraph(kind, edge, 0) for a cycle
  * ("cycle"), a path longer than `longest` ("deep") or more than `most` strings ("most"). */
 static PyObject *prove_exact(PyObject *self, PyObject *args) {
     Graph *g = (Graph *)self;
@@ -256,6 +382,10 @@ static PyObject *prove_exact(PyObject *self, PyObject *args) {
     int longest;
     unsigned long long most;
     if (!PyArg_ParseTuple(args, "OiK", &roots, &longest, &most)) return NULL;
+    if (longest < 0 || longest > 255) { /* (a height is kept in a byte) */
+        PyErr_SetString(PyExc_ValueError, "prove: longest in 0..255");
+        return NULL;
+    }
     Py_ssize_t total = g->n + g->n_extra, nroots = PySequence_Size(roots);
     if (nroots < 0) return NULL;
     uint64_t *count = malloc((size_t)(total ? total : 1) * sizeof(uint64_t));
@@ -273,7 +403,10 @@ static PyObject *prove_exact(PyObject *self, PyObject *args) {
         Py_ssize_t root = PyLong_AsSsize_t(item);
         Py_DECREF(item);
         if (root == -1 && PyErr_Occurred()) goto done;
-        if (root < 0 || root >= total) { PyErr_SetString(PyExc_IndexError, "root outside the array"); goto done; }
+        if (root < 0 || root >= total || (root && root < g->pointers)) { /* a node: 0, or past the pointer slots */
+            PyErr_SetString(PyExc_IndexError, "root outside the array or at a root pointer slot");
+            goto done;
+        }
         if (root && state[root] != 2) {
             top = 0;
             stack[top++] = root;
@@ -369,7 +502,10 @@ static PyObject *Graph_prove(PyObject *self, PyObject *args) {
         Py_ssize_t root = PyLong_AsSsize_t(item);
         Py_DECREF(item);
         if (root == -1 && PyErr_Occurred()) goto done;
-        if (root < 0 || root >= total) { PyErr_SetString(PyExc_IndexError, "root outside the array"); goto done; }
+        if (root < 0 || root >= total || (root && root < g->pointers)) { /* a node: 0, or past the pointer slots */
+            PyErr_SetString(PyExc_IndexError, "root outside the array or at a root pointer slot");
+            goto done;
+        }
         Py_ssize_t want = root;
         top = 0;
         while (want >= 0 || top) {
@@ -399,9 +535,7 @@ static PyObject *Graph_prove(PyObject *self, PyObject *args) {
             for (; j >= lo; j--) {
                 uint64_t e = edge_at(g, j);
                 Py_ssize_t c = CHILD(g, e);
-#if defined(__GNUC__)
-                if (j - 4 >= lo) __builtin_prefetch(&info[CHILD(g, edge_at(g, j - 4))]);
-#endif
+                if (j - 4 >= lo) LEXC_PREFETCH(&info[CHILD(g, edge_at(g, j - 4))]);
                 uint64_t below = 0;
                 int deep = 1, sep = LETTER(g, e) == 0;
                 if (c) {
@@ -624,18 +758,6 @@ static PyObject *Graph_contains_str(PyObject *self, PyObject *args) {
     Py_RETURN_FALSE;
 }
 
-/* set_member(from_edge, reverse): the walk `in` takes (the lexicon's __contains__ below) */
-static PyObject *Graph_set_member(PyObject *self, PyObject *args) {
-    Graph *g = (Graph *)self;
-    Py_ssize_t from;
-    int reverse;
-    if (!PyArg_ParseTuple(args, "np", &from, &reverse)) return NULL;
-    if (from < 0 || from >= g->n + g->n_extra) { PyErr_SetString(PyExc_IndexError, "edge outside the array"); return NULL; }
-    g->member_root = from;
-    g->member_reverse = reverse;
-    Py_RETURN_NONE;
-}
-
 /* -- `word in lexicon` without a Python frame ------------------------------------------------
  * membership(cls) makes a method descriptor for a word-graph class's __contains__: it reads
  * the instance's `_native` Graph and answers a str of the alphabet's one-character letters
@@ -830,7 +952,7 @@ static int in_anagram_order(Buf *b) {
 
 /* anagram(root_edge, letters, blanks, sub, cap, ordered=False) -> (words joined by 0, count): words from the
  * rack, each once, natural tiles used before a blank (BLANK_FLAG on blank-made letters);
- * ValueError("cap") past `cap` answers */
+ * AnswerCap past `cap` answers */
 static PyObject *Graph_anagram(PyObject *self, PyObject *args) {
     Graph *g = (Graph *)self;
     Py_ssize_t root, cap;
@@ -840,21 +962,24 @@ static PyObject *Graph_anagram(PyObject *self, PyObject *args) {
     Anagram *a = calloc(1, sizeof(Anagram));
     if (!a) { PyBuffer_Release(&letters); return PyErr_NoMemory(); }
     a->g = g; a->sub = sub; a->cap = cap;
+    /* each count checked on its own before the sum (a huge blank count overflowed an int) */
+    if (check_edge(g, root) < 0 || blanks < 0 || blanks > MAX_TILES || letters.len > MAX_TILES ||
+        letters.len + blanks > MAX_TILES) {
+        free(a);
+        PyBuffer_Release(&letters);
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "rack: at most 64 tiles");
+        return NULL;
+    }
     const uint8_t *l = (const uint8_t *)letters.buf;
     for (Py_ssize_t k = 0; k < letters.len; k++) a->counts[l[k]]++;
     a->counts[0] = 0; /* no letter 0 in a DAWG: a separator is never matched */
     a->need = (int)letters.len + blanks;
     PyBuffer_Release(&letters);
-    if (check_edge(g, root) < 0 || blanks < 0 || a->need > MAX_TILES) {
-        free(a);
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "rack");
-        return NULL;
-    }
     Py_ssize_t first = CHILD(g, edge_at(g, root));
     if (first && a->need) anagram_search(a, first, 0, blanks, a->need);
     PyObject *result = NULL;
     if (a->failed == 1) { buf_free(&a->out); }
-    else if (a->failed == 2) { buf_free(&a->out); raise_typed(AnswerCap, Py_BuildValue("(n)", a->found)); }
+    else if (a->failed == 2) { buf_free(&a->out); raise_count(AnswerCap, "count", a->found); }
     else if (ordered && a->found > 1 && in_anagram_order(&a->out) < 0) { buf_free(&a->out); }
     else {
         PyObject *blob = buf_bytes(&a->out);
@@ -933,14 +1058,14 @@ static void Cursor_dealloc(PyObject *self) {
 }
 
 /* take(n) -> (words joined by 0, count): the next n words at most, in code order; count 0 once
- * the listing is done. ValueError("deep") for a path past the longest word (a proved graph has
+ * the listing is done. TooDeep for a path past the longest word (a proved graph has
  * none). */
 static PyObject *Cursor_take(PyObject *self, PyObject *arg) {
     Cursor *c = (Cursor *)self;
     const Graph *g = c->g;
     Py_ssize_t want = PyLong_AsSsize_t(arg), count = 0;
     if (want == -1 && PyErr_Occurred()) return NULL;
-    if (c->failed) return raise_typed(TooDeep, Py_BuildValue("(n)", (Py_ssize_t)0));
+    if (c->failed) return raise_count(TooDeep, "index", 0);
     Buf out = {0};
     static const uint8_t zero = 0;
     if (c->pending && want > 0) {
@@ -971,7 +1096,7 @@ static PyObject *Cursor_take(PyObject *self, PyObject *arg) {
         }
         Py_ssize_t child = CHILD(g, e);
         if (child) {
-            if (depth + 1 >= c->limit) { c->failed = 1; buf_free(&out); return raise_typed(TooDeep, Py_BuildValue("(n)", i)); }
+            if (depth + 1 >= c->limit) { c->failed = 1; buf_free(&out); return raise_count(TooDeep, "index", i); }
             c->depth = depth + 1;
             c->next[depth + 1] = child;
             if (pt) c->states[depth + 1] = s;
@@ -1058,33 +1183,6 @@ static PyObject *Graph_pattern(PyObject *self, PyObject *args) {
 
 /* -- module -------------------------------------------------------------------------------- */
 
-/* set_extra(edges): little-endian u64 edges kept in memory after the stored ones (a GADDAG's
- * rebuilt DAWG root), checked as the stored ones are: children inside the array, letters in
- * the alphabet, sibling lists ascending, the last edge closing its list. */
-static PyObject *Graph_set_extra(PyObject *self, PyObject *arg) {
-    Graph *g = (Graph *)self;
-    Py_buffer extra;
-    if (PyObject_GetBuffer(arg, &extra, PyBUF_SIMPLE) < 0) return NULL;
-    Py_ssize_t k = extra.len / 8, total = g->n + k;
-    uint64_t *edges = k ? malloc((size_t)k * 8) : NULL;
-    if (k && !edges) { PyBuffer_Release(&extra); return PyErr_NoMemory(); }
-    if (k) memcpy(edges, extra.buf, (size_t)k * 8);
-    PyBuffer_Release(&extra);
-    for (Py_ssize_t i = 0; i < k; i++) {
-        Py_ssize_t c = (Py_ssize_t)(edges[i] & g->cmask);
-        if (c >= total || LETTER(g, edges[i]) > g->n_letters) { free(edges); return fail("child", g->n + i, (long long)c); }
-        if (i + 1 < k && !LASTE(g, edges[i]) && LETTER(g, edges[i + 1]) <= LETTER(g, edges[i])) {
-            free(edges);
-            return fail("order", g->n + i, 0);
-        }
-    }
-    if (k && !LASTE(g, edges[k - 1])) { free(edges); return fail("unclosed", total - 1, 0); }
-    free(g->extra);
-    g->extra = edges;
-    g->n_extra = k;
-    Py_RETURN_NONE;
-}
-
 static PyObject *Graph_size(PyObject *self, PyObject *unused) {
     (void)unused;
     Graph *g = (Graph *)self;
@@ -1104,8 +1202,6 @@ static PyMethodDef Graph_methods[] = {
     {"anagram", Graph_anagram, METH_VARARGS, "anagram(root_edge, letters, blanks, sub, cap) -> (blob, count)"},
     {"pattern", Graph_pattern, METH_VARARGS, "pattern(root_edge, tokens) -> Cursor"},
     {"size", Graph_size, METH_NOARGS, "size() -> (stored edges, extra edges)"},
-    {"set_extra", Graph_set_extra, METH_O, "set_extra(edges): u64 edges kept after the stored ones"},
-    {"set_member", Graph_set_member, METH_VARARGS, "set_member(from_edge, reverse): the walk of `in`"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1125,6 +1221,20 @@ static int core_exec(PyObject *module) {
         PyErr_SetString(PyExc_ImportError, "lexc's compiled core reads little-endian arrays in place (a big-endian host)");
         return -1;
     }
+    if (errors_init(module) < 0) return -1;
+    PyObject *mmap = PyImport_ImportModule("mmap");
+    if (!mmap) return -1;
+    MmapType = (PyTypeObject *)PyObject_GetAttrString(mmap, "mmap");
+    Py_DECREF(mmap);
+    if (!MmapType) return -1;
+    PyObject *layouts = PyDict_New();
+    for (int k = 0; layouts && k < 2; k++) {
+        const Layout *l = &LAYOUTS[k];
+        PyObject *fields = Py_BuildValue("(iiiii)", l->size, l->lshift, l->tshift, l->lastshift, l->cbits);
+        if (!fields || PyDict_SetItemString(layouts, l->name, fields) < 0) Py_CLEAR(layouts);
+        Py_XDECREF(fields);
+    }
+    if (!layouts || PyModule_AddObject(module, "LAYOUTS", layouts) < 0) { Py_XDECREF(layouts); return -1; }
     GraphType = (PyTypeObject *)PyType_FromSpec(&Graph_spec);
     if (!GraphType) return -1;
     Py_INCREF((PyObject *)GraphType);
@@ -1132,14 +1242,6 @@ static int core_exec(PyObject *module) {
     CursorType = (PyTypeObject *)PyType_FromSpec(&Cursor_spec);
     if (!CursorType) return -1;
     if (PyModule_AddIntConstant(module, "MAX_TILES", MAX_TILES) < 0) return -1;
-    PyObject *errors = PyImport_ImportModule("lexc.native.errors");
-    if (!errors) return -1;
-    MalformedGraph = PyObject_GetAttrString(errors, "MalformedGraph");
-    AnswerCap = PyObject_GetAttrString(errors, "AnswerCap");
-    TooDeep = PyObject_GetAttrString(errors, "TooDeep");
-    DamagedRecord = PyObject_GetAttrString(errors, "DamagedRecord");
-    Py_DECREF(errors);
-    if (!MalformedGraph || !AnswerCap || !TooDeep || !DamagedRecord) return -1;
     NATIVE_NAME = PyUnicode_InternFromString("_graph");
     SLOW_NAME = PyUnicode_InternFromString("_contains");
     if (!NATIVE_NAME || !SLOW_NAME) return -1;

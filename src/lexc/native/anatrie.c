@@ -4,7 +4,7 @@
  * (formats/anatrie.md) read in place: the mapped file's bytes are never parsed ahead, so
  * every read is checked against the buffer's end here, and a record that runs past it, a
  * fail offset that does not point forward, a letter outside the canonical order or a word
- * holding a code outside the alphabet stops the search with ValueError(kind, offset), as
+ * holding a code outside the alphabet stops the search with MalformedTable(kind, offset), as
  * the pure path raises FormatError at the same record.
  */
 #include "core.h"
@@ -211,12 +211,12 @@ static PyObject *findwords(PyObject *module, PyObject *args) {
     Buf out = {0};
     Table t = {0};
     Frame *stack = NULL;
-    int end = (int)(list.len / 2);
-    if ((layout != PASCAL && layout != SIMULA) || list.len % 2 || end >= MAX_LIST || blanks < 0 || blanks > MAX_TILES ||
-        rank.len != 256 || made.len < 1 || made.len > 255 || n_letters < 1 || n_letters > 127) {
+    if ((layout != PASCAL && layout != SIMULA) || list.len % 2 || list.len / 2 >= MAX_LIST || blanks < 0 ||
+        blanks > MAX_TILES || rank.len != 256 || made.len < 1 || made.len > 255 || n_letters < 1 || n_letters > 127) {
         PyErr_SetString(PyExc_ValueError, "findwords: bad arguments");
         goto done;
     }
+    int end = (int)(list.len / 2); /* (below MAX_LIST: checked in Py_ssize_t first) */
     int letters[MAX_LIST + 1], required[MAX_LIST + 2];
     for (int k = 0; k < end; k++) {
         uint16_t v;
@@ -293,7 +293,7 @@ static PyObject *findwords(PyObject *module, PyObject *args) {
     if (PyErr_Occurred()) goto done;
     if (t.error) {
         static const char *kinds[] = {"", "past", "backward", "letter", "word", "deep"};
-        raise_typed(DamagedRecord, Py_BuildValue("(sn)", kinds[t.error], t.where));
+        raise_fault(MalformedTable, kinds[t.error], t.where, 0);
         goto done;
     }
     {

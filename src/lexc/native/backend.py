@@ -16,6 +16,8 @@ import struct
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
+from .errors import UnsupportedWord
+
 T = TypeVar("T")
 
 # the strategies the compiled core runs for a whole position, by name (0: over the DAWG root)
@@ -28,7 +30,7 @@ class GraphSpec:
     """How a word graph's edges are laid out, what its walks start from, and what the core
     needs beside the stored edges (``src/lexc/native/README.md``)."""
 
-    wide: bool  # u64 edges (else u32)
+    layout: str  # "u32" or "u64" (formats/dawg.md): the two the compiled core reads
     letter_shift: int
     terminal_bit: int
     last_bit: int
@@ -124,11 +126,8 @@ class CompiledBackend(Backend):
     def graph(self, edges: Any, spec: GraphSpec, reference: Callable[[], T]) -> Any:
         """The core's ``Graph`` over the stored edges, read in place (its constructor checks
         what its walks rely on: ``MalformedGraph`` otherwise)."""
-        g = self.core.Graph(edges, spec.wide, spec.letter_shift, spec.terminal_bit, spec.last_bit, spec.child_bits,
-                            spec.letters, spec.pointers, spec.separator, spec.extra, spec.encode)
-        if spec.member_root >= 0:
-            g.set_member(spec.member_root, spec.member_reverse)
-        return g
+        return self.core.Graph(edges, spec.layout, spec.letters, spec.pointers, spec.separator, spec.extra,
+                               spec.member_root, spec.member_reverse, spec.encode)
 
     def minimizer(self, reference: Callable[[], T], choose_layout: Callable[[int, str], Any]) -> Any:
         """The core's minimizer, the reference's step for step."""
@@ -146,7 +145,7 @@ class CompiledBackend(Backend):
         table, big = _binomials(bag)
         try:  # (the core refuses an empty word, one over 64 tiles, a code outside the bag)
             out = self.core.combinations(b"\0".join(words) + b"\0", table, big, len(bag) - 1, one, two, blanks)
-        except ValueError:
+        except UnsupportedWord:
             return reference()
         if out is None or len(out) != 8 * len(words):  # a code 0 inside a word split it in two
             return reference()
@@ -190,11 +189,11 @@ class CompiledBackend(Backend):
         if not self.runs_whole(strategy, graph):
             return reference()
         code = CORE_STRATEGIES[strategy]
-        records, count = self.core.movegen(
+        records, count, edges = self.core.movegen(
             graph, position.board, position.size, position.rack, code, roots[0], roots[1], position.values,
             position.letter_mult, position.word_mult, position.rack_size, position.bingo, position.start[0],
             position.start[1], cap)
-        return wrap(records, count, self.core.search_edges())
+        return wrap(records, count, edges)
 
     def runs_whole(self, strategy: str, graph: Any) -> bool:
         """Appel & Jacobson's and Gordon's strategies over a graph of the core's own."""

@@ -22,6 +22,46 @@
 #define MAX_BOARD 26
 #define THROUGH 0
 
+/* -- compiler builtins: each behind a guard, with a portable C99 fallback ----------------- */
+#if defined(__GNUC__) || defined(__clang__)
+#define LEXC_LIKELY(x) __builtin_expect(!!(x), 1)
+#define LEXC_PREFETCH(p) __builtin_prefetch(p)
+#define LEXC_TOP_BIT(x) (63 - __builtin_clzll(x)) /* the highest set bit of a non-zero u64 */
+#else
+#define LEXC_LIKELY(x) (x)
+#define LEXC_PREFETCH(p) ((void)0)
+#define LEXC_TOP_BIT(x) lexc_top_bit(x)
+static inline int lexc_top_bit(uint64_t x) {
+    int b = 0;
+    for (int s = 32; s; s >>= 1)
+        if (x >> s) { x >>= s; b += s; }
+    return b;
+}
+#endif
+/* GCC (not Clang) vectorizes a hot loop at -O3 when told to */
+#if defined(__GNUC__) && !defined(__clang__)
+#define LEXC_VECTORIZE __attribute__((noinline, optimize("O3")))
+#else
+#define LEXC_VECTORIZE
+#endif
+
+/* a * b into *r, 1 when it does not fit 64 bits */
+static inline int lexc_mul_over(uint64_t a, uint64_t b, uint64_t *r) {
+#if (defined(__GNUC__) && __GNUC__ >= 5) || defined(__clang__)
+    return __builtin_mul_overflow(a, b, r);
+#else
+    if (a && b > UINT64_MAX / a) return 1;
+    *r = a * b;
+    return 0;
+#endif
+}
+
+/* a + b into *r, 1 when it does not fit 64 bits */
+static inline int lexc_add_over(uint64_t a, uint64_t b, uint64_t *r) {
+    *r = a + b;
+    return *r < a;
+}
+
 typedef struct { uint64_t lo, hi; } Mask; /* a set of letter codes 0..127 */
 
 /* (branch-free: the word is selected, the bit shifted by c mod 64) */
@@ -31,22 +71,23 @@ static inline void mask_clear(Mask *m, int c) { uint64_t *w = c < 64 ? &m->lo : 
 static inline Mask mask_and(Mask a, Mask b) { Mask m = {a.lo & b.lo, a.hi & b.hi}; return m; }
 static inline int mask_empty(Mask m) { return !(m.lo | m.hi); }
 /* the highest letter in a non-empty mask */
-static inline int mask_top(Mask m) {
-#if defined(__GNUC__)
-    return m.hi ? 127 - __builtin_clzll(m.hi) : 63 - __builtin_clzll(m.lo);
-#else
-    int c = 127;
-    while (c > 0 && !mask_has(m, c)) c--;
-    return c;
-#endif
-}
+static inline int mask_top(Mask m) { return m.hi ? 64 + LEXC_TOP_BIT(m.hi) : LEXC_TOP_BIT(m.lo); }
 
-/* A word graph: an edge array in the u32 or u64 layout (formats/dawg.md), plus edges kept
- * in memory after the stored ones (the GADDAG's rebuilt DAWG root). */
+/* The two edge layouts (formats/dawg.md, src/lexc/formats/edges.py LAYOUTS): the only ones a
+ * Graph accepts (UnknownLayout for any other), so every scan reads the width it was made for. */
+typedef struct { const char *name; int size, lshift, tshift, lastshift, cbits; } Layout;
+#define LAYOUT_U32 {"u32", 4, 24, 23, 22, 22}
+#define LAYOUT_U64 {"u64", 8, 56, 55, 54, 40}
+
+/* A word graph: an edge array in the u32 or u64 layout, plus edges kept in memory after the
+ * stored ones (the GADDAG's rebuilt DAWG root). Immutable once built: everything below is set
+ * by the constructor, checked there, and never changed (a Cursor's indices stay valid). */
 typedef struct {
     PyObject_HEAD
-    Py_buffer view;
+    Py_buffer view;        /* the caller's buffer, held while `base` points into it */
     int has_view;
+    unsigned char *owned;  /* or a copy the graph owns (the caller's memory could change) */
+    PyObject *shared;      /* or the Graph whose checked stored edges this one shares */
     const unsigned char *base;
     Py_ssize_t n;          /* stored edges */
     uint64_t *extra;       /* in-memory edges n .. n + n_extra - 1 */
@@ -59,12 +100,12 @@ typedef struct {
     int separator;         /* letter 0 allowed (GADDAG) */
     uint8_t encode[256];   /* Latin-1 character -> letter code (0: not a one-character label) */
     int has_encode;
-    Py_ssize_t member_root; /* the edge membership walks from (-1: not set) */
+    Py_ssize_t member_root; /* the edge membership walks from (-1: none) */
     int member_reverse;    /* walk the word backwards (a GADDAG's i = n path) */
 } Graph;
 
 static inline uint64_t edge_at(const Graph *g, Py_ssize_t i) {
-    if (__builtin_expect(i < g->n, 1)) {
+    if (LEXC_LIKELY(i < g->n)) {
         if (!g->wide) return ((const uint32_t *)g->base)[i]; /* the payload is 8-aligned in its file */
         return ((const uint64_t *)g->base)[i];
     }
@@ -118,12 +159,24 @@ int buf_put(Buf *b, const void *src, Py_ssize_t len);
 void buf_free(Buf *b);
 PyObject *buf_bytes(Buf *b);
 
-/* the error classes of lexc/native/errors.py (set at module init), and raising one */
-extern PyObject *MalformedGraph, *AnswerCap, *TooDeep, *DamagedRecord;
-PyObject *raise_typed(PyObject *cls, PyObject *args);
-
 PyObject *mask_to_long(Mask m);
 int long_to_mask(PyObject *value, Mask *out);
+
+/* The core's exceptions, the classes of lexc/native/errors.py (read at module init: the
+ * pure-Python backend raises the same classes), beneath lexc.errors.LexcError with ValueError
+ * their second base (README.md, "Errors"): every error a file or input can cause is one of
+ * these. Plain bad arguments from a Python caller stay ValueError. */
+extern PyObject *CoreError;       /* the base */
+extern PyObject *MalformedGraph;  /* (kind, index, value): an edge array or its proof */
+extern PyObject *UnknownLayout;   /* an edge layout the core does not read */
+extern PyObject *MalformedTable;  /* (kind, offset): an anagram trie's letter table */
+extern PyObject *AnswerCap;       /* (count,): more answers than the caller's cap */
+extern PyObject *TooDeep;         /* (index,): a path longer than any word */
+extern PyObject *UnsupportedWord; /* a word the core does not count (Python counts it) */
+/* raise `type` with args (kind, index, value) and those attributes; NULL */
+PyObject *raise_fault(PyObject *type, const char *kind, Py_ssize_t index, long long value);
+/* raise `type` with args (index,) and that attribute under `name`; NULL */
+PyObject *raise_count(PyObject *type, const char *name, Py_ssize_t count);
 
 extern PyTypeObject *GraphType;
 int movegen_init(PyObject *module);

@@ -436,8 +436,9 @@ static PyObject *Minimizer_emit(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "emit() comes after layout()");
         return NULL;
     }
-    if ((itemsize != 4 && itemsize != 8) || shift + 8 > itemsize * 8 || tbit >= 64 || lbit >= 64 || cbits >= 64 ||
-        (cbits < 64 && (uint64_t)m->packed > (1ULL << cbits))) {
+    int bits = itemsize * 8; /* every field inside the edge: no shift by a negative count or past 64 */
+    if ((itemsize != 4 && itemsize != 8) || shift < 0 || shift + 8 > bits || tbit < 0 || tbit >= bits || lbit < 0 ||
+        lbit >= bits || cbits < 0 || cbits >= bits || (uint64_t)m->packed > (1ULL << cbits)) {
         PyErr_SetString(PyExc_ValueError, "the layout does not hold the packed graph");
         return NULL;
     }

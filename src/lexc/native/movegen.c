@@ -5,12 +5,16 @@
  * LeftPart/ExtendRight over the DAWG root or Gordon's search over the GADDAG root, one lane
  * (row or column) at a time; each play scored by the lane's premiums and cross-sums
  * (scoring.LaneScoring); a one-tile play that forms words both ways listed once, across.
- * Plays come back as fixed records (RECORD bytes): int32 score, row, column, down, length,
- * then the tiles (0 where the word runs through a board tile, BLANK_FLAG on blanks).
+ * Plays come back as fixed records (RECORD bytes): int64 score, row, column, down, length,
+ * then the tiles (0 where the word runs through a board tile, BLANK_FLAG on blanks). Scores
+ * are computed in 64 bits, and movegen refuses a position whose scores could pass them
+ * (score_bound), so no sum or product overflows.
  */
 #include "core.h"
 
-#define RECORD 36
+#define RECORD 40      /* bytes of a play record */
+#define REC_ROW 8      /* the score fills bytes 0-7 */
+#define REC_TILES 12   /* row, column, down, length, then the tiles (28 bytes: MAX_BOARD fit) */
 
 typedef struct {
     const Graph *g;
@@ -21,9 +25,10 @@ typedef struct {
     uint8_t anchor[MAX_BOARD];
     int anchor_at;                   /* the anchor being searched */
     int end_free;                    /* Gordon: the square after the anchor is free (or off the board) */
-    int cross[MAX_BOARD];            /* cross-sum of each empty square, -1: no cross word */
+    int64_t cross[MAX_BOARD];        /* cross-sum of each empty square (where `crossing`) */
+    uint8_t crossing[MAX_BOARD];     /* the square's tile would make a cross word */
     int lm[MAX_BOARD], wm[MAX_BOARD];
-    const int32_t *values;           /* by board code */
+    int32_t values[256];             /* by board code (a copy: the caller's buffer may be unaligned) */
     const uint8_t *board;            /* the real board, n x n, row-major */
     int counts[128];                 /* rack: counts[0] blanks */
     Mask naturals;                   /* the letters the rack holds (bit c: counts[c] > 0) */
@@ -34,21 +39,57 @@ typedef struct {
     unsigned long long edges;        /* edges the search read (for the bench's explanation of Gordon's claim) */
 } Lane;
 
-static unsigned long long LAST_EDGES; /* edges the last movegen call's searches read */
-
-static int lane_score(const Lane *L, int start, const uint8_t *tiles, int len) {
-    int main = 0, crossed = 0, placed = 0, factor = 1;
+/* a play's score (scoring.LaneScoring's rule), in 64 bits: movegen checked that no play's
+ * score, nor any sum or product on the way to it, can pass INT64_MAX (score_bound) */
+static int64_t lane_score(const Lane *L, int start, const uint8_t *tiles, int len) {
+    int64_t main = 0, crossed = 0, factor = 1;
+    int placed = 0;
     for (int k = 0; k < len; k++) {
         int i = start + k, tile = tiles[k];
         if (tile == THROUGH) { main += L->values[L->squares[i]]; continue; }
         placed++;
-        int value = L->values[tile] * L->lm[i];
+        int64_t value = (int64_t)L->values[tile] * L->lm[i];
         main += value;
         factor *= L->wm[i];
-        if (L->cross[i] >= 0) crossed += (L->cross[i] + value) * L->wm[i];
+        if (L->crossing[i]) crossed += (L->cross[i] + value) * L->wm[i];
     }
-    int total = len > 1 ? main * factor + crossed : crossed;
+    int64_t total = len > 1 ? main * factor + crossed : crossed;
     return placed == L->rack_size ? total + L->bingo : total;
+}
+
+/* An upper bound on |score| of any play movegen can find (ruleset.score_bound's, from the
+ * arrays it is given): a play puts down k <= min(rack tiles, n) tiles in one line; its main
+ * word holds at most n tiles, each worth at most V (the largest |value|) x LM (the largest
+ * letter multiplier, at least 1), times at most the product P of the k largest word
+ * multipliers (each taken as at least 1); each tile put down makes at most one cross word,
+ * n tiles at most, times one word multiplier WM; then |bingo|. So every partial sum and
+ * product of lane_score is at most n V LM P + k n V LM WM + |bingo|. UINT64_MAX when that
+ * does not fit 64 bits. */
+static uint64_t score_bound(const int32_t *values, const uint8_t *lm, const uint8_t *wm, Py_ssize_t squares, int n,
+                            int tiles, int bingo) {
+    uint64_t v = 0, letter = 1, word = 1, product = 1, tile, main, cross, total;
+    for (int c = 0; c < 256; c++) {
+        uint64_t a = values[c] < 0 ? (uint64_t)0 - (uint64_t)(int64_t)values[c] : (uint64_t)values[c];
+        if (a > v) v = a;
+    }
+    Py_ssize_t have[256] = {0}; /* word multipliers by value, for the k largest */
+    for (Py_ssize_t q = 0; q < squares; q++) {
+        if (lm[q] > letter) letter = lm[q];
+        have[wm[q]]++;
+    }
+    int k = tiles < n ? tiles : n;
+    for (int m = 255; m >= 0 && k > 0; m--) {
+        for (Py_ssize_t j = 0; j < have[m] && k > 0; j++, k--)
+            if (lexc_mul_over(product, m > 1 ? (uint64_t)m : 1, &product)) return UINT64_MAX;
+        if (have[m] && (uint64_t)m > word) word = (uint64_t)m;
+    }
+    k = tiles < n ? tiles : n;
+    if (lexc_mul_over((uint64_t)n, v, &tile) || lexc_mul_over(tile, letter, &tile) || lexc_mul_over(tile, product, &main) ||
+        lexc_mul_over(tile, word, &cross) || lexc_mul_over(cross, (uint64_t)k, &cross) ||
+        lexc_add_over(main, cross, &total) ||
+        lexc_add_over(total, bingo < 0 ? (uint64_t)0 - (uint64_t)(int64_t)bingo : (uint64_t)bingo, &total))
+        return UINT64_MAX;
+    return total;
 }
 
 static void emit(Lane *L, int start, const uint8_t *tiles, int len) {
@@ -69,11 +110,12 @@ static void emit(Lane *L, int start, const uint8_t *tiles, int len) {
         out->len -= RECORD;
     }
     unsigned char *rec = out->data + out->len;
-    int32_t score = lane_score(L, start, tiles, len);
-    memcpy(rec, &score, 4);
-    rec[4] = (unsigned char)row; rec[5] = (unsigned char)col; rec[6] = (unsigned char)L->down; rec[7] = (unsigned char)len;
-    memcpy(rec + 8, tiles, (size_t)len);
-    memset(rec + 8 + len, 0, (size_t)(RECORD - 8 - len));
+    int64_t score = lane_score(L, start, tiles, len);
+    memcpy(rec, &score, 8);
+    rec[REC_ROW] = (unsigned char)row; rec[REC_ROW + 1] = (unsigned char)col;
+    rec[REC_ROW + 2] = (unsigned char)L->down; rec[REC_ROW + 3] = (unsigned char)len;
+    memcpy(rec + REC_TILES, tiles, (size_t)len);
+    memset(rec + REC_TILES + len, 0, (size_t)(RECORD - REC_TILES - len));
     out->len += RECORD;
     if (++L->found > L->cap) L->failed = 2;
 }
@@ -131,9 +173,8 @@ static inline uint64_t edge32(const Graph *g, Py_ssize_t i) {
 #define CHD(e) CHILD(g, e)
 #include "search.inc" /* (which undefines them) */
 
-static int fixed_u32(const Graph *g) {
-    return !g->wide && g->lshift == 24 && g->tshift == 23 && g->lastshift == 22 && g->cmask == 0x3FFFFF;
-}
+/* whether the graph's edges are the u32 layout (Graph accepts exactly two: core.h Layout) */
+static int fixed_u32(const Graph *g) { return !g->wide; }
 
 /* -- a position ----------------------------------------------------------------------------- */
 
@@ -156,12 +197,13 @@ static Mask cross_check(const Graph *g, Py_ssize_t dawg_root, const uint8_t *bef
 }
 
 /* movegen(graph, board, n, rack, strategy, dawg_root, search_root, values, letter_mult,
- *         word_mult, rack_size, bingo, start_row, start_col, cap) -> (records, count)
+ *         word_mult, rack_size, bingo, start_row, start_col, cap) -> (records, count, edges)
  * board: n*n codes row-major (0 empty, BLANK_FLAG on blanks); rack: counts by letter code,
  * index 0 the blanks; strategy: 0 Appel & Jacobson from the DAWG root `search_root`, 1 Gordon
  * from the GADDAG root `search_root`; cross-checks always from `dawg_root`; values: 256
- * little-endian int32 by board code; letter_mult, word_mult: n*n bytes. ValueError("cap")
- * past `cap` plays. */
+ * little-endian int32 by board code; letter_mult, word_mult: n*n bytes. AnswerCap
+ * past `cap` plays. `edges`: how many edges the searches read (cross-checks apart), returned
+ * with the call (no state outlives it: a threaded host's calls never see each other's). */
 static PyObject *movegen(PyObject *module, PyObject *args) {
     (void)module;
     PyObject *graph;
@@ -193,11 +235,17 @@ static PyObject *movegen(PyObject *module, PyObject *args) {
     L = calloc(1, sizeof(Lane));
     if (!L) { PyErr_NoMemory(); goto done; }
     L->g = g; L->n = n; L->letters = g->n_letters; L->rack_size = rack_size; L->bingo = bingo;
-    L->root = root; L->values = (const int32_t *)values.buf; L->board = b; L->out = &out; L->cap = cap;
+    L->root = root; L->board = b; L->out = &out; L->cap = cap;
+    memcpy(L->values, values.buf, sizeof L->values);
     const uint8_t *rc = (const uint8_t *)rack.buf;
-    for (Py_ssize_t k = 0; k < rack.len; k++) L->counts[k] = rc[k];
+    int tiles = 0;
+    for (Py_ssize_t k = 0; k < rack.len; k++) { L->counts[k] = rc[k]; tiles += rc[k]; }
     rack_mask(L);
     const uint8_t *lmul = (const uint8_t *)lm.buf, *wmul = (const uint8_t *)wm.buf;
+    if (score_bound(L->values, lmul, wmul, board.len, n, tiles, bingo) > (uint64_t)INT64_MAX) {
+        PyErr_SetString(PyExc_ValueError, "movegen: a play's score could pass 64 bits (tile values, premiums)");
+        goto done;
+    }
     int empty = 1;
     for (Py_ssize_t k = 0; k < board.len; k++) if (b[k]) { empty = 0; break; }
     Mask any = {~0ULL, ~0ULL};
@@ -212,7 +260,8 @@ static PyObject *movegen(PyObject *module, PyObject *args) {
                 L->squares[i] = (uint8_t)code;
                 L->lm[i] = lmul[r * n + c]; L->wm[i] = wmul[r * n + c];
                 L->anchor[i] = 0;
-                L->cross[i] = -1;
+                L->cross[i] = 0;
+                L->crossing[i] = 0;
                 L->checks[i] = (Mask){0, 0};
                 if (code) continue;
                 if (empty) L->anchor[i] = r == sr && c == sc;
@@ -221,7 +270,8 @@ static PyObject *movegen(PyObject *module, PyObject *args) {
                 has_anchor |= L->anchor[i];
                 /* the perpendicular line through the square: its tiles before and after */
                 uint8_t before[MAX_BOARD], after[MAX_BOARD];
-                int nb = 0, na = 0, sum = 0;
+                int nb = 0, na = 0;
+                int64_t sum = 0;
                 int p = down ? c : r; /* position along the perpendicular line */
                 int q = p;
                 while (q > 0 && b[down ? r * n + q - 1 : (q - 1) * n + c]) q--;
@@ -237,6 +287,7 @@ static PyObject *movegen(PyObject *module, PyObject *args) {
                 }
                 if (!nb && !na) { L->checks[i] = any; continue; }
                 L->cross[i] = sum;
+                L->crossing[i] = 1;
                 L->checks[i] = cross_check(g, dawg_root, before, nb, after, na);
             }
             if (!has_anchor) continue;
@@ -244,16 +295,16 @@ static PyObject *movegen(PyObject *module, PyObject *args) {
             else { if (strategy == 0) appel_jacobson_any(L); else gordon_any(L); }
         }
     }
-    LAST_EDGES = L->edges;
     if (L->failed == 2) {
-        raise_typed(AnswerCap, Py_BuildValue("(n)", L->found));
+        raise_count(AnswerCap, "count", L->found);
         goto done;
     }
     if (L->failed) goto done;
     {
         Py_ssize_t found = L->found;
+        unsigned long long edges = L->edges;
         PyObject *blob = buf_bytes(&out);
-        if (blob) result = Py_BuildValue("(Nn)", blob, found);
+        if (blob) result = Py_BuildValue("(NnK)", blob, found, edges);
     }
 done:
     buf_free(&out);
@@ -261,12 +312,6 @@ done:
     PyBuffer_Release(&board); PyBuffer_Release(&rack); PyBuffer_Release(&values);
     PyBuffer_Release(&lm); PyBuffer_Release(&wm);
     return result;
-}
-
-/* search_edges() -> the edges the last movegen call's searches read (cross-checks apart) */
-static PyObject *search_edges(PyObject *module, PyObject *unused) {
-    (void)module; (void)unused;
-    return PyLong_FromUnsignedLongLong(LAST_EDGES);
 }
 
 /* -- plays as text ------------------------------------------------------------------------ */
@@ -306,7 +351,7 @@ static int write_int(char *s, long long v) {
  * -1 for a record off the board */
 static int write_notation(const uint8_t *rec, const uint8_t *b, int n, const char **text, const Py_ssize_t *tlen,
                           char *s) {
-    int len = 0, row = rec[4], col = rec[5], down = rec[6], L = rec[7], inside = 0;
+    int len = 0, row = rec[REC_ROW], col = rec[REC_ROW + 1], down = rec[REC_ROW + 2], L = rec[REC_ROW + 3], inside = 0;
     if (row >= n || col >= n || L > MAX_BOARD || (down ? row : col) + L > n) return -1;
     if (down) s[len++] = (char)('A' + col);
     len += write_int(s + len, row + 1);
@@ -314,7 +359,7 @@ static int write_notation(const uint8_t *rec, const uint8_t *b, int n, const cha
     s[len++] = ' ';
     for (int t = 0; t < L; t++) {
         int r = down ? row + t : row, c = down ? col : col + t;
-        int tile = rec[8 + t], through = tile == THROUGH;
+        int tile = rec[REC_TILES + t], through = tile == THROUGH;
         if (through != inside) { s[len++] = through ? '(' : ')'; inside = through; }
         int code = through ? b[r * n + c] : tile;
         memcpy(s + len, text[code], (size_t)tlen[code]);
@@ -327,7 +372,7 @@ static int write_notation(const uint8_t *rec, const uint8_t *b, int n, const cha
 /* A play's sort key: score, and its notation (UTF-8, whose byte order is code point order,
  * the order Python compares strings in); `prefix` holds the notation's first 8 bytes
  * big-endian, so most comparisons need no memcmp. */
-typedef struct { uint64_t prefix; int32_t score; int len; const char *note; const uint8_t *rec; } Ranked;
+typedef struct { uint64_t prefix; int64_t score; int len; const char *note; const uint8_t *rec; } Ranked;
 
 /* score descending, then notation (movegen.ranked); a and b point to Ranked pointers */
 static int ranked_cmp(const void *a, const void *b) {
@@ -344,21 +389,24 @@ static int ranked_cmp(const void *a, const void *b) {
 static const Ranked **sort_ranked(const Ranked *keys, Py_ssize_t count) {
     const Ranked **order = malloc(sizeof(Ranked *) * (size_t)(count ? count : 1));
     if (!order || !count) return order;
-    int32_t lo = keys[0].score, hi = keys[0].score;
+    int64_t lo = keys[0].score, hi = keys[0].score;
     for (Py_ssize_t k = 1; k < count; k++) {
         if (keys[k].score < lo) lo = keys[k].score;
         if (keys[k].score > hi) hi = keys[k].score;
     }
-    long long span = (long long)hi - lo + 1;
-    Py_ssize_t *at = span <= 4 * (long long)count + 4096 ? calloc((size_t)span + 1, sizeof(Py_ssize_t)) : NULL;
+    /* hi - lo in unsigned 64 bits (records are the caller's: any two int64 scores), and the
+       table only where that is small next to the count */
+    uint64_t width = (uint64_t)hi - (uint64_t)lo;
+    Py_ssize_t span = width < (uint64_t)count * 4 + 4096 ? (Py_ssize_t)width + 1 : 0;
+    Py_ssize_t *at = span ? calloc((size_t)span + 1, sizeof(Py_ssize_t)) : NULL;
     if (!at) {
         for (Py_ssize_t k = 0; k < count; k++) order[k] = keys + k;
         qsort(order, (size_t)count, sizeof(Ranked *), ranked_cmp);
         return order;
     }
-    for (Py_ssize_t k = 0; k < count; k++) at[hi - keys[k].score + 1]++;
-    for (long long v = 1; v <= span; v++) at[v] += at[v - 1];
-    for (Py_ssize_t k = 0; k < count; k++) order[at[hi - keys[k].score]++] = keys + k;
+    for (Py_ssize_t k = 0; k < count; k++) at[(uint64_t)hi - (uint64_t)keys[k].score + 1]++;
+    for (Py_ssize_t v = 1; v <= span; v++) at[v] += at[v - 1];
+    for (Py_ssize_t k = 0; k < count; k++) order[at[(uint64_t)hi - (uint64_t)keys[k].score]++] = keys + k;
     free(at);
     for (Py_ssize_t from = 0; from < count;) {
         Py_ssize_t to = from + 1;
@@ -386,7 +434,7 @@ static const Ranked **rank_plays(const uint8_t *records, Py_ssize_t count, const
         if (len < 0) { PyErr_SetString(PyExc_ValueError, "a play record off the board"); goto fail; }
         offsets[k] = arena.len;
         arena.len += len;
-        memcpy(&keys[k].score, rec, 4);
+        memcpy(&keys[k].score, rec, 8);
         keys[k].len = len;
         keys[k].rec = rec;
     }
@@ -420,7 +468,7 @@ static PyObject *notations(PyObject *module, PyObject *args) {
     const char *text[256];
     Py_ssize_t tlen[256];
     if (!PyArg_ParseTuple(args, "y*ny*iO", &records, &count, &board, &n, &texts)) return NULL;
-    if (count < 0 || records.len < count * RECORD || n < 1 || n > MAX_BOARD || board.len != (Py_ssize_t)n * n ||
+    if (count < 0 || count > records.len / RECORD || n < 1 || n > MAX_BOARD || board.len != (Py_ssize_t)n * n ||
         read_texts(texts, items, text, tlen, 32) < 0) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "notations: bad arguments");
         goto done;
@@ -456,7 +504,7 @@ static PyObject *ranked(PyObject *module, PyObject *args) {
     Ranked *keys = NULL;
     const Ranked **order = NULL;
     if (!PyArg_ParseTuple(args, "y*ny*iOn", &records, &count, &board, &n, &texts, &limit)) return NULL;
-    if (count < 0 || records.len < count * RECORD || n < 1 || n > MAX_BOARD || board.len != (Py_ssize_t)n * n ||
+    if (count < 0 || count > records.len / RECORD || n < 1 || n > MAX_BOARD || board.len != (Py_ssize_t)n * n ||
         limit < 0 || read_texts(texts, items, text, tlen, 32) < 0) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "ranked: bad arguments");
         goto done;
@@ -468,7 +516,7 @@ static PyObject *ranked(PyObject *module, PyObject *args) {
     scores = PyList_New(limit);
     for (Py_ssize_t k = 0; notes && scores && k < limit; k++) {
         PyObject *str = PyUnicode_DecodeUTF8(order[k]->note, order[k]->len, "strict"),
-                 *score = PyLong_FromLong(order[k]->score);
+                 *score = PyLong_FromLongLong(order[k]->score);
         if (!str || !score) { Py_XDECREF(str); Py_XDECREF(score); Py_CLEAR(notes); break; }
         PyList_SetItem(notes, k, str);
         PyList_SetItem(scores, k, score);
@@ -500,7 +548,7 @@ static PyObject *batch_json(PyObject *module, PyObject *args) {
     const Ranked **order = NULL;
     Buf out = {0};
     if (!PyArg_ParseTuple(args, "y*ny*iOOn", &records, &count, &board, &n, &texts, &jtexts, &limit)) return NULL;
-    if (count < 0 || records.len < count * RECORD || n < 1 || n > MAX_BOARD || board.len != (Py_ssize_t)n * n ||
+    if (count < 0 || count > records.len / RECORD || n < 1 || n > MAX_BOARD || board.len != (Py_ssize_t)n * n ||
         limit < 0 || read_texts(texts, items, text, tlen, 32) < 0 || read_texts(jtexts, jitems, jtext, jlen, JSON_TILE) < 0) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "batch_json: bad arguments");
         goto done;
@@ -547,11 +595,10 @@ done:
 }
 
 static PyMethodDef movegen_methods[] = {
-    {"movegen", movegen, METH_VARARGS, "Every play of a position: (records, count)."},
+    {"movegen", movegen, METH_VARARGS, "Every play of a position: (records, count, edges its searches read)."},
     {"notations", notations, METH_VARARGS, "The notation of each play record."},
     {"ranked", ranked, METH_VARARGS, "The plays best first: ([notation], [score])."},
     {"batch_json", batch_json, METH_VARARGS, "The plays' JSON line of lexc moves --batch."},
-    {"search_edges", search_edges, METH_NOARGS, "Edges the last movegen call's searches read."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -17,21 +17,6 @@
 
 #define ROW (MAX_TILES + 1)
 
-static inline int mul_over(uint64_t a, uint64_t b, uint64_t *r) {
-#if defined(__GNUC__)
-    return __builtin_mul_overflow(a, b, r);
-#else
-    if (a && b > UINT64_MAX / a) return 1;
-    *r = a * b;
-    return 0;
-#endif
-}
-
-static inline int add_over(uint64_t a, uint64_t b, uint64_t *r) {
-    *r = a + b;
-    return *r < a;
-}
-
 /* none, one, two: draws with no letter, one or two letters left to blanks (see
  * probability._draws); each distinct tile multiplies them by C(bag, n), C(bag, n - 1) and
  * C(bag, n - 2). 1: a value did not fit. */
@@ -50,10 +35,10 @@ static int word_draws(const uint8_t *w, Py_ssize_t len, const uint64_t *t, const
         if (over[n] || over[n - 1] || (n >= 2 && over[n - 2])) return 1;
         uint64_t whole = row[n], less = row[n - 1], least = n >= 2 ? row[n - 2] : 0, a, b, e;
         uint64_t n2, o2, t2;
-        if (mul_over(none, whole, &n2)) return 1;
-        if (mul_over(one, whole, &a) || mul_over(none, less, &b) || add_over(a, b, &o2)) return 1;
-        if (mul_over(two, whole, &a) || mul_over(one, less, &b) || mul_over(none, least, &e)
-            || add_over(a, b, &t2) || add_over(t2, e, &t2)) return 1;
+        if (lexc_mul_over(none, whole, &n2)) return 1;
+        if (lexc_mul_over(one, whole, &a) || lexc_mul_over(none, less, &b) || lexc_add_over(a, b, &o2)) return 1;
+        if (lexc_mul_over(two, whole, &a) || lexc_mul_over(one, less, &b) || lexc_mul_over(none, least, &e)
+            || lexc_add_over(a, b, &t2) || lexc_add_over(t2, e, &t2)) return 1;
         none = n2, one = o2, two = t2;
     }
     sums[0] = none, sums[1] = one, sums[2] = two;
@@ -95,21 +80,21 @@ static PyObject *combinations(PyObject *self, PyObject *args) {
     for (Py_ssize_t i = 0; i < n && fits; i++) {
         if (d[i]) {
             if (d[i] > letters) {
-                PyErr_Format(PyExc_ValueError, "combinations: letter code %d outside 1..%d", d[i], letters);
+                PyErr_Format(UnsupportedWord, "combinations: letter code %d outside 1..%d", d[i], letters);
                 goto done;
             }
             continue;
         }
         Py_ssize_t len = i - start;
         if (len < 1 || len > MAX_TILES) {
-            PyErr_SetString(PyExc_ValueError, "combinations: a word of 1 to 64 tiles");
+            PyErr_SetString(UnsupportedWord, "combinations: a word of 1 to 64 tiles");
             goto done;
         }
         uint64_t sums[3], total, a;
         if (word_draws(d + start, len, t, over, sums)) { fits = 0; break; }
         total = sums[0];
-        if (blanks >= 1 && (mul_over(f1, sums[1], &a) || add_over(total, a, &total))) { fits = 0; break; }
-        if (blanks >= 2 && (mul_over(f2, sums[2], &a) || add_over(total, a, &total))) { fits = 0; break; }
+        if (blanks >= 1 && (lexc_mul_over(f1, sums[1], &a) || lexc_add_over(total, a, &total))) { fits = 0; break; }
+        if (blanks >= 2 && (lexc_mul_over(f2, sums[2], &a) || lexc_add_over(total, a, &total))) { fits = 0; break; }
         out[k++] = total;
         start = i + 1;
     }
