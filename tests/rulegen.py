@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import random
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -135,8 +136,6 @@ def rulesets(draw: st.DrawFn, regime: str | None = None) -> RulesetSpec:
     the start square anywhere with any premium; rows are written with or without spaces.
     (Where a choice is drawn from a list, the list starts with the value Hypothesis should
     try first: it draws the first one more often than the others.)"""
-    import random
-
     if regime is None:
         regime = draw(st.sampled_from(REGIMES))
     size = draw({"small": st.sampled_from([7, 3, 4, 5, 6, 8, 9, 10, 11]), "tiny": st.sampled_from([3, 2, 1]),
