@@ -58,47 +58,49 @@ fuzz: install   ## load 100,000 mutated lexicon files of every format (CASES=, S
 	$(BIN)/python tools/fuzz.py --cases $(or $(CASES),100000) --seed $(or $(SEED),0)
 
 SANITIZE := build/sanitize
+SANITIZE_QUICK := build/sanitize-quick
 ASAN_LIB := $(shell gcc -print-file-name=libasan.so 2>/dev/null)
 UBSAN_LIB := $(shell gcc -print-file-name=libubsan.so 2>/dev/null)
+# How a sanitized run is started: the sanitizers' runtimes preloaded (Python itself is not built
+# with them), the first error fatal, and a missing core an import error (no silent pure run).
+SANITIZED_ENV := env LD_PRELOAD="$(ASAN_LIB) $(UBSAN_LIB)" \
+    ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:allocator_may_return_null=1:soft_rss_limit_mb=3072 \
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 LEXC_REQUIRE_CORE=1
+# A sanitized build of the core, in its own copy of the tree ($(1)). CFLAGS=-fno-wrapv undoes
+# the -fwrapv that Python's own CFLAGS hand every extension build: with it a signed overflow in
+# the core is defined behaviour and UBSan never reports one.
+define sanitized_build
+	rm -rf $(1) && mkdir -p $(1)
+	cp -r src tests tools wordlists formats setup.py pyproject.toml $(1)/
+	rm -f $(1)/src/lexc/native/*.so
+	cd $(1) && CFLAGS=-fno-wrapv LEXC_SANITIZE=address,undefined ../../$(BIN)/python setup.py -q build_ext --inplace 2>&1 | grep -v "Warning\|warn(" || true
+	test -f $(1)/src/lexc/native/_core.abi3.so  # the sanitized build must exist: no silent pure-Python run
+endef
+SANITIZE_TESTS := test_native.py test_contract.py test_generated.py test_queries.py test_movegen.py test_alphabets.py \
+    test_biglist.py test_kwg.py test_hostile.py test_forgery.py test_dawg.py test_gaddag.py test_study.py test_search.py \
+    test_probability.py
 
 sanitize: $(STAMP) ## the compiled core under AddressSanitizer and UndefinedBehaviorSanitizer: the agreement tests, then 20,000 fuzz cases (CASES= to change)
-	rm -rf $(SANITIZE) && mkdir -p $(SANITIZE)
-	cp -r src tests tools wordlists formats setup.py pyproject.toml $(SANITIZE)/
-	rm -f $(SANITIZE)/src/lexc/native/*.so
-	cd $(SANITIZE) && LEXC_SANITIZE=address,undefined ../../$(BIN)/python setup.py -q build_ext --inplace 2>&1 | grep -v "Warning\|warn(" || true
-	test -f $(SANITIZE)/src/lexc/native/_core.abi3.so  # the sanitized build must exist: no silent pure-Python run
-	cd $(SANITIZE)/tests && env LD_PRELOAD="$(ASAN_LIB) $(UBSAN_LIB)" ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:allocator_may_return_null=1:soft_rss_limit_mb=3072 \
-	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 PYTHONPATH=$(CURDIR)/$(SANITIZE)/src LEXC_REQUIRE_CORE=1 \
-	    ../../../$(BIN)/python -m pytest -c ../pyproject.toml --rootdir .. -p no:cacheprovider \
-	    test_native.py test_queries.py test_movegen.py test_alphabets.py test_biglist.py test_kwg.py test_hostile.py test_dawg.py test_gaddag.py \
-	    test_study.py test_search.py test_probability.py test_contract.py $(PYTEST_ARGS)
-	cd $(SANITIZE) && env LD_PRELOAD="$(ASAN_LIB) $(UBSAN_LIB)" ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:allocator_may_return_null=1:soft_rss_limit_mb=3072 \
-	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 PYTHONPATH=$(CURDIR)/$(SANITIZE)/src LEXC_REQUIRE_CORE=1 \
+	$(call sanitized_build,$(SANITIZE))
+	cd $(SANITIZE)/tests && $(SANITIZED_ENV) PYTHONPATH=$(CURDIR)/$(SANITIZE)/src \
+	    ../../../$(BIN)/python -m pytest -c ../pyproject.toml --rootdir .. -p no:cacheprovider $(SANITIZE_TESTS) $(PYTEST_ARGS)
+	cd $(SANITIZE) && $(SANITIZED_ENV) PYTHONPATH=$(CURDIR)/$(SANITIZE)/src \
 	    ../../$(BIN)/python tools/fuzz.py --cases $(or $(CASES),20000) --seed $(or $(SEED),0) --jobs 2 --memory-mb 0
 
 # The quick sanitizer run (CI, after make test; under 5 minutes on 2 cores): the same sanitized
-# build as make sanitize, in its own directory, then the agreement tests (the generated
-# rulesets of test_generated.py in full, the compiled core's own tests, move generation
-# without ENABLE's positions, hostile files, the core's contract when test_contract.py is
-# there) and QUICK_CASES fuzz cases. make sanitize stays the long run. CFLAGS=-fno-wrapv undoes
-# the -fwrapv that Python's own CFLAGS hand every extension build: with it a signed overflow
-# in the core is defined behaviour and UBSan never reports one.
-SANITIZE_QUICK := build/sanitize-quick
-QUICK_TESTS := test_generated.py test_native.py test_movegen.py test_hostile.py $(notdir $(wildcard tests/test_contract.py))
-SANITIZED_ENV := env LD_PRELOAD="$(ASAN_LIB) $(UBSAN_LIB)" \
-    ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:allocator_may_return_null=1:soft_rss_limit_mb=3072 \
-    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 PYTHONMALLOC=malloc LEXC_REQUIRE_CORE=1
+# build as make sanitize, then the agreement tests (the generated rulesets of test_generated.py
+# in full, the compiled core's own tests and its contract, move generation without ENABLE's
+# positions, hostile files) and QUICK_CASES fuzz cases, with Python allocating through malloc
+# (PYTHONMALLOC=malloc) so that AddressSanitizer also sees an overflow of a small Python buffer,
+# which pymalloc's arenas hide (make sanitize, ten times longer, keeps pymalloc).
+QUICK_TESTS := test_generated.py test_native.py test_contract.py test_movegen.py test_hostile.py
 
 sanitize-quick: $(STAMP) ## the quick sanitizer run (ASan + UBSan): the agreement tests on generated rulesets and the core's tests, then 3,000 fuzz cases (QUICK_CASES= to change)
-	rm -rf $(SANITIZE_QUICK) && mkdir -p $(SANITIZE_QUICK)
-	cp -r src tests tools wordlists formats setup.py pyproject.toml $(SANITIZE_QUICK)/
-	rm -f $(SANITIZE_QUICK)/src/lexc/native/*.so
-	cd $(SANITIZE_QUICK) && CFLAGS=-fno-wrapv LEXC_SANITIZE=address,undefined ../../$(BIN)/python setup.py -q build_ext --inplace 2>&1 | grep -v "Warning\|warn(" || true
-	test -f $(SANITIZE_QUICK)/src/lexc/native/_core.abi3.so  # the sanitized build must exist: no silent pure-Python run
-	cd $(SANITIZE_QUICK)/tests && $(SANITIZED_ENV) PYTHONPATH=$(CURDIR)/$(SANITIZE_QUICK)/src \
+	$(call sanitized_build,$(SANITIZE_QUICK))
+	cd $(SANITIZE_QUICK)/tests && $(SANITIZED_ENV) PYTHONMALLOC=malloc PYTHONPATH=$(CURDIR)/$(SANITIZE_QUICK)/src \
 	    ../../../$(BIN)/python -m pytest -c ../pyproject.toml --rootdir .. -p no:cacheprovider -m "not slow" \
 	    $(QUICK_TESTS) $(PYTEST_ARGS)
-	cd $(SANITIZE_QUICK) && $(SANITIZED_ENV) PYTHONPATH=$(CURDIR)/$(SANITIZE_QUICK)/src \
+	cd $(SANITIZE_QUICK) && $(SANITIZED_ENV) PYTHONMALLOC=malloc PYTHONPATH=$(CURDIR)/$(SANITIZE_QUICK)/src \
 	    ../../$(BIN)/python tools/fuzz.py --cases $(or $(QUICK_CASES),3000) --seed $(or $(SEED),0) --jobs 2 --memory-mb 0
 
 bench: install  ## measure every format side by side (lexc bench); write docs/bench/ and the README's report
