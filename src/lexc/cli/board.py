@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from .common import (max_words_option, Negative, emit, lexicon_file, lexicon_option, note, nothing_found, one_line,
-                     position_args, position_options)
+from .common import (Negative, count_option, emit, lexicon_file, lexicon_option, max_words_option, note,
+                     nothing_found, one_line, position_args, position_options)
 
 
 @click.command()
@@ -15,8 +15,7 @@ from .common import (max_words_option, Negative, emit, lexicon_file, lexicon_opt
 @position_options
 @click.option("--strategy", default="auto", show_default=True,
               help="naive, appel-jacobson, gordon, shapiro-smith, or auto (by the format's capabilities).")
-@click.option("-n", "--top", type=click.IntRange(1), default=None,
-              help="Show only the N best plays (and those tied with the last).")
+@count_option("-n", "--top", default=None, help="Show only the N best plays (and those tied with the last).")
 @click.option("--batch", type=click.Path(dir_okay=False), metavar="FILE.jsonl",
               help='One position per line, {"cgp": ..., "rack": ...}: one JSON line out per position.')
 @lexicon_option

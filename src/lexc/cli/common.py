@@ -1,7 +1,9 @@
-"""Helpers every command module shares: output, exit status 1, the lexicon and position options."""
+"""Helpers every command module shares: output, exit status 1, the lexicon and position options,
+and the types of the integer options (``Bounded``: every one has a range, stated in its --help)."""
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from contextlib import contextmanager
@@ -11,7 +13,7 @@ import click
 
 from ..formats import FORMATS  # the registry's names (each format's module is imported when used)
 from ..formats.errors import FormatError
-from ..limits import MAX_LISTED_WORDS
+from ..limits import MAX_COUNT, MAX_LISTED_WORDS
 
 
 MAX_MESSAGE = 400  # characters of an error line: an input of any size is quoted in part
@@ -198,9 +200,47 @@ def one_line(exc: BaseException) -> str:
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
 
 
+class Bounded(click.IntRange):
+    """The type of every integer option: an integer from ``low`` to ``high`` (both given, from
+    ``lexc.limits``). ``--help`` states the range, and any other value (too big for the
+    machine, negative, zero where a count must be positive, not an integer) is refused by
+    click with one line naming the option, before the library sees it."""
+
+    def __init__(self, low: int, high: int) -> None:
+        super().__init__(low, high)
+
+    def _describe_range(self) -> str:
+        """The range as --help and the error show it: ``1<=x<=1,000,000,000``."""
+        return f"{self.min:,}<=x<={self.max:,}"
+
+
+class BoundedFloat(click.FloatRange):
+    """``Bounded`` for a number of seconds: from ``low`` to ``high``, and never NaN (which
+    passes every comparison, so a plain range would let it through)."""
+
+    def __init__(self, low: float, high: float) -> None:
+        super().__init__(low, high)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        number = super().convert(value, param, ctx)
+        if math.isnan(number):
+            self.fail(f"{value!r} is not a number", param, ctx)
+        return number
+
+    def _describe_range(self) -> str:
+        return f"{self.min:g}<=x<={self.max:g}"
+
+
+def count_option(*names: str, low: int = 1, help: str, **kwargs: Any):
+    """An option holding a count or limit (``-n``, ``--limit``): ``Bounded(low, MAX_COUNT)``,
+    shown as N."""
+    return click.option(*names, type=Bounded(low, MAX_COUNT), metavar="N", help=help, **kwargs)
+
+
 def max_words_option(f):
     """``--max-words``: how many words of a compiled file lexc lists at once (convert, edit,
-    export, build --from kwg); a file that spells more is refused before any word is listed."""
-    return click.option("--max-words", type=click.IntRange(1), default=MAX_LISTED_WORDS, show_default=True,
+    export, build --from kwg, anagram); a file that spells more is refused before any word
+    is listed."""
+    return click.option("--max-words", type=Bounded(1, MAX_COUNT), default=MAX_LISTED_WORDS, show_default=True,
                         metavar="N", help="Refuse a compiled file (or KWG) that spells more words than this, "
                                           "before listing them.")(f)

@@ -10,7 +10,8 @@ from pathlib import Path
 import click
 
 from . import common
-from .common import Negative, emit, lexicon_file, lexicon_option, note
+from ..limits import MAX_GAMES, MAX_SEED
+from .common import Bounded, Negative, emit, lexicon_file, lexicon_option, note
 
 
 @click.command()
@@ -40,8 +41,9 @@ def replay(game, lexfile, every_event, as_json):
 @click.command()
 @click.argument("lexfile", required=False)
 @click.option("-r", "--ruleset", default="english", show_default=True, help="Ruleset: board, tiles, bingo.")
-@click.option("--games", default=1, show_default=True, type=click.IntRange(1), help="How many games.")
-@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the first game (game i uses SEED + i).")
+@click.option("--games", default=1, show_default=True, type=Bounded(1, MAX_GAMES), help="How many games.")
+@click.option("--seed", default=0, show_default=True, type=Bounded(0, MAX_SEED),
+              help="Seed of the first game (game i uses SEED + i).")
 @click.option("--strategy", default="auto", show_default=True,
               help="Move generator: naive, appel-jacobson, gordon, shapiro-smith, or auto.")
 @click.option("--end-rule", type=click.Choice(["doubling", "add-and-subtract"]), default="doubling",
@@ -104,7 +106,8 @@ def selfplay(lexfile, ruleset, games, seed, strategy, end_rule, out_dir, positio
 @click.command()
 @click.argument("lexfile", required=False)
 @click.option("-r", "--ruleset", default="english", show_default=True, help="Ruleset: board, tiles, bingo.")
-@click.option("--seed", type=int, default=None, help="Seed of the deal [default: a random one, printed].")
+@click.option("--seed", type=Bounded(0, MAX_SEED), default=None,
+              help="Seed of the deal [default: a random one, printed].")
 @click.option("--strategy", default="auto", show_default=True,
               help="The program's move generator: naive, appel-jacobson, gordon, shapiro-smith, or auto.")
 @click.option("--level", type=click.Choice(["greedy", "beginner"]), default="greedy", show_default=True,

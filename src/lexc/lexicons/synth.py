@@ -25,10 +25,11 @@ from random import Random
 from typing import Callable, Iterable
 
 from ..formats import FormatError, container
+from ..limits import MAX_SYNTH_WORDS
 from ..wordlist import word_lines
 
 END = "$"  # the "word ends here" symbol of the chain
-MAX_WORDS = 50_000_000  # beyond this the distinct words a chain can give run thin (and memory out)
+MAX_WORDS = MAX_SYNTH_WORDS  # beyond this the distinct words a chain can give run thin (and memory out)
 
 
 class Chain:

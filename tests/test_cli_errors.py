@@ -1,0 +1,123 @@
+"""The command line's general rules for bad input (issue 34), each case a command line an
+attacker would try: one line ``lexc: error: ...`` on stderr, exit status 2, no traceback and
+no hang.
+
+- every integer option is a ``Bounded`` range (``lexc.limits``) stated in its --help: huge,
+  negative or zero values are refused by name before the library sees them;
+"""
+
+from __future__ import annotations
+
+import time
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from lexc.cli import cli
+from lexc.cli.common import Bounded, BoundedFloat
+from lexc.limits import MAX_COUNT, MAX_SEED, MAX_WORD_TILES
+
+from test_cli import assert_one_error_line, run_main, tiny_dawg  # noqa: F401 (a fixture)
+
+EMPTY = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15"
+HUGE = "99999999999999999999999"  # past sys.maxsize, a C ssize_t and a float's exact integers
+
+
+def numeric_options() -> list[tuple[str, click.Parameter]]:
+    """(command, option) for every option of every command whose value is a number."""
+    return [(name, param) for name, command in sorted(cli.commands.items()) for param in command.params
+            if isinstance(param.type, (click.types.IntParamType, click.types.FloatParamType))]
+
+
+NUMERIC = numeric_options()
+
+
+def long_name(param: click.Parameter) -> str:
+    return max(param.opts, key=len)
+
+
+# -- one bounded type for every integer option --------------------------------------------
+
+def test_every_numeric_option_is_bounded_both_ways_and_says_so_in_its_help():
+    assert len(NUMERIC) >= 20  # the counts, limits, lengths, seeds, repeats of every command
+    for name, param in NUMERIC:
+        assert isinstance(param.type, (Bounded, BoundedFloat)), f"lexc {name} {long_name(param)}: {param.type!r}"
+        assert param.type.min is not None and param.type.max is not None, f"lexc {name} {long_name(param)}"
+        with click.Context(cli.commands[name], info_name=name) as ctx:
+            help_text = " ".join(cli.commands[name].get_help(ctx).split())
+        shown = (f"{param.type.min:,}<=x<={param.type.max:,}" if isinstance(param.type, Bounded)
+                 else f"{param.type.min:g}<=x<={param.type.max:g}")
+        assert shown in help_text, f"lexc {name} --help does not state the range of {long_name(param)}"
+
+
+@pytest.mark.parametrize("name, param", NUMERIC, ids=[f"{n}{long_name(p)}" for n, p in NUMERIC])
+def test_a_value_past_either_end_of_a_range_is_one_line_naming_the_option(capsys, name, param):
+    """Refused while the options are read, before any file is opened or work begins (so no
+    lexicon or word list is needed here): the error names the option and the range."""
+    above = param.type.max + 1 if isinstance(param.type, Bounded) else param.type.max * 2
+    for value in (str(above), HUGE, str(param.type.min - 1), "-" + HUGE):
+        code, out, err = run_main(capsys, name, long_name(param), value)
+        assert code == 2 and out == "", (name, value, err)
+        assert_one_error_line(err, long_name(param), "is not in the range")
+
+
+def test_the_ranges_are_the_documented_limits():
+    ranges = {(name, long_name(p)): (p.type.min, p.type.max) for name, p in NUMERIC}
+    assert ranges[("words", "--limit")] == (1, MAX_COUNT)
+    assert ranges[("dump", "--limit")] == (0, MAX_COUNT)
+    assert ranges[("build", "--max-len")] == (1, MAX_WORD_TILES)
+    assert ranges[("synth", "--order")] == (1, MAX_WORD_TILES)
+    assert ranges[("play", "--seed")] == ranges[("selfplay", "--seed")] == (0, MAX_SEED)
+
+
+@pytest.mark.parametrize("args", [
+    ["words", "{dawg}", "--limit", HUGE],  # was: ValueError from islice
+    ["words", "{dawg}", "--limit", "18446744073709551616"],
+    ["moves", "{dawg}", "--rack", "AEINST", "-n", "9223372036854775808"],  # was: OverflowError in the core
+    ["dump", "{dawg}", "-n", HUGE],
+    ["diff", "{dawg}", "{dawg}", "--limit", HUGE],
+    ["build", "{list}", "-o", "{out}", "--max-len", HUGE],  # was: OverflowError
+    ["synth", "-n", "10", "--order", "2147483648", "--train", "{list}", "-o", "{out}"],  # was: a hang
+    ["selfplay", "{dawg}", "--games", "2147483648"],  # was: a hang, game after game
+    ["search", "{dawg}", "-n", HUGE],
+])
+def test_the_counts_that_overflowed_or_hung_are_refused_at_once(tmp_path, tiny_dawg, capsys, args):
+    from test_cli import TINY
+
+    values = {"{dawg}": str(tiny_dawg), "{list}": str(TINY), "{out}": str(tmp_path / "out")}
+    started = time.monotonic()
+    code, _, err = run_main(capsys, *[values.get(a, a) for a in args])
+    assert code == 2
+    assert_one_error_line(err, "is not in the range")
+    assert time.monotonic() - started < 5
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "1e400"])
+def test_a_number_of_seconds_is_a_finite_number_in_range(capsys, value):
+    code, _, err = run_main(capsys, "bench", "--budget", value)
+    assert code == 2
+    assert_one_error_line(err, "--budget")
+
+
+@pytest.mark.parametrize("option, value, message", [
+    ("--length", "18446744073709551616", "at most 64"),  # was: OverflowError
+    ("--length", "2147483648", "at most 64"),  # was: a hang building a pattern of 2**31 tokens
+    ("--length", "2-70", "at most 64"),
+    ("--anagrams", "2-" + HUGE, "at most 1,000,000,000"),
+    ("--probability", HUGE + "-", "at most 1,000,000,000"),
+    ("--not", "length=" + HUGE, "at most 64"),
+    ("--length", "9" * 5000, "expected N, N-M or N-"),  # past Python's 4,300 digits: still one short line
+])
+def test_search_ranges_are_bounded(tiny_dawg, capsys, option, value, message):
+    started = time.monotonic()
+    code, _, err = run_main(capsys, "search", tiny_dawg, option, value)
+    assert code == 2
+    line = assert_one_error_line(err, message)
+    assert len(line) < 200 and time.monotonic() - started < 5
+
+
+def test_search_help_states_its_ranges():
+    text = " ".join(CliRunner().invoke(cli, ["search", "--help"]).output.split())
+    assert f"N, M from 0 to {MAX_WORD_TILES}" in text and "N, M from 0 to 1,000,000,000" in text
