@@ -4,6 +4,8 @@ no hang.
 
 - every integer option is a ``Bounded`` range (``lexc.limits``) stated in its --help: huge,
   negative or zero values are refused by name before the library sees them;
+- every text file (word lists, boards, JSONL positions) is decoded by ``lexc.textfile``: a
+  byte that is not UTF-8 is one line naming the file and line;
 """
 
 from __future__ import annotations
@@ -121,3 +123,66 @@ def test_search_ranges_are_bounded(tiny_dawg, capsys, option, value, message):
 def test_search_help_states_its_ranges():
     text = " ".join(CliRunner().invoke(cli, ["search", "--help"]).output.split())
     assert f"N, M from 0 to {MAX_WORD_TILES}" in text and "N, M from 0 to 1,000,000,000" in text
+
+
+# -- text files: one decoder -----------------------------------------------------------------
+
+def test_a_batch_file_with_a_byte_that_is_not_utf8_is_named_by_line(tmp_path, tiny_dawg, capsys):
+    batch = tmp_path / "b.jsonl"
+    good = f'{{"cgp": "{EMPTY} AEINST/ 0/0 0"}}\n'.encode()
+    batch.write_bytes(good + b'{"cgp": "\xff"}\n')  # was: UnicodeDecodeError
+    code, out, err = run_main(capsys, "moves", tiny_dawg, "--batch", batch)
+    assert code == 2 and len(out.splitlines()) == 1  # the first line's answer came out as it was read
+    assert_one_error_line(err, f"{batch}:2: not UTF-8 (byte 0xff)")
+
+
+@pytest.mark.parametrize("data, message", [
+    (b"\xff", ":1: not UTF-8 (byte 0xff)"),
+    (b"\xff\xfe{\x00}\x00", "looks like UTF-16"),
+    (b'{"cgp": "x"}\x00\n', ":1: NUL byte"),
+    (b"[" * 100_000 + b"\n", ":1: JSON nested too deeply"),
+    (f'{{"cgp": "{EMPTY} A/ 0/0 0", "rack": {{"a": 1}}}}\n'.encode(), '"rack" must be a string'),  # was: AttributeError
+    (f'{{"cgp": "{EMPTY} A/ 0/0 0", "rack": 5}}\n'.encode(), '"rack" must be a string'),
+])
+@pytest.mark.parametrize("command", ["moves", "bench"])
+def test_position_files_are_read_one_way(tmp_path, tiny_dawg, capsys, data, message, command):
+    path = tmp_path / "p.jsonl"
+    path.write_bytes(data)
+    args = (["moves", tiny_dawg, "--batch", path] if command == "moves" else
+            ["bench", "--positions", path, "--formats", "dawg", "--no-papers", "--repeat", "1"])
+    code, _, err = run_main(capsys, *args)
+    assert code == 2
+    assert_one_error_line(err, message)
+
+
+def test_a_position_line_past_the_line_limit_is_refused_without_reading_it_all(tmp_path):
+    from lexc.textfile import TextFileError, text_lines
+
+    path = tmp_path / "long.jsonl"
+    path.write_bytes(b'"' + b"x" * 5000 + b'"\n')
+    with pytest.raises(TextFileError, match=r"long.jsonl:1: a line longer than 1,000 bytes"):
+        list(text_lines(path, max_line=1000))
+    with pytest.raises(TextFileError, match="is a directory"):
+        list(text_lines(tmp_path))
+
+
+def test_a_board_file_with_a_bad_byte_names_its_line(tmp_path, tiny_dawg, capsys):
+    board = tmp_path / "board.txt"
+    board.write_bytes(b".......\n...\xe9...\n")
+    code, _, err = run_main(capsys, "moves", tiny_dawg, "--board", board, "--rack", "CAT")
+    assert code == 2
+    assert_one_error_line(err, f"{board}:2: not UTF-8 (byte 0xe9)")
+
+
+def test_the_text_file_errors_keep_the_callers_classes(tmp_path):
+    from lexc.board.board import PositionError
+    from lexc.textfile import TextFileError, decode_text, read_text
+    from lexc.wordlist import WordListError, decode_bytes
+
+    with pytest.raises(WordListError, match="w.txt:3: not UTF-8"):
+        decode_bytes(b"CAT\nDOG\nCAF\xe9\n", "w.txt")
+    with pytest.raises(PositionError, match="is a directory"):
+        read_text(tmp_path, 100, "board", PositionError)
+    with pytest.raises(TextFileError, match="no such file"):
+        read_text(tmp_path / "absent", 100)
+    assert decode_text(b"\xef\xbb\xbfCAT\n", "w.txt") == "CAT\n"  # a BOM is dropped

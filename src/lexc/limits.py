@@ -16,3 +16,4 @@ MAX_GAMES = 10_000  # games of one ``lexc selfplay`` run (each keeps its positio
 MAX_REPEAT = 1_000  # runs of one benchmark figure (--repeat, --movegen-repeat)
 MAX_BUDGET_S = 86_400.0  # seconds of a benchmark's time budget (--budget): one day
 MAX_SYNTH_WORDS = 50_000_000  # words of one synthetic list (lexc synth -n): beyond it a chain runs thin
+MAX_LINE_BYTES = 1 << 20  # bytes of one line of a line-by-line text file (JSONL positions) or of stdin
