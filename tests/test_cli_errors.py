@@ -6,6 +6,7 @@ no hang.
   negative or zero values are refused by name before the library sees them;
 - every text file (word lists, boards, JSONL positions) is decoded by ``lexc.textfile``: a
   byte that is not UTF-8 is one line naming the file and line;
+- every listing command (``search`` too) refuses a lexicon past ``--max-words``;
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from lexc.cli.common import Bounded, BoundedFloat
 from lexc.limits import MAX_COUNT, MAX_SEED, MAX_WORD_TILES
 
 from test_cli import assert_one_error_line, run_main, tiny_dawg  # noqa: F401 (a fixture)
+from test_hostile import dawg_file, exponential
 
 EMPTY = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15"
 HUGE = "99999999999999999999999"  # past sys.maxsize, a C ssize_t and a float's exact integers
@@ -68,6 +70,7 @@ def test_the_ranges_are_the_documented_limits():
     ranges = {(name, long_name(p)): (p.type.min, p.type.max) for name, p in NUMERIC}
     assert ranges[("words", "--limit")] == (1, MAX_COUNT)
     assert ranges[("dump", "--limit")] == (0, MAX_COUNT)
+    assert ranges[("search", "--max-words")] == (1, MAX_COUNT)
     assert ranges[("build", "--max-len")] == (1, MAX_WORD_TILES)
     assert ranges[("synth", "--order")] == (1, MAX_WORD_TILES)
     assert ranges[("play", "--seed")] == ranges[("selfplay", "--seed")] == (0, MAX_SEED)
@@ -123,6 +126,27 @@ def test_search_ranges_are_bounded(tiny_dawg, capsys, option, value, message):
 def test_search_help_states_its_ranges():
     text = " ".join(CliRunner().invoke(cli, ["search", "--help"]).output.split())
     assert f"N, M from 0 to {MAX_WORD_TILES}" in text and "N, M from 0 to 1,000,000,000" in text
+    assert "--max-words N" in text
+
+
+# -- search: --max-words like every listing command ----------------------------------------
+
+def test_search_refuses_a_small_graph_spelling_millions_of_words_at_once(tmp_path, capsys):
+    path = tmp_path / "every5.dawg"
+    path.write_bytes(dawg_file(exponential(5), 26 ** 5))  # 130 edges: every 5-letter string
+    started = time.monotonic()
+    code, out, err = run_main(capsys, "search", path, "--length", "5")
+    assert code == 2 and out == ""
+    assert_one_error_line(err, "11,881,376 words, more than the 10,000,000", "--max-words")
+    assert time.monotonic() - started < 10  # (it ran past 60 s, listing and tabulating them all)
+
+
+def test_search_max_words_is_the_limit_it_checks(tiny_dawg, capsys):
+    code, _, err = run_main(capsys, "search", tiny_dawg, "--max-words", "3")
+    assert code == 2
+    assert_one_error_line(err, "more than the 3 lexc lists at once", "--max-words")
+    code, out, _ = run_main(capsys, "search", tiny_dawg, "--max-words", "1000", "--length", "3", "--json")
+    assert code == 0 and out.startswith("[")
 
 
 # -- text files: one decoder -----------------------------------------------------------------

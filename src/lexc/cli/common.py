@@ -239,8 +239,8 @@ def count_option(*names: str, low: int = 1, help: str, **kwargs: Any):
 
 def max_words_option(f):
     """``--max-words``: how many words of a compiled file lexc lists at once (convert, edit,
-    export, build --from kwg, anagram); a file that spells more is refused before any word
-    is listed."""
+    export, build --from kwg, the listing queries); a file that spells more is refused before
+    any word is listed."""
     return click.option("--max-words", type=Bounded(1, MAX_COUNT), default=MAX_LISTED_WORDS, show_default=True,
                         metavar="N", help="Refuse a compiled file (or KWG) that spells more words than this, "
                                           "before listing them.")(f)

@@ -135,9 +135,10 @@ def hooks(args, lexicon_opt, format_, ruleset, as_json):
 @click.option("--csv", "as_csv", is_flag=True, help="Every column as CSV.")
 @count_option("-n", "--limit", default=None, help="Show at most N rows (after sorting).")
 @lexicon_options
+@max_words_option
 def search_cmd(args, pattern, anagram, subanagram, length, contains, begins, ends, anagram_count, front_hook,
                back_hook, drops_first, drops_last, in_file, probability, blanks, negated, sort, group, as_csv,
-               limit, lexicon_opt, format_, ruleset, as_json):
+               limit, lexicon_opt, format_, ruleset, max_words, as_json):
     """Words that meet every condition given (AND; --not KIND=VALUE negates one), as a study
     table: front hooks, the word (a dot where removing its first or last tile leaves a word),
     back hooks, probability rank, alphagram, number of anagrams. Exit 1 (and "no words" on
@@ -146,12 +147,13 @@ def search_cmd(args, pattern, anagram, subanagram, length, contains, begins, end
     Example: lexc search --length 7 --sort probability -n 100  |  lexc search --pattern 'Q*' --not contains=U
     """
     from ..lexicons.search import KINDS, SearchError, make_condition, search, study_table
-    from ..lexicons.source import open_lexicon
+    from ..lexicons.source import check_listable, open_lexicon
     from ..ruleset import load_ruleset
 
     lexicon, rest = lexicon_arg(args, lexicon_opt, format_, ruleset, min_rest=0)
     if rest:
         raise click.UsageError(f"unexpected argument {rest[0]!r} (conditions are options: see --help)")
+    check_listable(lexicon, "the lexicon", max_words)  # a search may list (and tabulate) every word
     rules = load_ruleset(ruleset)
     if tuple(rules.alphabet.labels) != tuple(lexicon.alphabet.labels):
         raise click.UsageError(f"the lexicon's alphabet is not the {rules.name} ruleset's (give -r)")
