@@ -6,11 +6,13 @@ no hang.
   negative or zero values are refused by name before the library sees them;
 - every text file (word lists, boards, JSONL positions) is decoded by ``lexc.textfile``: a
   byte that is not UTF-8 is one line naming the file and line;
+- every argument is UTF-8 text without NUL;
 - every listing command (``search`` too) refuses a lexicon past ``--max-words``;
 """
 
 from __future__ import annotations
 
+import io
 import time
 
 import click
@@ -19,6 +21,7 @@ from click.testing import CliRunner
 
 from lexc.cli import cli
 from lexc.cli.common import Bounded, BoundedFloat
+from lexc.cli.game import typed_line
 from lexc.limits import MAX_COUNT, MAX_SEED, MAX_WORD_TILES
 
 from test_cli import assert_one_error_line, run_main, tiny_dawg  # noqa: F401 (a fixture)
@@ -210,3 +213,48 @@ def test_the_text_file_errors_keep_the_callers_classes(tmp_path):
     with pytest.raises(TextFileError, match="no such file"):
         read_text(tmp_path / "absent", 100)
     assert decode_text(b"\xef\xbb\xbfCAT\n", "w.txt") == "CAT\n"  # a BOM is dropped
+
+
+# -- arguments -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args, number", [
+    (["check", "{dawg}", "C\udcffT"], 3),  # a byte that is not UTF-8, as Python hands it over; was: UnicodeEncodeError
+    (["hooks", "{dawg}", "\udcc3"], 3),
+    (["check", "\udcff.dawg", "CAT"], 2),
+    (["play", "{dawg}", "--name", "x\udcffy"], 4),
+    (["words", "{dawg}", "--prefix", "A\x00B"], 4),
+])
+def test_an_argument_that_is_not_utf8_text_is_one_line(tiny_dawg, capsys, args, number):
+    code, out, err = run_main(capsys, *[str(tiny_dawg) if a == "{dawg}" else a for a in args])
+    assert code == 2 and out == ""
+    line = assert_one_error_line(err, f"argument {number} (")
+    assert "is not UTF-8 text" in line or "holds a NUL character" in line
+    assert "\\x" in line and line.isprintable()  # the bad byte shown escaped (\\xff), never raw
+
+
+@pytest.mark.parametrize("value", ["", ",", " , "])
+def test_bench_formats_naming_no_format_is_refused_not_taken_for_all(capsys, value):
+    started = time.monotonic()
+    code, _, err = run_main(capsys, "bench", "--formats", value, "--no-movegen", "--no-papers")  # was: every format
+    assert code == 2
+    assert_one_error_line(err, "--formats", "at least one format")
+    assert time.monotonic() - started < 5
+
+
+def test_a_line_typed_to_play_that_is_not_utf8_is_refused_and_the_game_goes_on(tmp_path, tiny_dawg):
+    saved = tmp_path / "g.gcg"
+    result = CliRunner().invoke(cli, ["play", str(tiny_dawg), "--seed", "3", "--save", str(saved), "--no-color"],
+                                input=b"\xff\xfe\nquit\ny\n")  # was: UnicodeDecodeError on reading stdin
+    assert result.exit_code == 0, (result.output, result.exception)
+    assert "\ufffd" in result.output and saved.exists()
+
+
+def test_typed_lines_are_bounded_and_decoded():
+    from lexc.limits import MAX_LINE_BYTES
+
+    stream = io.BytesIO(b"A" * (MAX_LINE_BYTES + 10) + b"\npass\n\xc3\xa9t\xe9\n")
+    assert len(typed_line(stream)) == MAX_LINE_BYTES  # the rest of the long line is skipped...
+    assert typed_line(stream) == "pass"  # ...and the next line is the next command
+    assert typed_line(stream) == "\u00e9t\ufffd"
+    assert typed_line(stream) is None
+    assert typed_line(io.StringIO("quit\r\n")) == "quit"

@@ -4,7 +4,8 @@ line: UTF-16, a NUL byte (a binary file), a byte that is not UTF-8, a file too b
 directory, a missing or unreadable file.
 
 Word lists (``lexc.wordlist``), board pictures (``lexc.board``), JSONL position files
-(``moves --batch``, ``bench --positions``) are decoded here. GCG records keep their own rule (``lexc.game.gcg``: a ``#character-encoding`` pragma,
+(``moves --batch``, ``bench --positions``) and the lines typed to ``lexc play`` are decoded
+here. GCG records keep their own rule (``lexc.game.gcg``: a ``#character-encoding`` pragma,
 else UTF-8 with the Latin-1 fallback the format allows).
 
 Each reader raises the caller's error class (a ``LexcError``: ``WordListError`` for a word
@@ -93,3 +94,10 @@ def text_lines(path: str | os.PathLike, kind: str = "text", error: ErrorClass = 
                 raise error(f"{path}:{number}: a line longer than {max_line:,} bytes; not a {kind}")
             text = decode_text(raw, str(path), kind, error, first_line=number)
             yield number, text.rstrip("\r\n")
+
+
+def decode_line(raw: bytes) -> str:
+    """One line typed by the user (``lexc play``'s prompt) as text: a byte that is not UTF-8
+    becomes U+FFFD, which no alphabet or command holds, so the line is refused as any
+    mistyped line is and the game goes on."""
+    return raw.decode("utf-8", "replace").rstrip("\r\n")

@@ -42,7 +42,9 @@ def bench(wordlist, formats_, positions, repeat, movegen_repeat, budget, movegen
     from ..ruleset import load_ruleset
     from ..bench.report import format_report, write_out
 
-    names = [f.strip() for f in formats_.split(",") if f.strip()] if formats_ else list(FORMATS)
+    names = [f.strip() for f in formats_.split(",") if f.strip()] if formats_ is not None else list(FORMATS)
+    if not names:
+        raise click.BadParameter("name at least one format (or leave the option out for all)", param_hint="--formats")
     unknown = [f for f in names if f not in FORMATS]
     if unknown:
         raise click.BadParameter(f"unknown format {unknown[0]!r} (known: {', '.join(FORMATS)})", param_hint="--formats")

@@ -237,6 +237,33 @@ def count_option(*names: str, low: int = 1, help: str, **kwargs: Any):
     return click.option(*names, type=Bounded(low, MAX_COUNT), metavar="N", help=help, **kwargs)
 
 
+def check_arguments(args: list[str]) -> None:
+    """Refuse, with one line, a command-line argument lexc cannot read as text: a NUL
+    character, or a byte that is not UTF-8 (Python hands it over as a lone surrogate, which
+    no word, rack or file name lexc writes can hold). Every argument, file names too, is
+    UTF-8 text, as every text file lexc reads is (``lexc.textfile``)."""
+    for number, arg in enumerate(args, 1):
+        if "\0" in arg:
+            raise click.ClickException(f"argument {number} ({_shown(arg)}) holds a NUL character")
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            raise click.ClickException(f"argument {number} ({_shown(arg)}) is not UTF-8 text; lexc reads its "
+                                       "arguments, file names too, as UTF-8") from None
+
+
+def _shown(arg: str, width: int = 60) -> str:
+    """An argument as an error line quotes it: at most ``width`` characters, a byte that is
+    not UTF-8 as ``\\xNN``, a control character escaped."""
+    try:
+        data = os.fsencode(arg[:width])  # the bytes as given (a lone surrogate is one of them)
+    except UnicodeEncodeError:
+        data = arg[:width].encode("utf-8", "backslashreplace")
+    text = data.decode("utf-8", "backslashreplace")
+    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+    return text + ("..." if len(arg) > width else "")
+
+
 def max_words_option(f):
     """``--max-words``: how many words of a compiled file lexc lists at once (convert, edit,
     export, build --from kwg, the listing queries); a file that spells more is refused before

@@ -6,11 +6,12 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
 from . import common
-from ..limits import MAX_GAMES, MAX_SEED
+from ..limits import MAX_GAMES, MAX_LINE_BYTES, MAX_SEED
 from .common import Bounded, Negative, emit, lexicon_file, lexicon_option, note
 
 
@@ -154,11 +155,10 @@ def play(lexfile, ruleset, seed, strategy, level, name, end_rule, save, watch, c
 
     def ask(prompt: str) -> str | None:
         click.echo(prompt, nl=False, file=out)
-        line = sys.stdin.readline()
-        if not line:
+        line = typed_line(sys.stdin)
+        if line is None:
             click.echo(file=out)
-            return None
-        return line.rstrip("\r\n")
+        return line
 
     session = Session(Console(ask, say, color), lexicon)
     program = ProgramPlayer(lexicon, strategy, "lexc", f"lexc {level} player", level=level)
@@ -176,3 +176,26 @@ def play(lexfile, ruleset, seed, strategy, level, name, end_rule, save, watch, c
     if as_json:
         emit({"seed": seed, "players": [p.nick for p in manager.players], "scores": list(manager.scores),
               "end": end, "turns": manager.turns, "added": session.added, "gcg": path}, True)
+
+
+def typed_line(stream: Any) -> str | None:
+    """One line the player typed (None at the end of the input), without its line break:
+    read as bytes, at most ``MAX_LINE_BYTES`` of it (the rest of a longer line is skipped),
+    and decoded by ``lexc.textfile.decode_line`` (a byte that is not UTF-8 is a character no
+    command or alphabet holds: the line is refused as a mistyped one is, and the game goes
+    on). A text stream without bytes beneath (a test's) is read as text."""
+    from ..textfile import decode_line
+
+    source = getattr(stream, "buffer", stream)
+    raw = source.readline(MAX_LINE_BYTES + 1)
+    if not raw:
+        return None
+    if isinstance(raw, str):
+        raw = raw.encode("utf-8", "surrogatepass")
+    if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+        while True:  # skip the rest of the line, a bounded piece at a time
+            rest = source.readline(MAX_LINE_BYTES)
+            if not rest or rest[-1:] in ("\n", b"\n"):
+                break
+        raw = raw[:MAX_LINE_BYTES]
+    return decode_line(raw)
