@@ -8,11 +8,15 @@ no hang.
   byte that is not UTF-8 is one line naming the file and line;
 - every argument is UTF-8 text without NUL;
 - every listing command (``search`` too) refuses a lexicon past ``--max-words``;
+- an output that is a special file is written into, never renamed over.
 """
 
 from __future__ import annotations
 
 import io
+import os
+import stat
+import threading
 import time
 
 import click
@@ -258,3 +262,27 @@ def test_typed_lines_are_bounded_and_decoded():
     assert typed_line(stream) == "\u00e9t\ufffd"
     assert typed_line(stream) is None
     assert typed_line(io.StringIO("quit\r\n")) == "quit"
+
+
+# -- outputs -----------------------------------------------------------------------------------
+
+def test_an_output_that_is_a_special_file_is_written_into_not_replaced(tmp_path, capsys):
+    from test_cli import TINY
+
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    code, _, err = run_main(capsys, "build", TINY, "-o", fifo)  # was: renamed over (root: -o /dev/null replaced)
+    reader.join(10)
+    assert code == 0, err
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert received and received[0].startswith(b"\x89LXC")
+
+
+def test_an_output_that_is_a_directory_is_still_refused(tmp_path):
+    from lexc.formats.container import write_atomic
+
+    with pytest.raises(IsADirectoryError):
+        write_atomic(tmp_path, b"data")
