@@ -219,6 +219,19 @@ def test_the_text_file_errors_keep_the_callers_classes(tmp_path):
     assert decode_text(b"\xef\xbb\xbfCAT\n", "w.txt") == "CAT\n"  # a BOM is dropped
 
 
+# -- synth: a chain that has run dry says so in about a second, whatever the count ------------
+
+def test_a_dry_chain_gives_up_after_a_bounded_number_of_draws(monkeypatch):
+    from lexc.formats import FormatError
+    from lexc.lexicons import synth
+
+    monkeypatch.setattr(synth, "MAX_PATIENCE", 20_000)  # (the cap: a million draws by default)
+    started = time.monotonic()
+    with pytest.raises(FormatError, match="no more new words after 2 .asked for 40,000,000"):
+        synth.generate(40_000_000, order=1, min_len=2, max_len=2, training=["AB", "CD"])  # was: 800 million draws
+    assert time.monotonic() - started < 5
+
+
 # -- arguments -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("args, number", [
