@@ -172,6 +172,7 @@ def test_a_batch_file_with_a_byte_that_is_not_utf8_is_named_by_line(tmp_path, ti
     (b"\xff\xfe{\x00}\x00", "looks like UTF-16"),
     (b'{"cgp": "x"}\x00\n', ":1: NUL byte"),
     (b"[" * 100_000 + b"\n", ":1: JSON nested too deeply"),
+    (b'{"cgp": ' + b"9" * 5000 + b"}\n", ":1: not JSON (Exceeds the limit (4300 digits)"),  # was: ValueError
     (f'{{"cgp": "{EMPTY} A/ 0/0 0", "rack": {{"a": 1}}}}\n'.encode(), '"rack" must be a string'),  # was: AttributeError
     (f'{{"cgp": "{EMPTY} A/ 0/0 0", "rack": 5}}\n'.encode(), '"rack" must be a string'),
 ])

@@ -57,8 +57,9 @@ def position_items(source: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
             continue
         try:
             item = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise PositionError(f"{source}:{n}: not JSON ({exc.msg})") from None
+        except ValueError as exc:  # (JSONDecodeError, or a number past Python's 4,300 digits)
+            why = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc).partition(":")[0]
+            raise PositionError(f"{source}:{n}: not JSON ({why})") from None
         except RecursionError:
             raise PositionError(f"{source}:{n}: JSON nested too deeply") from None
         if not isinstance(item, dict) or not isinstance(item.get("cgp"), str):
