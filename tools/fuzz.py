@@ -735,8 +735,43 @@ def t_word(rng):
     return CliCase((rng.choice(["check", "hooks"]), "{dawg}", "--", mutate_text(rng, rng.choice(WORDS))))
 
 
+# every integer option of the quick commands, and the search options that read a number or a range
+COUNT_OPTIONS = [("words", "{dawg}", "--limit"), ("moves", "{dawg}", "--rack", "AEINST", "-n"),
+                 ("moves", "{gaddawg}", "--rack", "AEINST", "-n"), ("dump", "{dawg}", "-n"),
+                 ("diff", "{dawg}", "{gaddawg}", "--limit"), ("anagram", "{dawg}", "CAT", "--max-words"),
+                 ("search", "{dawg}", "--length"), ("search", "{dawg}", "-n"), ("search", "{dawg}", "--anagrams"),
+                 ("search", "{dawg}", "--probability"), ("search", "{dawg}", "--blanks"),
+                 ("search", "{dawg}", "--max-words")]
+NUMBERS = ["0", "1", "-1", "7", "64", "65", "2-9", "3-", "1000000000", "1000000001", "2147483648",
+           "9223372036854775808", "18446744073709551616", "99999999999999999999999", "1e3", "nan", "inf", "0x10"]
+
+
+def t_count(rng):
+    """A number given to an integer option or a search range: huge, negative, zero, mutated."""
+    number = rng.choice(NUMBERS)
+    if rng.random() < 0.5:
+        number = mutate_text(rng, number)
+    return CliCase((*rng.choice(COUNT_OPTIONS), number))
+
+
+def t_batch(rng):
+    """A JSONL position file for ``moves --batch``: lines mutated as text, or bytes that are
+    not UTF-8 (a stray byte, UTF-16, NUL) put in."""
+    lines = [json.dumps({"cgp": cgp}) for cgp in rng.sample(_positions()[:10], 3)]
+    i = rng.randrange(len(lines))
+    lines[i] = mutate_text(rng, lines[i])
+    data = "\n".join(lines).encode("utf-8", "surrogatepass")
+    if rng.random() < 0.3:
+        at = rng.randrange(len(data) + 1)
+        data = data[:at] + rng.choice([b"\xff", b"\xc3", b"\x00", b"\xed\xa0\x80"]) + data[at:]
+    elif rng.random() < 0.1:
+        data = "\n".join(lines).encode("utf-16")
+    return CliCase(("moves", rng.choice(["{dawg}", "{gaddawg}"]), "--batch", "{file}", "-n", "2"), data)
+
+
 TEXT_KINDS: dict[str, Callable[[random.Random], CliCase]] = {
-    "notation": t_notation, "cgp": t_cgp, "gcg": t_gcg, "pattern": t_pattern, "rack": t_rack, "word": t_word}
+    "notation": t_notation, "cgp": t_cgp, "gcg": t_gcg, "pattern": t_pattern, "rack": t_rack, "word": t_word,
+    "count": t_count, "batch": t_batch}
 
 CLI_LEXICONS: dict[str, str] = {}  # placeholder -> path, made once per run (prepare_cli)
 

@@ -10,6 +10,7 @@ the board is written with the label in lowercase and coded ``code | BLANK_FLAG``
 from __future__ import annotations
 
 from .errors import LexcError
+from .limits import MAX_WORD_TILES  # noqa: F401 (re-exported: the longest word, the most tiles of a rack)
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -22,7 +23,6 @@ UNBLANK = bytes(code & ~BLANK_FLAG for code in range(256))  # bytes.translate ta
 _SEPARATOR = "\x00"  # code 0 decodes to this: decode_many's word separator
 MAX_LETTERS = 127  # codes 1..127, so that code | BLANK_FLAG still fits in a byte
 MAX_LABEL = 8  # characters of one label (Catalan's L·L has 3)
-MAX_WORD_TILES = 64  # the longest word any lexicon holds, and the most tiles a rack may hold
 RESERVED = "?*[]^#.()/-"  # characters with a meaning of their own in racks, patterns and notation
 
 

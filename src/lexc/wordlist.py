@@ -21,6 +21,7 @@ from typing import Iterable, Sequence
 
 from .alphabet import MAX_WORD_TILES, Alphabet, AlphabetError, fold  # noqa: F401 (MAX_WORD_TILES: re-exported)
 from .limits import MAX_LISTED_WORDS  # noqa: F401 (re-exported)
+from .textfile import decode_text, open_error
 
 
 class WordListError(LexcError, ValueError):
@@ -93,22 +94,9 @@ def digest(words: Sequence[bytes], alphabet: Alphabet) -> str:
 
 
 def decode_bytes(data: bytes, source: str) -> str:
-    """UTF-8 text of a file, or a WordListError saying which encoding it looks like."""
-    nuls = data[:64].count(b"\0")
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or (nuls and nuls * 4 >= min(len(data), 64)):
-        raise WordListError(f"{source}: looks like UTF-16, not UTF-8; convert it (iconv -f UTF-16 -t UTF-8)")
-    if b"\0" in data:
-        line = data.count(b"\n", 0, data.index(b"\0")) + 1
-        raise WordListError(f"{source}:{line}: NUL byte: a binary file, not a UTF-8 word list")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        byte = data[exc.start]
-        raise WordListError(
-            f"{source}:{line}: not UTF-8 (byte {byte:#04x}); Latin-1 or another 8-bit encoding? "
-            "convert it (iconv -f LATIN1 -t UTF-8)"
-        ) from None
+    """UTF-8 text of a word-list file, or a WordListError saying which encoding it looks like
+    (``lexc.textfile.decode_text``: the one decoder of the user's text files)."""
+    return decode_text(data, source, "word list", WordListError)
 
 
 def parse_text(
@@ -208,12 +196,8 @@ def read_list_bytes(path: str | os.PathLike) -> bytes:
                 if size > MAX_LIST_BYTES:
                     raise WordListError(f"{path}: larger than {MAX_LIST_BYTES:,} bytes; too big for a word list")
                 chunks.append(chunk)
-    except FileNotFoundError:
-        raise WordListError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise WordListError(f"{path}: is a directory") from None
     except OSError as exc:
-        raise WordListError(f"{path}: {exc.strerror}") from None
+        raise open_error(path, exc, WordListError) from None
     return b"".join(chunks)
 
 

@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterable, Iterator
 from ..board.board import PositionError, parse_cgp
 from ..movegen import compiled
 from ..ruleset import Ruleset, load_ruleset
+from ..textfile import text_lines
 
 POSITIONS = "enable-selfplay.jsonl"
 
@@ -39,21 +40,33 @@ def read_positions(path: str | Path | None = None) -> list[dict[str, Any]]:
     """Positions from a JSONL file (``{"cgp": ..., "rack": ...}`` per line); the built-in
     set by default. A bad line is a PositionError naming it."""
     source = Path(path) if path else bundled_positions()
-    out = []
-    with open(source, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                item = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise PositionError(f"{source}:{n}: not JSON ({exc.msg})") from None
-            if not isinstance(item, dict) or not isinstance(item.get("cgp"), str):
-                raise PositionError(f'{source}:{n}: expected an object with a "cgp" string')
-            out.append(item)
+    out = [item for _, item in position_items(source)]
     if not out:
         raise PositionError(f"{source}: no positions")
     return out
+
+
+def position_items(source: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, object) for each position of a JSONL file, read a line at a time
+    (``lexc.textfile.text_lines``: UTF-8, bounded lines) and skipping blank lines: an
+    object with a ``"cgp"`` string and, if any, a ``"rack"`` string (or null: the CGP's
+    rack). Anything else is a PositionError naming the file and line."""
+    for n, line in text_lines(source, "position file (JSONL)", PositionError):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except ValueError as exc:  # (JSONDecodeError, or a number past Python's 4,300 digits)
+            why = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc).partition(":")[0]
+            raise PositionError(f"{source}:{n}: not JSON ({why})") from None
+        except RecursionError:
+            raise PositionError(f"{source}:{n}: JSON nested too deeply") from None
+        if not isinstance(item, dict) or not isinstance(item.get("cgp"), str):
+            raise PositionError(f'{source}:{n}: expected an object with a "cgp" string')
+        if not isinstance(item.get("rack", ""), (str, type(None))):
+            raise PositionError(f'{source}:{n}: "rack" must be a string (or null for the CGP\'s rack), '
+                                f"not {type(item['rack']).__name__}")
+        yield n, item
 
 
 def blanks_on_rack(item: dict[str, Any], ruleset: Ruleset) -> int:

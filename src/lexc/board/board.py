@@ -30,6 +30,7 @@ from typing import Iterator
 
 from ..alphabet import BLANK_FLAG, Alphabet, AlphabetError
 from ..ruleset import Ruleset
+from ..textfile import read_text
 
 
 MAX_CGP = 8192  # characters of a CGP string, and bytes of a board picture file
@@ -299,14 +300,7 @@ def read_position(ruleset: Ruleset, cgp: str | None = None, picture_path: str | 
         raise PositionError("give a position as a CGP string or as a board file, not both or neither")
     if cgp is not None:
         return parse_cgp(cgp, ruleset)
-    with open(picture_path, "rb") as f:
-        data = f.read(MAX_CGP + 1)
-    if len(data) > MAX_CGP:
-        raise PositionError(f"{picture_path}: larger than {MAX_CGP:,} bytes; not a board")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise PositionError(f"{picture_path}: not UTF-8 text") from None
+    text = read_text(picture_path, MAX_CGP, "board", PositionError)
     lines = [line for line in text.splitlines() if line.strip()]
     if len(lines) == 1 and "/" in lines[0]:
         return parse_cgp(lines[0], ruleset)

@@ -9,7 +9,9 @@ the top wing: it may import every wing, and nothing imports it.
 
 Exit status: 0 success, 1 a negative answer (an invalid word, no match, a finding of
 ``verify``; a reader that closed the output pipe early, ``lexc dump FILE | head``: quietly), 2
-bad input or usage (one line on stderr, never a traceback).
+bad input or usage (one line on stderr, never a traceback). The rules that keep it so: every
+argument is UTF-8 text (``common.check_arguments``), every integer option a ``Bounded`` range
+(``lexc.limits``), every text file read by ``lexc.textfile``.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from .. import native
 from .._version import __version__
 from ..errors import LexcError
 from . import bench, board, game, inspect, lexicons, query
-from .common import Negative, one_line
+from .common import Negative, check_arguments, one_line
 
 def is_user_error(exc: BaseException) -> bool:
     """Whether an exception is the user's: a ``LexcError`` (every library error derives from
@@ -89,6 +91,7 @@ def main(argv: list[str] | None = None) -> None:
     the command quietly with status 1 (as click ends a command whose output pipe closed)."""
     args = sys.argv[1:] if argv is None else list(argv)
     try:
+        check_arguments(args)
         if not args and not any(key.endswith("_COMPLETE") for key in os.environ):  # (click's shell completion
             # runs the program with no arguments and _LEXC_COMPLETE set: it goes to click)
             with cli.context_class(cli, info_name="lexc", **cli.context_settings) as ctx:

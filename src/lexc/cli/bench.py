@@ -6,7 +6,8 @@ from __future__ import annotations
 import click
 
 from ..formats import FORMATS
-from .common import emit, note, status_line
+from ..limits import MAX_BUDGET_S, MAX_REPEAT
+from .common import Bounded, BoundedFloat, emit, note, status_line
 
 
 @click.command()
@@ -14,9 +15,11 @@ from .common import emit, note, status_line
 @click.option("--formats", "formats_", metavar="F1,F2", help="Only these formats (default: every registered one).")
 @click.option("--positions", type=click.Path(dir_okay=False, exists=True), metavar="FILE.jsonl",
               help='Move-generation positions, {"cgp": ..., "rack": ...} per line (default: the built-in 100).')
-@click.option("--repeat", default=5, show_default=True, type=click.IntRange(1), help="Runs per figure (median, min, max).")
-@click.option("--movegen-repeat", type=click.IntRange(1), metavar="N", help="Runs per move-generation figure (default: --repeat).")
-@click.option("--budget", default=10.0, show_default=True, type=click.FloatRange(0.1),
+@click.option("--repeat", default=5, show_default=True, type=Bounded(1, MAX_REPEAT), metavar="N",
+              help="Runs per figure (median, min, max).")
+@click.option("--movegen-repeat", type=Bounded(1, MAX_REPEAT), metavar="N",
+              help="Runs per move-generation figure (default: --repeat).")
+@click.option("--budget", default=10.0, show_default=True, type=BoundedFloat(0.1, MAX_BUDGET_S), metavar="SECONDS",
               help="Seconds a move generator may spend on its first run over the positions (a slower one is "
                    "timed on the positions done by then).")
 @click.option("--movegen/--no-movegen", default=True, show_default=True, help="Measure move generation.")
@@ -39,7 +42,9 @@ def bench(wordlist, formats_, positions, repeat, movegen_repeat, budget, movegen
     from ..ruleset import load_ruleset
     from ..bench.report import format_report, write_out
 
-    names = [f.strip() for f in formats_.split(",") if f.strip()] if formats_ else list(FORMATS)
+    names = [f.strip() for f in formats_.split(",") if f.strip()] if formats_ is not None else list(FORMATS)
+    if not names:
+        raise click.BadParameter("name at least one format (or leave the option out for all)", param_hint="--formats")
     unknown = [f for f in names if f not in FORMATS]
     if unknown:
         raise click.BadParameter(f"unknown format {unknown[0]!r} (known: {', '.join(FORMATS)})", param_hint="--formats")

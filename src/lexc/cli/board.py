@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from .common import (max_words_option, Negative, emit, lexicon_file, lexicon_option, note, nothing_found, one_line,
-                     position_args, position_options)
+from .common import (Negative, count_option, emit, lexicon_file, lexicon_option, max_words_option, note,
+                     nothing_found, one_line, position_args, position_options)
 
 
 @click.command()
@@ -15,8 +15,7 @@ from .common import (max_words_option, Negative, emit, lexicon_file, lexicon_opt
 @position_options
 @click.option("--strategy", default="auto", show_default=True,
               help="naive, appel-jacobson, gordon, shapiro-smith, or auto (by the format's capabilities).")
-@click.option("-n", "--top", type=click.IntRange(1), default=None,
-              help="Show only the N best plays (and those tied with the last).")
+@count_option("-n", "--top", default=None, help="Show only the N best plays (and those tied with the last).")
 @click.option("--batch", type=click.Path(dir_okay=False), metavar="FILE.jsonl",
               help='One position per line, {"cgp": ..., "rack": ...}: one JSON line out per position.')
 @lexicon_option
@@ -36,21 +35,18 @@ def moves(lexfile, cgp, board_file, rack, ruleset, as_json, strategy, top, batch
     lexicon = open_lexicon(lexfile, "dawg", ruleset, progress=note)
     check_listable(lexicon, lexfile or "the bundled lexicon", max_words)  # plays grow with the lexicon
     if batch:
-        import json
+        from ..bench.moves import position_items
+        from ..errors import LexcError
 
         rules = load_ruleset(ruleset)
-        with open(batch, encoding="utf-8") as f:
-            for number, line in enumerate(f, 1):
-                if not line.strip():
-                    continue
-                try:
-                    item = json.loads(line)
-                    position = read_position(rules, item["cgp"])
-                    line = generate_plays(position.board, item.get("rack") or position.rack, lexicon,
-                                          strategy).batch_json(top)
-                except (ValueError, KeyError, TypeError) as exc:
-                    raise PositionError(f"{batch}:{number}: {one_line(exc)}") from None
-                click.echo(line)
+        for number, item in position_items(batch):  # read as it goes: a file of any length
+            try:
+                position = read_position(rules, item["cgp"])
+                line = generate_plays(position.board, item.get("rack") or position.rack, lexicon,
+                                      strategy).batch_json(top)
+            except (LexcError, ValueError) as exc:  # (a bad CGP or rack: named by its line)
+                raise PositionError(f"{batch}:{number}: {one_line(exc)}") from None
+            click.echo(line)
         return
     rules, position, rack = position_args(cgp, board_file, rack, ruleset)
     shown = generate_plays(position.board, rack, lexicon, strategy).pairs(top)

@@ -1,7 +1,9 @@
-"""Helpers every command module shares: output, exit status 1, the lexicon and position options."""
+"""Helpers every command module shares: output, exit status 1, the lexicon and position options,
+and the types of the integer options (``Bounded``: every one has a range, stated in its --help)."""
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from contextlib import contextmanager
@@ -11,7 +13,7 @@ import click
 
 from ..formats import FORMATS  # the registry's names (each format's module is imported when used)
 from ..formats.errors import FormatError
-from ..limits import MAX_LISTED_WORDS
+from ..limits import MAX_COUNT, MAX_LISTED_WORDS
 
 
 MAX_MESSAGE = 400  # characters of an error line: an input of any size is quoted in part
@@ -198,9 +200,74 @@ def one_line(exc: BaseException) -> str:
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
 
 
+class Bounded(click.IntRange):
+    """The type of every integer option: an integer from ``low`` to ``high`` (both given, from
+    ``lexc.limits``). ``--help`` states the range, and any other value (too big for the
+    machine, negative, zero where a count must be positive, not an integer) is refused by
+    click with one line naming the option, before the library sees it."""
+
+    def __init__(self, low: int, high: int) -> None:
+        super().__init__(low, high)
+
+    def _describe_range(self) -> str:
+        """The range as --help and the error show it: ``1<=x<=1,000,000,000``."""
+        return f"{self.min:,}<=x<={self.max:,}"
+
+
+class BoundedFloat(click.FloatRange):
+    """``Bounded`` for a number of seconds: from ``low`` to ``high``, and never NaN (which
+    passes every comparison, so a plain range would let it through)."""
+
+    def __init__(self, low: float, high: float) -> None:
+        super().__init__(low, high)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        number = super().convert(value, param, ctx)
+        if math.isnan(number):
+            self.fail(f"{value!r} is not a number", param, ctx)
+        return number
+
+    def _describe_range(self) -> str:
+        return f"{self.min:g}<=x<={self.max:g}"
+
+
+def count_option(*names: str, low: int = 1, help: str, **kwargs: Any):
+    """An option holding a count or limit (``-n``, ``--limit``): ``Bounded(low, MAX_COUNT)``,
+    shown as N."""
+    return click.option(*names, type=Bounded(low, MAX_COUNT), metavar="N", help=help, **kwargs)
+
+
+def check_arguments(args: list[str]) -> None:
+    """Refuse, with one line, a command-line argument lexc cannot read as text: a NUL
+    character, or a byte that is not UTF-8 (Python hands it over as a lone surrogate, which
+    no word, rack or file name lexc writes can hold). Every argument, file names too, is
+    UTF-8 text, as every text file lexc reads is (``lexc.textfile``)."""
+    for number, arg in enumerate(args, 1):
+        if "\0" in arg:
+            raise click.ClickException(f"argument {number} ({_shown(arg)}) holds a NUL character")
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            raise click.ClickException(f"argument {number} ({_shown(arg)}) is not UTF-8 text; lexc reads its "
+                                       "arguments, file names too, as UTF-8") from None
+
+
+def _shown(arg: str, width: int = 60) -> str:
+    """An argument as an error line quotes it: at most ``width`` characters, a byte that is
+    not UTF-8 as ``\\xNN``, a control character escaped."""
+    try:
+        data = os.fsencode(arg[:width])  # the bytes as given (a lone surrogate is one of them)
+    except UnicodeEncodeError:
+        data = arg[:width].encode("utf-8", "backslashreplace")
+    text = data.decode("utf-8", "backslashreplace")
+    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+    return text + ("..." if len(arg) > width else "")
+
+
 def max_words_option(f):
     """``--max-words``: how many words of a compiled file lexc lists at once (convert, edit,
-    export, build --from kwg); a file that spells more is refused before any word is listed."""
-    return click.option("--max-words", type=click.IntRange(1), default=MAX_LISTED_WORDS, show_default=True,
+    export, build --from kwg, the listing queries); a file that spells more is refused before
+    any word is listed."""
+    return click.option("--max-words", type=Bounded(1, MAX_COUNT), default=MAX_LISTED_WORDS, show_default=True,
                         metavar="N", help="Refuse a compiled file (or KWG) that spells more words than this, "
                                           "before listing them.")(f)

@@ -6,11 +6,13 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
 from . import common
-from .common import Negative, emit, lexicon_file, lexicon_option, note
+from ..limits import MAX_GAMES, MAX_LINE_BYTES, MAX_SEED
+from .common import Bounded, Negative, emit, lexicon_file, lexicon_option, note
 
 
 @click.command()
@@ -40,8 +42,9 @@ def replay(game, lexfile, every_event, as_json):
 @click.command()
 @click.argument("lexfile", required=False)
 @click.option("-r", "--ruleset", default="english", show_default=True, help="Ruleset: board, tiles, bingo.")
-@click.option("--games", default=1, show_default=True, type=click.IntRange(1), help="How many games.")
-@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the first game (game i uses SEED + i).")
+@click.option("--games", default=1, show_default=True, type=Bounded(1, MAX_GAMES), help="How many games.")
+@click.option("--seed", default=0, show_default=True, type=Bounded(0, MAX_SEED),
+              help="Seed of the first game (game i uses SEED + i).")
 @click.option("--strategy", default="auto", show_default=True,
               help="Move generator: naive, appel-jacobson, gordon, shapiro-smith, or auto.")
 @click.option("--end-rule", type=click.Choice(["doubling", "add-and-subtract"]), default="doubling",
@@ -104,7 +107,8 @@ def selfplay(lexfile, ruleset, games, seed, strategy, end_rule, out_dir, positio
 @click.command()
 @click.argument("lexfile", required=False)
 @click.option("-r", "--ruleset", default="english", show_default=True, help="Ruleset: board, tiles, bingo.")
-@click.option("--seed", type=int, default=None, help="Seed of the deal [default: a random one, printed].")
+@click.option("--seed", type=Bounded(0, MAX_SEED), default=None,
+              help="Seed of the deal [default: a random one, printed].")
 @click.option("--strategy", default="auto", show_default=True,
               help="The program's move generator: naive, appel-jacobson, gordon, shapiro-smith, or auto.")
 @click.option("--level", type=click.Choice(["greedy", "beginner"]), default="greedy", show_default=True,
@@ -151,11 +155,10 @@ def play(lexfile, ruleset, seed, strategy, level, name, end_rule, save, watch, c
 
     def ask(prompt: str) -> str | None:
         click.echo(prompt, nl=False, file=out)
-        line = sys.stdin.readline()
-        if not line:
+        line = typed_line(sys.stdin)
+        if line is None:
             click.echo(file=out)
-            return None
-        return line.rstrip("\r\n")
+        return line
 
     session = Session(Console(ask, say, color), lexicon)
     program = ProgramPlayer(lexicon, strategy, "lexc", f"lexc {level} player", level=level)
@@ -173,3 +176,26 @@ def play(lexfile, ruleset, seed, strategy, level, name, end_rule, save, watch, c
     if as_json:
         emit({"seed": seed, "players": [p.nick for p in manager.players], "scores": list(manager.scores),
               "end": end, "turns": manager.turns, "added": session.added, "gcg": path}, True)
+
+
+def typed_line(stream: Any) -> str | None:
+    """One line the player typed (None at the end of the input), without its line break:
+    read as bytes, at most ``MAX_LINE_BYTES`` of it (the rest of a longer line is skipped),
+    and decoded by ``lexc.textfile.decode_line`` (a byte that is not UTF-8 is a character no
+    command or alphabet holds: the line is refused as a mistyped one is, and the game goes
+    on). A text stream without bytes beneath (a test's) is read as text."""
+    from ..textfile import decode_line
+
+    source = getattr(stream, "buffer", stream)
+    raw = source.readline(MAX_LINE_BYTES + 1)
+    if not raw:
+        return None
+    if isinstance(raw, str):
+        raw = raw.encode("utf-8", "surrogatepass")
+    if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+        while True:  # skip the rest of the line, a bounded piece at a time
+            rest = source.readline(MAX_LINE_BYTES)
+            if not rest or rest[-1:] in ("\n", b"\n"):
+                break
+        raw = raw[:MAX_LINE_BYTES]
+    return decode_line(raw)

@@ -10,7 +10,7 @@ import click
 
 from ..formats import FORMATS
 from ..formats.errors import FormatError
-from .common import max_words_option, Negative, emit, note, one_line
+from .common import Negative, count_option, emit, max_words_option, note, one_line
 
 
 @click.command()
@@ -81,7 +81,7 @@ def verify_cmd(file, against, ruleset, max_words, as_json):
 
 @click.command()
 @click.argument("file", required=False)
-@click.option("-n", "--limit", type=click.IntRange(0), default=None, help="Show at most N rows.")
+@count_option("-n", "--limit", low=0, default=None, help="Show at most N rows.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 def dump(file, limit, as_json):
     """Print a lexicon's low-level table, one row per edge (a prefix set: one per key).
@@ -135,7 +135,7 @@ def rulesets(as_json):
 @click.argument("b", type=click.Path(dir_okay=False, exists=True))
 @click.option("-r", "--ruleset", default="english", show_default=True,
               help="Alphabet for a side that is a plain word list.")
-@click.option("--limit", type=click.IntRange(0), metavar="N", help="List at most N words of each side (counts stay exact).")
+@count_option("--limit", low=0, help="List at most N words of each side (counts stay exact).")
 @click.option("--counts", "counts_only", is_flag=True, help="Counts only, no word lists.")
 @max_words_option
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")

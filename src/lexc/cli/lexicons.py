@@ -14,7 +14,8 @@ import click
 from ..formats import FORMATS
 from ..formats.errors import FormatError
 from . import common
-from .common import emit, max_words_option, note, stages
+from ..limits import MAX_SEED, MAX_SYNTH_WORDS, MAX_WORD_TILES
+from .common import Bounded, emit, max_words_option, note, stages
 
 
 @click.command()
@@ -26,8 +27,8 @@ from .common import emit, max_words_option, note, stages
 @click.option("-o", "--out", type=click.Path(), metavar="PATH",
               help="Output file [default: WORDLIST stem + .FORMAT in the current directory]. With -f all, a "
                    "directory (created if missing) that receives STEM.FORMAT for each format.")
-@click.option("--min-len", default=2, show_default=True, type=click.IntRange(1), help="Shortest word kept.")
-@click.option("--max-len", type=click.IntRange(1), help="Longest word kept.")
+@click.option("--min-len", default=2, show_default=True, type=Bounded(1, MAX_WORD_TILES), help="Shortest word kept.")
+@click.option("--max-len", type=Bounded(1, MAX_WORD_TILES), help="Longest word kept.")
 @click.option("--skip-invalid", is_flag=True, help="Leave out words with letters outside the alphabet.")
 @click.option("--layout", type=click.Choice(["auto", "u32", "u64"]), default="auto", show_default=True,
               help="Edge layout of word-graph formats (ignored by formats without one).")
@@ -210,15 +211,16 @@ def export(file, target, out, ruleset, max_words, as_json):
 
 
 @click.command()
-@click.option("-n", "--words", "count", default=3_000_000, show_default=True, type=click.IntRange(1),
+@click.option("-n", "--words", "count", default=3_000_000, show_default=True, type=Bounded(1, MAX_SYNTH_WORDS),
               help="How many distinct words.")
 @click.option("-o", "--out", type=click.Path(dir_okay=False), metavar="PATH",
               help="Output word list [default: synth-<N>.txt].")
-@click.option("--seed", default=1, show_default=True, type=int, help="Random seed: the same seed, the same list.")
-@click.option("--order", default=4, show_default=True, type=click.IntRange(1),
+@click.option("--seed", default=1, show_default=True, type=Bounded(0, MAX_SEED),
+              help="Random seed: the same seed, the same list.")
+@click.option("--order", default=4, show_default=True, type=Bounded(1, MAX_WORD_TILES),
               help="Letters of context the chain looks back on (lower: fewer real words, more variety).")
-@click.option("--min-len", default=2, show_default=True, type=click.IntRange(1), help="Shortest word.")
-@click.option("--max-len", default=15, show_default=True, type=click.IntRange(1), help="Longest word.")
+@click.option("--min-len", default=2, show_default=True, type=Bounded(1, MAX_WORD_TILES), help="Shortest word.")
+@click.option("--max-len", default=15, show_default=True, type=Bounded(1, MAX_WORD_TILES), help="Longest word.")
 @click.option("--train", type=click.Path(dir_okay=False, exists=True), metavar="LIST",
               help="Word list the chain learns from [default: the bundled ENABLE].")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")

@@ -7,7 +7,9 @@ from itertools import chain, islice
 
 import click
 
-from .common import max_words_option, Negative, emit, lexicon_arg, lexicon_options, nothing_found
+from ..limits import MAX_COUNT, MAX_WORD_TILES
+from .common import (Bounded, Negative, count_option, emit, lexicon_arg, lexicon_options, max_words_option,
+                     nothing_found)
 
 
 @click.command()
@@ -29,7 +31,7 @@ def check(args, lexicon_opt, format_, ruleset, as_json):
 @click.argument("args", nargs=-1, metavar="[FILE]")
 @click.option("-p", "--prefix", default="", help="Only words starting with this.")
 @click.option("--pattern", default=None, help="Pattern: ? one letter, * any run, [ABC], [^ABC].")
-@click.option("-n", "--limit", type=click.IntRange(1), default=None, help="Show at most N words.")
+@count_option("-n", "--limit", default=None, help="Show at most N words.")
 @lexicon_options
 def words(args, prefix, pattern, limit, lexicon_opt, format_, ruleset, as_json):
     """List words, all or by prefix or pattern ([A-E] a range, [^AEIOU] any but those); exit 1
@@ -107,11 +109,13 @@ def hooks(args, lexicon_opt, format_, ruleset, as_json):
 @click.option("--pattern", metavar="P", help="Matches a pattern: ? a tile, * any run, [ABC], [A-E], [^AEIOU].")
 @click.option("--anagram", metavar="RACK", help="Uses every tile of RACK; ? one more tile, * any more (e.g. QU*).")
 @click.option("--subanagram", metavar="RACK", help="Can be made from some of RACK's tiles (? a blank).")
-@click.option("--length", metavar="N|N-M", help="Has N (to M) tiles; N- for at least N.")
+@click.option("--length", metavar="N|N-M",
+              help=f"Has N (to M) tiles; N- for at least N (N, M from 0 to {MAX_WORD_TILES}).")
 @click.option("--contains", metavar="TILES", help="Holds all these tiles.")
 @click.option("--begins", metavar="TILES", help="Begins with these tiles.")
 @click.option("--ends", metavar="TILES", help="Ends with these tiles.")
-@click.option("--anagrams", "anagram_count", metavar="N|N-M", help="N (to M) words share its tiles, itself included.")
+@click.option("--anagrams", "anagram_count", metavar="N|N-M",
+              help=f"N (to M) words share its tiles, itself included (N, M from 0 to {MAX_COUNT:,}).")
 @click.option("--front-hook", is_flag=False, flag_value="", default=None, metavar="[L]",
               help="Takes a front hook (the letter L, if given).")
 @click.option("--back-hook", is_flag=False, flag_value="", default=None, metavar="[L]",
@@ -119,8 +123,9 @@ def hooks(args, lexicon_opt, format_, ruleset, as_json):
 @click.option("--drops-first", is_flag=True, help="Minus its first tile it is a word (a front inner hook).")
 @click.option("--drops-last", is_flag=True, help="Minus its last tile it is a word (a back inner hook).")
 @click.option("--in", "in_file", metavar="FILE", help="Is in this other lexicon too (--not in=FILE: is not).")
-@click.option("--probability", metavar="N|N-M", help="Its probability rank among the words of its length is N (to M).")
-@click.option("--blanks", type=click.IntRange(0, 2), default=2, show_default=True,
+@click.option("--probability", metavar="N|N-M",
+              help=f"Its probability rank among the words of its length is N (to M; N, M from 0 to {MAX_COUNT:,}).")
+@click.option("--blanks", type=Bounded(0, 2), default=2, show_default=True,
               help="Blanks the probability order counts (Zyzzyva's 0, 1 or 2).")
 @click.option("--not", "negated", multiple=True, metavar="KIND=VALUE",
               help="A condition that must not hold, e.g. --not in=old.dawg, --not 'pattern=*S', --not front-hook.")
@@ -128,11 +133,12 @@ def hooks(args, lexicon_opt, format_, ruleset, as_json):
               show_default=True, help="Order of the rows (probability: by length, then rank).")
 @click.option("--group", is_flag=True, help="List each anagram set together.")
 @click.option("--csv", "as_csv", is_flag=True, help="Every column as CSV.")
-@click.option("-n", "--limit", type=click.IntRange(1), default=None, help="Show at most N rows (after sorting).")
+@count_option("-n", "--limit", default=None, help="Show at most N rows (after sorting).")
 @lexicon_options
+@max_words_option
 def search_cmd(args, pattern, anagram, subanagram, length, contains, begins, ends, anagram_count, front_hook,
                back_hook, drops_first, drops_last, in_file, probability, blanks, negated, sort, group, as_csv,
-               limit, lexicon_opt, format_, ruleset, as_json):
+               limit, lexicon_opt, format_, ruleset, max_words, as_json):
     """Words that meet every condition given (AND; --not KIND=VALUE negates one), as a study
     table: front hooks, the word (a dot where removing its first or last tile leaves a word),
     back hooks, probability rank, alphagram, number of anagrams. Exit 1 (and "no words" on
@@ -141,12 +147,13 @@ def search_cmd(args, pattern, anagram, subanagram, length, contains, begins, end
     Example: lexc search --length 7 --sort probability -n 100  |  lexc search --pattern 'Q*' --not contains=U
     """
     from ..lexicons.search import KINDS, SearchError, make_condition, search, study_table
-    from ..lexicons.source import open_lexicon
+    from ..lexicons.source import check_listable, open_lexicon
     from ..ruleset import load_ruleset
 
     lexicon, rest = lexicon_arg(args, lexicon_opt, format_, ruleset, min_rest=0)
     if rest:
         raise click.UsageError(f"unexpected argument {rest[0]!r} (conditions are options: see --help)")
+    check_listable(lexicon, "the lexicon", max_words)  # a search may list (and tabulate) every word
     rules = load_ruleset(ruleset)
     if tuple(rules.alphabet.labels) != tuple(lexicon.alphabet.labels):
         raise click.UsageError(f"the lexicon's alphabet is not the {rules.name} ruleset's (give -r)")

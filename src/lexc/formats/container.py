@@ -22,6 +22,7 @@ import errno
 import hashlib
 import mmap
 import os
+import stat
 import struct
 import zlib
 from pathlib import Path
@@ -168,10 +169,26 @@ def looks_like_container(path: str | os.PathLike) -> bool:
 
 def write_atomic(path: str | os.PathLike, data: bytes) -> None:
     """Write ``data`` to a temporary file beside ``path``, fsync it and rename it into
-    place, so that an interrupted write never leaves a partial file at ``path``."""
+    place, so that an interrupted write never leaves a partial file at ``path``.
+
+    A ``path`` that exists and is not a regular file is never renamed over: a special file
+    (``/dev/null``, ``/dev/stdout``, a FIFO) is written straight into, since renaming over
+    it would replace the device or pipe itself (for root, ``-o /dev/null`` would leave a
+    regular file in its place); a directory is refused (IsADirectoryError)."""
     path = Path(path)
     if path.is_symlink():  # write through a link to its target, as editors do, keeping the link
         path = Path(os.path.realpath(path))
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        mode = None  # no such file yet (or not one we can look at): the rename below says why
+    if mode is not None and not stat.S_ISREG(mode):
+        try:
+            with open(path, "wb") as f:  # (a directory: IsADirectoryError)
+                f.write(data)
+        except OSError as exc:
+            raise _naming(exc, path) from None
+        return
     directory = path.parent if str(path.parent) else Path(".")
     if not directory.is_dir():
         raise FileNotFoundError(errno.ENOENT, "no such directory", str(directory))

@@ -26,6 +26,7 @@ from typing import Any, Collection, Iterable
 
 from ..alphabet import BLANK_CHAR, UNBLANK, Alphabet
 from ..errors import LexcError
+from ..limits import MAX_COUNT, MAX_WORD_TILES
 from ..pattern import STAR, as_regex, can_match, parse_pattern
 from ..ruleset import Ruleset
 from .probability import combinations_list
@@ -511,17 +512,26 @@ KINDS = ("pattern", "anagram", "subanagram", "length", "contains", "begins", "en
          "back-hook", "drops-first", "drops-last", "in", "probability")
 
 
-def parse_range(text: str, what: str) -> tuple[int, int | None]:
-    """``N``, ``N-M`` or ``N-`` (no upper bound) as (low, high)."""
+def parse_range(text: str, what: str, most: int = MAX_COUNT) -> tuple[int, int | None]:
+    """``N``, ``N-M`` or ``N-`` (no upper bound) as (low, high), each number from 0 to
+    ``most`` (a length: ``MAX_WORD_TILES``; a count or rank: ``MAX_COUNT``), so that no
+    number too big for the machine (or for a word) reaches a search."""
     low, dash, high = text.strip().partition("-")
     try:
         start = int(low)
         end = (int(high) if high else None) if dash else start
     except ValueError:
-        raise SearchError(f"{what} {text!r}: expected N, N-M or N-") from None
+        raise SearchError(f"{what} {_quoted(text)}: expected N, N-M or N-") from None
     if start < 0 or end is not None and end < start:
-        raise SearchError(f"{what} {text!r}: not a range of counts")
+        raise SearchError(f"{what} {_quoted(text)}: not a range of counts")
+    if max(start, end or 0) > most:
+        raise SearchError(f"{what} {_quoted(text)}: at most {most:,}")
     return start, end
+
+
+def _quoted(text: str, width: int = 40) -> str:
+    """A value as an error quotes it: its repr, cut to ``width`` characters."""
+    return repr(text) if len(text) <= width else repr(text[:width]) + "..."
 
 
 def make_condition(kind: str, value: str | None, negated: bool = False, blanks: int = 2,
@@ -537,7 +547,7 @@ def make_condition(kind: str, value: str | None, negated: bool = False, blanks: 
             raise SearchError(f"{kind}: give a value")
         return simple[kind](text, negated=negated)
     if kind == "length":
-        return Length(*parse_range(text, "length"), negated=negated)
+        return Length(*parse_range(text, "length", MAX_WORD_TILES), negated=negated)
     if kind == "anagrams":
         return AnagramCount(*parse_range(text, "anagrams"), negated=negated)
     if kind == "probability":

@@ -25,10 +25,12 @@ from random import Random
 from typing import Callable, Iterable
 
 from ..formats import FormatError, container
+from ..limits import MAX_SYNTH_WORDS
 from ..wordlist import word_lines
 
 END = "$"  # the "word ends here" symbol of the chain
-MAX_WORDS = 50_000_000  # beyond this the distinct words a chain can give run thin (and memory out)
+MAX_WORDS = MAX_SYNTH_WORDS  # beyond this the distinct words a chain can give run thin (and memory out)
+MAX_PATIENCE = 1_000_000  # draws in a row without a new word after which a chain has run dry (about a second)
 
 
 class Chain:
@@ -97,7 +99,9 @@ def generate(count: int, *, seed: int = 1, order: int = 4, min_len: int = 2, max
     ``progress(done, count)`` is called every 100,000 new words. Raises ``FormatError`` when
     the chain stops giving new words (its language is smaller than ``count``): after
     ``patience`` draws in a row without one (default: 20 per word asked for, at least
-    100,000: a chain that gives no new word in 100,000 draws has all but run dry)."""
+    100,000 and at most ``MAX_PATIENCE``: a chain that gives no new word in a million draws
+    has run dry, however many words were asked for; waiting 20 draws a word for 50 million
+    words would take a quarter of an hour to say so)."""
     if not 0 < count <= MAX_WORDS:
         raise FormatError(f"the word count must be between 1 and {MAX_WORDS:,}, not {count:,}")
     if not 1 <= min_len <= max_len:
@@ -107,7 +111,7 @@ def generate(count: int, *, seed: int = 1, order: int = 4, min_len: int = 2, max
     seen: set[str] = set()
     draws_since_new = 0
     if patience is None:
-        patience = max(100_000, 20 * count)
+        patience = min(MAX_PATIENCE, max(100_000, 20 * count))
     while len(seen) < count:
         word = chain.word(rng, max_len)
         draws_since_new += 1

@@ -722,7 +722,11 @@ static PyObject *Graph_contains(PyObject *self, PyObject *args) {
 static int encode_str(const Graph *g, PyObject *word, uint8_t *codes, Py_ssize_t *len) {
     Py_ssize_t size;
     const char *text = PyUnicode_AsUTF8AndSize(word, &size);
-    if (!text) return -1;
+    if (!text) { /* a lone surrogate has no UTF-8: no letter of any alphabet either */
+        if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) return -1;
+        PyErr_Clear();
+        return 0;
+    }
     *len = 0;
     for (Py_ssize_t k = 0; k < size; k++) {
         unsigned char ch = (unsigned char)text[k];
