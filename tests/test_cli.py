@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -50,11 +51,23 @@ def cache_dir(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def enable_retains(cache_dir):
-    """``lexc anagram RETAINS --json`` with no FILE: compiles and caches the bundled ENABLE."""
-    before = sorted(p.name for p in cache_dir.glob("*.lexc"))  # (proofs/ may hold other tests' proofs)
-    result = CliRunner().invoke(cli, ["anagram", "RETAINS", "--json"], env={"LEXC_CACHE": str(cache_dir)})
-    after = sorted(p.name for p in cache_dir.glob("*.lexc"))
+def first_cache(tmp_path_factory) -> Path:
+    """A LEXC_CACHE of its own for ``enable_retains``: no other test can have filled it first
+    (the shared ``cache_dir`` may already hold ENABLE, compiled by whichever test ran before)."""
+    return tmp_path_factory.mktemp("lexc-first-cache")
+
+
+@pytest.fixture(scope="session")
+def enable_retains(first_cache, cache_dir):
+    """``lexc anagram RETAINS --json`` with no FILE and an empty cache: compiles and caches the
+    bundled ENABLE (then copied to the shared cache, so the other tests need not compile it)."""
+    before = sorted(p.name for p in first_cache.glob("*.lexc"))
+    result = CliRunner().invoke(cli, ["anagram", "RETAINS", "--json"], env={"LEXC_CACHE": str(first_cache)})
+    after = sorted(p.name for p in first_cache.glob("*.lexc"))
+    for name in after:
+        if not (cache_dir / name).exists():
+            shutil.copyfile(first_cache / name, cache_dir / f".{name}.part")
+            (cache_dir / f".{name}.part").replace(cache_dir / name)
     return before, result, after
 
 
@@ -955,7 +968,7 @@ def test_output_into_a_missing_directory_exits_2(tmp_path, capsys):
 
 # --- the bundled ENABLE list -----------------------------------------------------------------
 
-def test_no_file_uses_bundled_enable(enable_retains, cache_dir):
+def test_no_file_uses_bundled_enable(enable_retains, first_cache):
     before, result, after = enable_retains
     assert before == []
     assert result.exit_code == 0, result.output
@@ -965,18 +978,19 @@ def test_no_file_uses_bundled_enable(enable_retains, cache_dir):
         assert word in found
     assert all(sorted(w) == sorted("RETAINS") for w in found)
     assert len(after) == 1 and after[0].endswith(".lexc")
-    assert formats.load(cache_dir / after[0]).word_count == 172820
+    assert formats.load(first_cache / after[0]).word_count == 172820
 
 
-def test_bundled_enable_from_the_cache(enable_retains, cache_dir, capsys):
-    cached = [p for p in cache_dir.iterdir()]
+def test_bundled_enable_from_the_cache(enable_retains, first_cache, capsys, monkeypatch):
+    monkeypatch.setenv("LEXC_CACHE", str(first_cache))
+    cached = [p for p in first_cache.iterdir()]
     stamps = {p: p.stat().st_mtime_ns for p in cached}
     code, out, err = run_main(capsys, "check", "QUIXOTIC", "CARE", "--json")
     assert code == 0
     assert [d["valid"] for d in json.loads(out)] == [True, True]
     code, _, _ = run_main(capsys, "check", "ZA")  # not in ENABLE
     assert code == 1
-    assert {p: p.stat().st_mtime_ns for p in cache_dir.iterdir()} == stamps  # reused, not rebuilt
+    assert {p: p.stat().st_mtime_ns for p in first_cache.iterdir()} == stamps  # reused, not rebuilt
 
 
 def test_bundled_enable_in_a_subprocess(enable_retains, tmp_path):

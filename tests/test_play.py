@@ -310,8 +310,16 @@ def test_ctrl_c_ends_and_saves_the_game_like_quit(tmp_path):
         prompts = told.count(b"you> ")
     assert prompts == 2, told.decode()
     proc.send_signal(signal.SIGINT)
-    rest, _ = proc.communicate(timeout=60)
-    told = (told + rest).decode()
+    deadline = time.monotonic() + 60  # read to the end with stdin still open: an end of input reaching the
+    while time.monotonic() < deadline:  # prompt before the signal would end the game as quit does, a race
+        chunk = os.read(proc.stdout.fileno(), 4096)
+        if not chunk:
+            break
+        told += chunk
+    proc.stdin.close()
+    proc.wait(timeout=60)
+    proc.stdout.close()
+    told = told.decode()
     assert proc.returncode == 0, told
     assert "interrupted: game ended by the player" in told and f"saved to {saved}" in told
     game = parse_gcg(saved.read_text(encoding="utf-8"))
