@@ -64,9 +64,7 @@ class Dawg(LexiconBase):
         self.backend = backend if backend is not None else native.select()
         self._extra: list[int] = []  # edges kept in memory after the stored ones (a GADDAG's rebuilt root)
         self._root = 0  # the pointer edge forward traversal starts from
-        if not self.backend.compiled:  # the compiled core's Graph checks the edges itself (below)
-            self._check_structure()
-        try:  # (read edge by edge, bounds-checked by Python: a broken array is named below)
+        try:  # (read edge by edge, bounds-checked by Python; the graph below checks them all)
             self._extra = self._extra_edges()
         except IndexError:
             self._check_structure()
@@ -90,8 +88,13 @@ class Dawg(LexiconBase):
                                 layout.child_bits, len(self.alphabet), len(self.pointers), self.separator,
                                 edgemod.to_bytes(array("Q", self._extra)) if self._extra else b"",
                                 self.alphabet.latin1_codes(), root, reverse)
+
+        def reference() -> graph.PureGraph:  # what the core's Graph checks, checked at C speed first
+            self._check_structure()
+            return graph.PureGraph(self._list, len(self.edges), spec)
+
         try:
-            return self.backend.graph(buffer, spec, lambda: graph.PureGraph(self._list, len(self.edges), spec))
+            return self.backend.graph(buffer, spec, reference)
         except native.MalformedGraph as exc:
             self._check_structure()  # names the fault as the pure path does
             raise FormatError(f"the edge array is malformed ({exc.kind})") from None
