@@ -38,7 +38,7 @@ def pytest_collection_modifyitems(config, items):
         fixtures = set(getattr(item, "fixturenames", ()))
         params = getattr(getattr(item, "callspec", None), "params", {})
         if (fixtures & SLOW_FIXTURES or params.get("enable_lexicon", "dawg") not in ("dawg", "dawg:pure")
-                or item.module.__name__ == "test_prefixset" and item.name.startswith("test_enable")):
+                or (item.module.__name__ == "test_prefixset" and item.name.startswith("test_enable"))):
             item.add_marker("slow")
 
 

@@ -46,7 +46,7 @@ class Kwg:
         self.gaddag_root = self.edges[1] & CHILD
 
     @classmethod
-    def read(cls, path) -> "Kwg":
+    def read(cls, path) -> Kwg:
         """The KWG in a file."""
         with open(path, "rb") as f:
             return cls(f.read())

@@ -158,7 +158,7 @@ def all_plays(board, rack: str, words: set[str]) -> set[tuple[str, int]]:
             squares = [(c, line) if down else (line, c) for c in range(n)]
             for s in range(n):
                 for e in range(s + 1, n):
-                    if s and board.at(*squares[s - 1]) or e + 1 < n and board.at(*squares[e + 1]):
+                    if (s and board.at(*squares[s - 1])) or (e + 1 < n and board.at(*squares[e + 1])):
                         continue
                     empty = [sq for sq in squares[s : e + 1] if not board.at(*sq)]
                     if not empty or len(empty) > len(tiles):

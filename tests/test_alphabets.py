@@ -15,13 +15,12 @@ from collections import Counter
 import pytest
 
 from lexc.board.board import Board, parse_cgp
-from lexc.formats import FORMATS, build, load, save
-from lexc.movegen import STRATEGIES, generate, generate_plays
 from lexc.board.referee import judge
+from lexc.formats import FORMATS, load, save
+from lexc.movegen import STRATEGIES, generate, generate_plays
+from lexc.movegen.compiled import CORE_SEARCHED, batch_line
 from lexc.ruleset import available, load_ruleset
 from lexc.wordlist import from_words
-
-from lexc.movegen.compiled import CORE_SEARCHED, batch_line
 from lexicons import backend_of, build_kind, engine_kinds, format_of
 
 CATALAN = load_ruleset("catalan")

@@ -10,14 +10,14 @@ import mmap
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import lexc
-from lexc.formats import build, dumps, loads, save, load
+from lexc.formats import build, dumps, load, loads, save
 from lexc.formats.anatrie import AnagramTrie, canonical_order
 from lexc.formats.errors import FormatError
 from lexc.wordlist import from_words
-
 from lexicons import SMALL, enable_built, random_racks
 
 FIGURE4 = ["QUA", "ELK", "LIVES", "EVILS", "LIVE", "EVIL", "VILE", "NO", "ON"]

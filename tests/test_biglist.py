@@ -14,15 +14,14 @@ import random
 
 import pytest
 
+import reference as ref
 from lexc import formats
 from lexc.formats import FormatError, build
 from lexc.formats.edges import U32, choose_layout
 from lexc.formats.kwg import export_kwg
-from lexc.lexicons.synth import Chain, generate
 from lexc.lexicons.source import bundled_wordlist
+from lexc.lexicons.synth import Chain, generate
 from lexc.wordlist import from_words, word_lines
-
-import reference as ref
 from lexicons import FORMAT_NAMES, LEXICON_KINDS, format_of, random_racks, shared_build
 from test_cli import assert_one_error_line, run_main
 

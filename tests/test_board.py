@@ -14,9 +14,8 @@ from hypothesis import strategies as st
 from lexc.alphabet import BLANK_FLAG
 from lexc.board.board import Board, Position, PositionError, parse_cgp, read_position
 from lexc.board.notation import THROUGH, Play, PlayError, parse_play
-from lexc.ruleset import load_ruleset
 from lexc.board.scoring import FormedWord, score, words_formed
-
+from lexc.ruleset import load_ruleset
 from reference import NORVIG_PICTURE
 
 ENGLISH = load_ruleset("english")
@@ -682,7 +681,7 @@ def reference_score(board: Board, placed: dict) -> int:
     for r0, c0 in placed:
         for dr, dc in ((0, 1), (1, 0)):
             r, c = r0, c0
-            while 0 <= r - dr and 0 <= c - dc and grid[r - dr][c - dc]:
+            while r - dr >= 0 and c - dc >= 0 and grid[r - dr][c - dc]:
                 r, c = r - dr, c - dc
             run = []
             while r < n and c < n and grid[r][c]:

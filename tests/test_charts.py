@@ -105,7 +105,7 @@ def test_scatter_labels_stay_on_canvas_and_apart():
         if t.text in {p["label"] for p in POINTS} and t.get("text-anchor") == "start" and t.get("fill") == "#222":
             x, y = float(t.get("x")), float(t.get("y"))
             boxes.append((x, x + 6.6 * len(t.text), y))
-            assert 0 <= x and x + 6.6 * len(t.text) <= w
+            assert x >= 0 and x + 6.6 * len(t.text) <= w
     assert len(boxes) == len(POINTS)
     for i, (a0, a1, ay) in enumerate(boxes):
         for b0, b1, by in boxes[i + 1:]:
@@ -287,7 +287,7 @@ def test_property_bar_widths_order_like_values(values, columns):
             for b in series:
                 if panel["values"][a] < panel["values"][b]:
                     assert drawn[a] <= drawn[b]
-        assert all(0 < w for w in drawn.values())
+        assert all(w > 0 for w in drawn.values())
 
 
 @settings(max_examples=40, deadline=None)

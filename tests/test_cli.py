@@ -23,8 +23,8 @@ from click.testing import CliRunner
 
 import lexc
 from lexc import formats, native
-from lexc.formats import FormatError, LexiconBase
 from lexc.cli import cli, main
+from lexc.formats import FormatError, LexiconBase
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "wordlists" / "tiny.txt"
@@ -439,7 +439,7 @@ def test_build_single_format_out_is_a_directory_exits_2(tmp_path, capsys):
 class RecordingBar:
     """Stands in for click.progressbar: records length, labels and updates."""
 
-    made: list["RecordingBar"] = []
+    made: list[RecordingBar] = []
 
     def __init__(self, length, label, file, show_eta=False):
         self.length, self.labels, self.done, self.show_eta = length, [label], 0, show_eta
@@ -1238,7 +1238,7 @@ def test_judge_exchange_needs_seven_tiles_in_the_bag(capsys):
     # 80 tiles on the board, 7 on the rack, 6 on the opponent's: 7 in the bag
     cgp, rack = crowded_cgp(80, 6)
     code, out, _ = run_main(capsys, "judge", "--cgp", cgp, f"-{rack[:3]}")
-    assert code == 0 and out.startswith(f"legal: -"), out
+    assert code == 0 and out.startswith("legal: -"), out
     # the opponent's rack not in the CGP: a full rack is assumed, so the bag holds 6
     cgp, rack = crowded_cgp(80, 0)
     code, out, _ = run_main(capsys, "judge", "--cgp", cgp, f"-{rack[:3]}")
@@ -1374,7 +1374,7 @@ def test_bench_movegen_on_a_small_set(tmp_path, capsys):
             assert figures["positions"] == count and figures["positions_per_s"]["median"] > 0
             assert figures["compact_positions_per_s"]["median"] > 0 and figures["json_positions_per_s"]["median"] > 0
             if figures["engine"] != "compiled core (C)":
-                assert 0 < figures["search_share"] and all(v > 0 for v in figures["search_ms_per_position"].values())
+                assert figures["search_share"] > 0 and all(v > 0 for v in figures["search_ms_per_position"].values())
                 assert "command_positions_per_s" not in figures
             else:  # one C call a position: the search is not timed apart, its edges are counted
                 assert figures["search_share"] is None and figures["search_edges_per_position"] > 0

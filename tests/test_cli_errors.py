@@ -27,7 +27,6 @@ from lexc.cli import cli
 from lexc.cli.common import Bounded, BoundedFloat
 from lexc.cli.game import typed_line
 from lexc.limits import MAX_COUNT, MAX_SEED, MAX_WORD_TILES
-
 from test_cli import assert_one_error_line, run_main, tiny_dawg  # noqa: F401 (a fixture)
 from test_hostile import dawg_file, exponential
 

@@ -15,9 +15,18 @@ import pytest
 from lexc import formats
 from lexc.pattern import PatternError, parse_pattern
 from lexc.ruleset import load_ruleset
-
-from test_cli import (GAMES, LEXC_PARENT, TINY, TINY_WORDS, _cache_env, assert_one_error_line, cache_dir,  # noqa: F401
-                      run_main, tiny_dawg, write)
+from test_cli import (  # noqa: F401
+    GAMES,
+    LEXC_PARENT,
+    TINY,
+    TINY_WORDS,
+    _cache_env,
+    assert_one_error_line,
+    cache_dir,
+    run_main,
+    tiny_dawg,
+    write,
+)
 
 EMPTY = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15"
 

@@ -133,8 +133,9 @@ def test_the_graph_accepts_exactly_the_layouts_lexc_uses():
     from lexc.formats.edges import LAYOUTS
 
     core = native.COMPILED.core
-    assert core.LAYOUTS == {name: (lay.itemsize, lay.letter_shift, lay.terminal_bit, lay.last_bit, lay.child_bits)
-                            for name, lay in LAYOUTS.items()}
+    lexc_layouts = {name: (lay.itemsize, lay.letter_shift, lay.terminal_bit, lay.last_bit, lay.child_bits)
+                    for name, lay in LAYOUTS.items()}
+    assert lexc_layouts == core.LAYOUTS
     for name in ("u16", "U32", "u32 ", "", "u64le", "kwg"):
         with pytest.raises(native.UnknownLayout, match="u32 and u64"):
             graph(CAT, name)
@@ -345,10 +346,9 @@ def test_a_search_list_longer_than_an_int_is_refused_before_narrowing():
     of 2**31 + 1 entries (an untouched 4 GiB anonymous map) is refused, not wrapped to a
     negative count that indexes its stack arrays."""
     lexicon = formats.build(from_words(["CAT", "TAC"], ENGLISH.alphabet), "anatrie", "english")
-    with mmap.mmap(-1, 2**32 + 2) as huge:
-        with pytest.raises(ValueError, match="findwords: bad arguments"):
-            native.COMPILED.core.findwords(bytes(lexicon.file.data), 0 if lexicon.disk == "pascal" else 1, huge, 0,
-                                    bytes(lexicon.rank), lexicon._made, 26)
+    with mmap.mmap(-1, 2**32 + 2) as huge, pytest.raises(ValueError, match="findwords: bad arguments"):
+        native.COMPILED.core.findwords(bytes(lexicon.file.data), 0 if lexicon.disk == "pascal" else 1, huge, 0,
+                                       bytes(lexicon.rank), lexicon._made, 26)
 
 
 @needs_core

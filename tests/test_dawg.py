@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import lexc
+import reference as ref
 from lexc.formats import build, dumps, loads
 from lexc.formats.dawg import Dawg
 from lexc.formats.edges import U32, U64, choose_layout
 from lexc.formats.errors import FormatError
 from lexc.wordlist import from_words
-
-import reference as ref
 from lexicons import SMALL, enable_built
 
 

@@ -7,13 +7,14 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lexc.formats import FORMATS, Capability, build
 from lexc.lexicons.diff import AlphabetMismatchError, LexiconDiff, LexiconDiffError, diff_lexicons
+from lexc.lexicons.source import bundled_wordlist, read_list
 from lexc.lexicons.stats import LexiconStatsError, format_stats, lexicon_stats
 from lexc.ruleset import load_ruleset
-from lexc.lexicons.source import bundled_wordlist, read_list
 from lexc.wordlist import from_words
 
 FORMAT_NAMES = sorted(FORMATS)

@@ -17,9 +17,9 @@ from click.testing import CliRunner
 
 from lexc import formats
 from lexc.cli import cli, main
-from lexc.lexicons.edit import edit_file
 from lexc.formats import FORMATS, FormatError
 from lexc.formats.dawg import Dawg
+from lexc.lexicons.edit import edit_file
 from lexc.wordlist import WordListError
 
 ROOT = Path(__file__).resolve().parent.parent

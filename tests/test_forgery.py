@@ -27,7 +27,6 @@ from lexc.formats.gaddag import Gaddawg
 from lexc.lexicons.compile import verify
 from lexc.ruleset import load_ruleset
 from lexc.wordlist import WordList, from_words
-
 from lexicons import SMALL, backend_of, enable_built, engine_kinds
 from test_cli import ROOT, SPANISH, assert_one_error_line, run_main
 from test_hostile import dawg_file, exponential

@@ -9,15 +9,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+import reference as ref
 from lexc.formats import build, dumps, load, loads
 from lexc.formats.errors import FormatError
 from lexc.formats.gaddag import GADDAG_SLOT, SEP, Gaddag, Gaddawg
 from lexc.formats.minimize import Minimizer
 from lexc.wordlist import from_words
-
-import reference as ref
 from lexicons import SMALL, enable_built
 
 GADDAG_FORMATS = ["gaddag", "gaddawg"]

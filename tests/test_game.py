@@ -19,12 +19,36 @@ import pytest
 from lexc.alphabet import BLANK_FLAG
 from lexc.board.board import parse_cgp
 from lexc.formats import build
-from lexc.game.manager import (ADD_AND_SUBTRACT, OUT, SCORELESS, Action, Bag, GameManager, ProgramPlayer, IllegalAction,
-                       TurnView, check_replay, draw_for_first, selfplay)
-from lexc.game.gcg import (END_PENALTY, END_POINTS, EXCHANGE, PASS, PLAY, TURNS, Event, Game, GCGError, parse_gcg, read_gcg,
-                      write_gcg)
-from lexc.movegen import generate
+from lexc.game.gcg import (
+    END_PENALTY,
+    END_POINTS,
+    EXCHANGE,
+    PASS,
+    PLAY,
+    TURNS,
+    Event,
+    Game,
+    GCGError,
+    parse_gcg,
+    read_gcg,
+    write_gcg,
+)
+from lexc.game.manager import (
+    ADD_AND_SUBTRACT,
+    OUT,
+    SCORELESS,
+    Action,
+    Bag,
+    GameManager,
+    IllegalAction,
+    ProgramPlayer,
+    TurnView,
+    check_replay,
+    draw_for_first,
+    selfplay,
+)
 from lexc.game.replay import replay
+from lexc.movegen import generate
 from lexc.ruleset import load_ruleset
 from lexc.wordlist import from_words, read_wordlist
 from lexicons import ROOT, enable_built
@@ -139,7 +163,7 @@ def test_different_seeds_give_different_games(short):
 
 @pytest.mark.parametrize("end_rule", ["doubling", ADD_AND_SUBTRACT])
 def test_every_game_replays_without_a_mismatch(short, tmp_path, end_rule):
-    easy = variant(tmp_path, {letter: 0 for letter in "QJXZVKW"})  # games that often end with a player out
+    easy = variant(tmp_path, dict.fromkeys("QJXZVKW", 0))  # games that often end with a player out
     ends = Counter()
     for ruleset in (TINY, easy):
         for seed in range(12):
@@ -238,7 +262,7 @@ def test_multi_character_tiles_are_bracketed(tmp_path):
 # -- the end of the game --------------------------------------------------------------------
 
 def out_game(short, tmp_path, end_rule):
-    easy = variant(tmp_path, {letter: 0 for letter in "QJXZVKW"})
+    easy = variant(tmp_path, dict.fromkeys("QJXZVKW", 0))
     return next(r for r in (selfplay(short, easy, s, end_rule=end_rule) for s in range(20)) if r.end == OUT)
 
 

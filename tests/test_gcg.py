@@ -262,7 +262,7 @@ def english_variant(directory: Path, counts: dict[str, int], rack_size: int = 7)
 
 @pytest.fixture(scope="module")
 def eight(tmp_path_factory):
-    return english_variant(tmp_path_factory.mktemp("rulesets"), {c: 1 for c in "ABCDEQST"}, rack_size=4)
+    return english_variant(tmp_path_factory.mktemp("rulesets"), dict.fromkeys("ABCDEQST", 1), rack_size=4)
 
 
 def test_doubling_ending(enable, eight):

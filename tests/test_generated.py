@@ -29,11 +29,10 @@ import os
 from dataclasses import dataclass, fields
 
 import pytest
-import rulegen
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from rulegen import WordSet
 
+import rulegen
 from lexc.alphabet import BLANK_FLAG
 from lexc.board.board import Board
 from lexc.board.notation import parse_play
@@ -43,6 +42,7 @@ from lexc.movegen import generate_plays
 from lexc.movegen.compiled import batch_line
 from lexc.pattern import STAR
 from lexc.wordlist import from_words
+from rulegen import WordSet
 
 # Shrinking a failure rebuilds every lexicon for each smaller example tried (minutes): the
 # suite reports the failing example as found (the message holds all of it); LEXC_SHRINK=1

@@ -18,7 +18,6 @@ from lexc.formats import FormatError
 from lexc.formats.edges import U32
 from lexc.ruleset import load_ruleset
 from lexc.wordlist import from_words
-
 from test_cli import ROOT, assert_one_error_line, run_main
 
 ENGLISH = load_ruleset("english")

@@ -25,8 +25,8 @@ import pytest
 
 import lexc
 from lexc import formats
-from lexc.ruleset import load_ruleset
 from lexc.lexicons.source import bundled_wordlist
+from lexc.ruleset import load_ruleset
 from lexc.wordlist import from_words
 
 ROOT = Path(lexc.__file__).resolve().parent.parent  # the tree holding the lexc package

@@ -56,7 +56,7 @@ def imports_of(module: str, path: Path) -> list[tuple[int, str]]:
                 target = node.module or ""
             if target.split(".")[0] != "lexc":
                 continue
-            if not node.module or node.level and target in ("lexc", package):  # from . import a, b: a, b are modules
+            if not node.module or (node.level and target in ("lexc", package)):  # from . import a, b: a, b are modules
                 found += [(node.lineno, f"{target}.{a.name}") if f"{target}.{a.name}" in MODULES else (node.lineno, target)
                           for a in node.names]
             else:

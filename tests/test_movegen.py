@@ -8,18 +8,17 @@ import json
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import lexc
+import reference as ref
 from lexc.bench.moves import read_positions
 from lexc.board.board import Board, parse_cgp
-from lexc.formats import build
+from lexc.board.referee import judge
 from lexc.movegen import STRATEGIES, MoveGenError, generate, generate_plays
 from lexc.movegen.compiled import CORE_SEARCHED, batch_line
-from lexc.board.referee import judge
 from lexc.wordlist import from_words
-
-import reference as ref
 from lexicons import LEXICON_KINDS, build_kind, enable_built, format_of
 
 TINY_WORDS = {"AB", "BA", "AD", "DA", "ABA", "BAD", "DAB", "BEAD", "BADE", "ABED", "BED", "DEB", "ED", "DE",

@@ -19,7 +19,6 @@ import lexc
 from lexc import formats, native
 from lexc.formats import build
 from lexc.wordlist import from_words
-
 from lexicons import enable_built
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,13 +13,12 @@ from click.testing import CliRunner
 from lexc.board.board import Board, parse_cgp
 from lexc.cli import cli
 from lexc.formats import save
-from lexc.game.manager import GameManager
 from lexc.game.gcg import EXCHANGE, PASS, PLAY, parse_gcg
 from lexc.game.interactive import premium_mark, render_board
+from lexc.game.manager import GameManager
 from lexc.game.players import Action, ProgramPlayer
 from lexc.game.replay import replay
 from lexc.ruleset import load_ruleset
-
 from lexicons import enable_built
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -102,7 +101,7 @@ def test_a_whole_game_through_the_keyboard(enable_file, tmp_path):
     assert "off the board" in told or "not a play" in told  # Z99 CAT
     assert "QXZ: not in the lexicon" in told and "CAT: valid" in told
     assert re.search(r"^lexc: \S+ \S+ for \d+ \(leave ", told, re.M)  # the program's play, score, leave
-    assert "commands:" in told and "triple word" in told and f"final: " in told
+    assert "commands:" in told and "triple word" in told and "final: " in told
     events = parse_gcg(text).events
     assert events[0].kind == EXCHANGE or parse_gcg(text).players[0][0] == "lexc"
 
@@ -207,8 +206,8 @@ def test_two_programs_play_through_the_same_loop(enable_file, tmp_path):
 def test_the_beginner_level_plays_the_middle_of_the_ranking(enable_file):
     _, lexicon = enable_file
     board = parse_cgp("/".join(["15"] * 15), ENGLISH).board
-    from lexc.movegen import generate
     from lexc.game.players import TurnView
+    from lexc.movegen import generate
 
     view = TurnView(board, "AEINRST", (0, 0), 86, 7, 0, 1)
     moves = generate(board, "AEINRST", lexicon)

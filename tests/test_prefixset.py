@@ -9,19 +9,19 @@ import re
 import marisa_trie
 import pytest
 from ahocorasick import MATCH_AT_LEAST_PREFIX, MATCH_EXACT_LENGTH
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+import reference as ref
 from lexc import formats
 from lexc.formats import build, container, dumps, loads
 from lexc.formats.base import Capability
 from lexc.formats.errors import FormatError
-from lexc.formats.prefixset import PrefixSet, prefix_closure
 from lexc.formats.keystream import encode_stream
+from lexc.formats.prefixset import PrefixSet, prefix_closure
 from lexc.formats.prefixset_aho import WILDCARD, AhoPrefixSet, wildcard_head
 from lexc.pattern import parse_pattern
 from lexc.wordlist import from_words
-
-import reference as ref
 from lexicons import SMALL, enable_built
 
 VARIANTS = ["prefixset", "prefixset-aho"]

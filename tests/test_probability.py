@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from itertools import combinations as subsets
 from pathlib import Path
 
@@ -28,7 +28,7 @@ def small_bag(tmp_path_factory):
     return load_ruleset(str(path))
 
 
-@lru_cache(maxsize=None)
+@cache
 def draws(ruleset, size: int) -> Counter:
     """Every draw of ``size`` distinct tiles of the full bag (blanks are code 0), counted by the
     tiles it holds (sorted codes)."""

@@ -12,13 +12,12 @@ import pytest
 from lexc.alphabet import BLANK_FLAG
 from lexc.board.board import Board, square_name, tile_text
 from lexc.board.notation import THROUGH, Play, coordinate, spelled, tile_texts
-from lexc.movegen.rack import Rack, Remembered
-from lexc.ruleset import load_ruleset
-
-from lexicons import LEXICON_KINDS, SMALL, build_kind, format_of
 from lexc.formats import FORMATS
 from lexc.formats.base import Capability
+from lexc.movegen.rack import Rack, Remembered
+from lexc.ruleset import load_ruleset
 from lexc.wordlist import from_words
+from lexicons import LEXICON_KINDS, SMALL, build_kind, format_of
 
 RULESETS = ("english", "spanish", "catalan")
 

@@ -6,13 +6,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from lexc.formats import build
-from lexc.formats.base import in_anagram_order
-from lexc.wordlist import from_words
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import reference as ref
+from lexc.formats.base import in_anagram_order
+from lexc.wordlist import from_words
 from lexicons import LEXICON_KINDS, build_kind, random_racks
 
 PATTERNS = ["C?T", "*QU*Z*", "[AEIOU][^AEIOU]", "?", "??", "Z*Z", "*ING", "[XZ]?[XZ]*", "JA*", "*", "Q[^U]*",

@@ -26,7 +26,6 @@ import pytest
 
 import lexc
 from lexc.cli import main
-
 from test_cli import _cache_env, cache_dir  # noqa: F401 (the bundled ENABLE compiled once per session)
 
 ROOT = Path(__file__).resolve().parent.parent

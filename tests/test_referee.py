@@ -13,15 +13,13 @@ import pytest
 
 from lexc.alphabet import BLANK_FLAG
 from lexc.board.board import Board, parse_cgp
-from lexc.formats import build
 from lexc.board.notation import THROUGH, Play, PlayError
 from lexc.board.referee import Ruling, judge, judge_tiles
+from lexc.formats import build
 from lexc.ruleset import load_ruleset
-
-from reference import NORVIG_PICTURE
 from lexc.wordlist import from_words
-
 from lexicons import enable_built
+from reference import NORVIG_PICTURE
 
 ENGLISH = load_ruleset("english")
 WWF = load_ruleset("wwf")

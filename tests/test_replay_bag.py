@@ -18,12 +18,13 @@ from pathlib import Path
 import pytest
 
 from lexc.formats import build
-from lexc.game.manager import OUT, SCORELESS, GameManager, ProgramPlayer
 from lexc.game.gcg import END_PENALTY, END_POINTS, TURNS, read_gcg, write_gcg
+from lexc.game.manager import OUT, SCORELESS, GameManager, ProgramPlayer
 from lexc.game.replay import replay
 from lexc.ruleset import load_ruleset
 from lexc.wordlist import from_words
-from test_gcg import FILES, HEAD, OPENING, OUT as OUT_GAME, ROWS, english_variant, line_of
+from test_gcg import FILES, HEAD, OPENING, ROWS, english_variant, line_of
+from test_gcg import OUT as OUT_GAME
 
 GAMES = Path(__file__).resolve().parent / "games"
 TINY = load_ruleset("tiny")
@@ -32,7 +33,7 @@ TINY = load_ruleset("tiny")
 @pytest.fixture(scope="module")
 def eight(tmp_path_factory):
     """The English board and values with eight tiles, ABCDEQST, and racks of four."""
-    return english_variant(tmp_path_factory.mktemp("rulesets"), {c: 1 for c in "ABCDEQST"}, rack_size=4)
+    return english_variant(tmp_path_factory.mktemp("rulesets"), dict.fromkeys("ABCDEQST", 1), rack_size=4)
 
 
 # -- the negative files: exactly one error, on the defective line, and nothing else ----------
@@ -190,7 +191,7 @@ def test_withdrawing_the_play_that_went_out_takes_the_game_back(eight):
 def test_more_tiles_played_than_held(tmp_path):
     """Nine tiles, racks of four: Al draws the last tile after CAT; Bo, left with EQ, cannot
     put down three."""
-    nine = english_variant(tmp_path, {c: 1 for c in "ABCDEQSTX"}, rack_size=4)
+    nine = english_variant(tmp_path, dict.fromkeys("ABCDEQSTX", 1), rack_size=4)
     probe = replay(HEAD + OUT_GAME + ">Bo: EQX 9H .EQX +0 6\n", None, nine)
     score = probe.events[-1].computed
     report = replay(HEAD + OUT_GAME + f">Bo: EQX 9H .EQX +{score} {6 + score}\n", None, nine)

@@ -12,14 +12,32 @@ from pathlib import Path
 
 import pytest
 
+import reference as ref
 from lexc.lexicons.probability import combinations
-from lexc.lexicons.search import (AnagramCount, AnagramMatch, BeginsWith, Contains, DropsFirst, DropsLast, EndsWith,
-                                  InLexicon, Length, Pattern, ProbabilityRank, SearchError, SubAnagram, TakesBackHook,
-                                  TakesFrontHook, make_condition, rows, search, sorted_rows, study_table)
+from lexc.lexicons.search import (
+    AnagramCount,
+    AnagramMatch,
+    BeginsWith,
+    Contains,
+    DropsFirst,
+    DropsLast,
+    EndsWith,
+    InLexicon,
+    Length,
+    Pattern,
+    ProbabilityRank,
+    SearchError,
+    SubAnagram,
+    TakesBackHook,
+    TakesFrontHook,
+    make_condition,
+    rows,
+    search,
+    sorted_rows,
+    study_table,
+)
 from lexc.ruleset import load_ruleset
 from lexc.wordlist import from_words
-
-import reference as ref
 from lexicons import LEXICON_KINDS, SMALL, build_kind
 from test_cli import TINY, _cache_env, cache_dir, run_main, tiny_dawg  # noqa: F401
 

@@ -15,7 +15,6 @@ from lexc.lexicons.probability import _bag, _combinations, combinations, combina
 from lexc.lexicons.study import StudyIndex, study_index, work_out
 from lexc.ruleset import load_ruleset
 from lexc.wordlist import from_words
-
 from lexicons import LEXICON_KINDS, SMALL, build_kind, enable_built
 
 ENGLISH, SPANISH = load_ruleset("english"), load_ruleset("spanish")

@@ -328,7 +328,7 @@ def test_digest_differs_for_different_lists(tmp_path):
 
 def test_digest_of_utf8_labels(tmp_path):
     wl = read(tmp_path, "niño\naño\n", SPANISH)
-    assert wl.sha256 == hashlib.sha256("AÑO\nNIÑO\n".encode("utf-8")).hexdigest()
+    assert wl.sha256 == hashlib.sha256("AÑO\nNIÑO\n".encode()).hexdigest()
 
 
 def test_from_words_matches_reading_a_file(tmp_path):
@@ -396,8 +396,8 @@ def test_decode_fast_path_agrees(words):
 
 
 def test_words_longer_than_the_longest_a_lexicon_holds_are_refused():
-    from lexc.wordlist import MAX_WORD_TILES, WordListError, from_words
     from lexc.ruleset import load_ruleset
+    from lexc.wordlist import MAX_WORD_TILES, WordListError, from_words
 
     alphabet = load_ruleset("english").alphabet
     longest = "A" * MAX_WORD_TILES

@@ -53,7 +53,7 @@ def relabel(data: bytes, edge: int, letter: int) -> bytes:
     edges = list(struct.unpack(f"<{len(payload) // size}{layout.typecode}", payload))
     _, terminal, last, child = layout.unpack(edges[edge])
     before = layout.unpack(edges[edge - 1])
-    if not before[2] and before[0] >= letter or not last and layout.unpack(edges[edge + 1])[0] <= letter:
+    if (not before[2] and before[0] >= letter) or (not last and layout.unpack(edges[edge + 1])[0] <= letter):
         raise ValueError(f"letter {letter} at edge {edge} breaks the ascending order of its siblings")
     edges[edge] = layout.pack(letter, terminal, last, child)
     return seal(header, struct.pack(f"<{len(edges)}{layout.typecode}", *edges))

@@ -46,9 +46,10 @@ import time
 import traceback
 import zlib
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import msgpack
 
@@ -468,8 +469,9 @@ def _edges(base) -> tuple[list[int], Any]:
 
 
 def _sealed_graph(base, edges: list[int], layout, words: int | None = None, strings: int | None = None) -> bytes:
-    from lexc.formats.edges import to_bytes
     from array import array
+
+    from lexc.formats.edges import to_bytes
     meta = dict(base["header"]["meta"], edges=len(edges))
     if strings is not None and "strings" in meta:
         meta["strings"] = strings

@@ -21,8 +21,23 @@ _API = {
     "read_wordlist": "wordlist", "LexcError": "errors",
 }
 
-__all__ = ["Alphabet", "FORMATS", "FormatError", "LexcError", "Ruleset", "RulesetError", "WordList", "WordListError",
-           "__version__", "build", "get_format", "load", "load_ruleset", "read_wordlist", "save"]
+__all__ = [
+    "FORMATS",
+    "Alphabet",
+    "FormatError",
+    "LexcError",
+    "Ruleset",
+    "RulesetError",
+    "WordList",
+    "WordListError",
+    "__version__",
+    "build",
+    "get_format",
+    "load",
+    "load_ruleset",
+    "read_wordlist",
+    "save",
+]
 
 
 __getattr__ = lazy_names(__name__, globals(), _API)

@@ -9,12 +9,13 @@ the board is written with the label in lowercase and coded ``code | BLANK_FLAG``
 
 from __future__ import annotations
 
-from .errors import LexcError
-from .limits import MAX_WORD_TILES  # noqa: F401 (re-exported: the longest word, the most tiles of a rack)
 import re
 import unicodedata
 from dataclasses import dataclass, field
 from types import MappingProxyType
+
+from .errors import LexcError
+from .limits import MAX_WORD_TILES  # (re-exported: the longest word, the most tiles of a rack)
 
 BLANK = 0
 BLANK_CHAR = "?"
@@ -84,7 +85,7 @@ class Alphabet:
         object.__setattr__(self, "_valid", valid)
         object.__setattr__(self, "_decode_upper", {c: l for l, c in codes.items()})
         object.__setattr__(self, "_decode_lower", {c: l.lower() for l, c in codes.items()})
-        table = {c: "\ufffd" for c in range(256)}  # a code outside the alphabet decodes to U+FFFD
+        table = dict.fromkeys(range(256), "\ufffd")  # a code outside the alphabet decodes to U+FFFD
         table[0] = _SEPARATOR  # (never a letter: decode_many joins words with it)
         table |= {c: l for l, c in codes.items()} | {c | BLANK_FLAG: l.lower() for l, c in codes.items()}
         object.__setattr__(self, "_decode_table", table)
@@ -130,7 +131,7 @@ class Alphabet:
         """True when every label is one character (fast paths apply)."""
         return self._encode_table is not None
 
-    def char_codes(self) -> "MappingProxyType[str, int] | None":
+    def char_codes(self) -> MappingProxyType[str, int] | None:
         """For an alphabet of one-character labels, the tile each character written alone
         stands for: a label's code, its lower case the code with BLANK_FLAG (what ``split``,
         ``code`` and a lower-case blank in notation give, looked up at once). None for an
@@ -271,7 +272,7 @@ class Alphabet:
         return "".join(out) + BLANK_CHAR * blanks
 
 
-def _latin1_table(alphabet: "Alphabet") -> bytes | None:
+def _latin1_table(alphabet: Alphabet) -> bytes | None:
     """``Alphabet.latin1_codes``, computed once per alphabet (see ``_latin1_codes``)."""
     if not alphabet.single_char or any(ord(label) > 255 for label in alphabet.labels):
         return None
@@ -286,7 +287,7 @@ def _latin1_table(alphabet: "Alphabet") -> bytes | None:
 _LATIN1: dict[tuple[str, ...], bytes | None] = {}
 
 
-def _latin1_codes(alphabet: "Alphabet") -> bytes | None:
+def _latin1_codes(alphabet: Alphabet) -> bytes | None:
     labels = alphabet.labels
     if labels not in _LATIN1:
         _LATIN1[labels] = _latin1_table(alphabet)

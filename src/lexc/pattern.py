@@ -10,10 +10,10 @@ pattern positions, so a trie search can carry it along one edge at a time.
 
 from __future__ import annotations
 
-from .errors import LexcError
 import re
 
 from .alphabet import MAX_WORD_TILES, Alphabet, fold
+from .errors import LexcError
 
 STAR = -1
 MAX_PATTERN = 256  # characters of a pattern (no word is longer than MAX_WORD_TILES letters)

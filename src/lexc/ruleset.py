@@ -8,16 +8,15 @@ message naming the file and what is wrong.
 
 from __future__ import annotations
 
-from .errors import LexcError
 import os
 import stat
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from types import MappingProxyType
 
 from .alphabet import BLANK_CHAR, BLANK_FLAG, MAX_WORD_TILES, Alphabet
-
+from .errors import LexcError
 
 #: premium name -> (letter multiplier, word multiplier)
 PREMIUMS = MappingProxyType({
@@ -25,6 +24,7 @@ PREMIUMS = MappingProxyType({
 })
 MAX_BOARD = 26  # columns are lettered A..Z in play notation
 from .limits import MAX_RULESET_TEXT  # noqa: E402 (bytes of a ruleset file, and of one stored in a header)
+
 MAX_TILE_COUNT = 1000  # tiles of one letter in a bag
 MAX_TILE_VALUE = 10000  # points of a tile, and of the bingo bonus
 # The largest score a play may reach under a ruleset (``score_bound``): 2**53 - 1, so that a
@@ -165,14 +165,14 @@ def check_reference(value: str) -> None:
         _load_text(value)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load_bundled(name: str) -> Ruleset:
     """Read and parse one bundled ruleset (cached: rulesets are immutable)."""
     resource = _bundle_dir() / f"{name}.toml"
     return _parse(str(resource), resource.read_bytes())
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load_path(path: str) -> Ruleset:
     """Read and parse a ruleset file given by resolved path (cached): a regular file of at
     most ``MAX_RULESET_TEXT`` bytes."""

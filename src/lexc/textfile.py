@@ -16,7 +16,7 @@ list, ``PositionError`` for a position), so that code catching those still catch
 from __future__ import annotations
 
 import os
-from typing import Iterator
+from collections.abc import Iterator
 
 from .errors import LexcError
 from .limits import MAX_LINE_BYTES

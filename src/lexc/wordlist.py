@@ -9,17 +9,17 @@ match; they are kept as ``bytes`` of letter codes, sorted and unique. Anything e
 
 from __future__ import annotations
 
-from .errors import LexcError
 import hashlib
 import os
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby, islice
 from operator import eq
 from pathlib import Path
-from typing import Iterable, Sequence
 
-from .alphabet import MAX_WORD_TILES, Alphabet, AlphabetError, fold  # noqa: F401 (MAX_WORD_TILES: re-exported)
+from .alphabet import MAX_WORD_TILES, Alphabet, AlphabetError, fold  # (MAX_WORD_TILES: re-exported)
+from .errors import LexcError
 from .limits import MAX_LISTED_WORDS  # noqa: F401 (re-exported)
 from .textfile import decode_text, open_error
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Callable
+from collections.abc import Callable
 from xml.sax.saxutils import escape
 
 # Okabe-Ito (colour-blind safe), then Tableau 10; cycled when there are more series.

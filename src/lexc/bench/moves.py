@@ -19,9 +19,10 @@ import signal
 import statistics
 import threading
 import time
+from collections.abc import Callable, Iterable, Iterator
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from ..board.board import PositionError, parse_cgp
 from ..movegen import compiled

@@ -25,7 +25,8 @@ import random
 import re
 import statistics
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .baselines import baseline_hooks, prefix_anagrams
 

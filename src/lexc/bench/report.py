@@ -16,9 +16,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .queries import KINDS, LABELS, SEARCH_KINDS, SEARCH_OF
-from .charts import format_bytes, format_seconds, panels_svg, scatter_svg
 from ..formats.container import write_atomic
+from .charts import format_bytes, format_seconds, panels_svg, scatter_svg
+from .queries import KINDS, LABELS, SEARCH_KINDS, SEARCH_OF
 
 SIZE_CHART, QUERY_CHART = "size-vs-movegen.svg", "query-times.svg"
 BEGIN, END = "<!-- bench-report -->", "<!-- /bench-report -->"

@@ -18,18 +18,19 @@ import platform
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .. import native
-from . import BenchError
 from .._version import __version__
+from ..formats import FORMATS
+from ..lexicons.source import bundled_wordlist, read_list
+from ..movegen.compiled import CORE_SEARCHED
+from . import BenchError
 from .moves import compare_digests, load_positions
 from .queries import compare_answers, make_queries
 from .worker import BASELINES
-from ..movegen.compiled import CORE_SEARCHED
-from ..formats import FORMATS
-from ..lexicons.source import bundled_wordlist, read_list
 
 Progress = Callable[[int, int, str], None]
 

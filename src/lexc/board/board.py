@@ -22,16 +22,15 @@ A **text picture** has one line per row, ``.`` for an empty square and the tiles
 
 from __future__ import annotations
 
-from ..errors import LexcError
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator
 
 from ..alphabet import BLANK_FLAG, Alphabet, AlphabetError
+from ..errors import LexcError
 from ..ruleset import Ruleset
 from ..textfile import read_text
-
 
 MAX_CGP = 8192  # characters of a CGP string, and bytes of a board picture file
 
@@ -70,7 +69,7 @@ class Board:
         object.__setattr__(self, "_empty", not any(any(row) for row in self.rows))
 
     @classmethod
-    def empty(cls, ruleset: Ruleset) -> "Board":
+    def empty(cls, ruleset: Ruleset) -> Board:
         """The empty board of a ruleset."""
         return cls(ruleset, tuple(bytes(ruleset.board_size) for _ in range(ruleset.board_size)))
 
@@ -95,7 +94,7 @@ class Board:
         """The number of tiles on the board."""
         return sum(1 for row in self.rows for code in row if code)
 
-    def with_tiles(self, tiles: list[tuple[int, int, int]]) -> "Board":
+    def with_tiles(self, tiles: list[tuple[int, int, int]]) -> Board:
         """A new board with (row, col, code) tiles added (the squares must be empty)."""
         rows = [bytearray(row) for row in self.rows]
         n = self.size
@@ -107,7 +106,7 @@ class Board:
             rows[r][c] = code
         return Board(self.ruleset, tuple(bytes(row) for row in rows))
 
-    def transposed(self) -> "Board":
+    def transposed(self) -> Board:
         """The board mirrored on its main diagonal: down lines become across lines."""
         return Board(self.ruleset, self._columns)
 
@@ -133,7 +132,7 @@ class Board:
         return "/".join(out)
 
     @classmethod
-    def from_picture(cls, text: str, ruleset: Ruleset) -> "Board":
+    def from_picture(cls, text: str, ruleset: Ruleset) -> Board:
         """A board from a text picture (blank lines around it are ignored)."""
         lines = [line.strip() for line in text.strip("\n").splitlines()]
         lines = [line for line in lines if line]

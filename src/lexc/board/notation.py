@@ -17,14 +17,14 @@ or blank), and refused naming the square when it is another letter.
 
 from __future__ import annotations
 
-from ..errors import LexcError
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterator
 
 from ..alphabet import BLANK_FLAG, Alphabet, fold
+from ..errors import LexcError
 from .board import Board, square_name, tile_text
 
 THROUGH = 0  # a square of the play that holds a tile already on the board

@@ -16,8 +16,8 @@ from functools import lru_cache
 from typing import Any
 
 from ..alphabet import BLANK_FLAG, UNBLANK, Alphabet
-from .board import Board, overdrawn, square_name, unseen
 from ..wordlist import excerpt
+from .board import Board, overdrawn, square_name, unseen
 from .notation import MAX_NOTATION, THROUGH, PlacementError, Play, PlayError, parse_play
 from .scoring import score, tile_run, words_formed
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..ruleset import Ruleset
 from .board import Board
 from .notation import THROUGH, Play
-from ..ruleset import Ruleset
 
 
 @dataclass(frozen=True)

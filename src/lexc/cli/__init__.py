@@ -28,6 +28,7 @@ from ..errors import LexcError
 from . import bench, board, game, inspect, lexicons, query
 from .common import Negative, check_arguments, one_line
 
+
 def is_user_error(exc: BaseException) -> bool:
     """Whether an exception is the user's: a ``LexcError`` (every library error derives from
     it), or an OSError (a file the user named)."""

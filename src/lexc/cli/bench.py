@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import click
 
 from ..formats import FORMATS
@@ -38,9 +37,9 @@ def bench(wordlist, formats_, positions, repeat, movegen_repeat, budget, movegen
     Examples: lexc bench --repeat 7 --out bench-results; lexc bench words.txt --formats dawg,gaddag --no-movegen
     """
     from ..bench import BenchError
+    from ..bench.report import format_report, write_out
     from ..bench.runner import run_bench
     from ..ruleset import load_ruleset
-    from ..bench.report import format_report, write_out
 
     names = [f.strip() for f in formats_.split(",") if f.strip()] if formats_ is not None else list(FORMATS)
     if not names:

@@ -6,8 +6,19 @@ from pathlib import Path
 
 import click
 
-from .common import (Negative, count_option, emit, lexicon_file, lexicon_option, max_words_option, note,
-                     nothing_found, one_line, position_args, position_options)
+from .common import (
+    Negative,
+    count_option,
+    emit,
+    lexicon_file,
+    lexicon_option,
+    max_words_option,
+    note,
+    nothing_found,
+    one_line,
+    position_args,
+    position_options,
+)
 
 
 @click.command()

@@ -6,15 +6,15 @@ from __future__ import annotations
 import math
 import os
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 import click
 
 from ..formats import FORMATS  # the registry's names (each format's module is imported when used)
 from ..formats.errors import FormatError
 from ..limits import MAX_COUNT, MAX_LISTED_WORDS
-
 
 MAX_MESSAGE = 400  # characters of an error line: an input of any size is quoted in part
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import click
 
-from . import common
 from ..limits import MAX_GAMES, MAX_LINE_BYTES, MAX_SEED
+from . import common
 from .common import Bounded, Negative, emit, lexicon_file, lexicon_option, note
 
 
@@ -63,9 +63,9 @@ def selfplay(lexfile, ruleset, games, seed, strategy, end_rule, out_dir, positio
     Example: lexc selfplay enable.gaddawg --games 10 --seed 1 -o games --positions positions.jsonl
     """
     from ..formats.container import write_atomic
-    from ..game.manager import check_replay, selfplay as play_game
+    from ..game.manager import check_replay
+    from ..game.manager import selfplay as play_game
     from ..lexicons.source import check_listable, open_lexicon
-    from ..ruleset import load_ruleset
 
     lexfile = lexicon_file(lexfile, lexicon_opt)
     lexicon = open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset, progress=note)
@@ -132,8 +132,8 @@ def play(lexfile, ruleset, seed, strategy, level, name, end_rule, save, watch, c
     import random as _random
 
     from ..formats.container import write_atomic
-    from ..game.manager import GameManager
     from ..game.interactive import Console, HumanPlayer, Session, play_game, save_record
+    from ..game.manager import GameManager
     from ..game.players import ProgramPlayer
     from ..lexicons.source import check_listable, open_lexicon
     from ..ruleset import load_ruleset

@@ -175,8 +175,8 @@ def stats(file, ruleset, max_words, as_json):
 
     Example: lexc stats enable.dawg; lexc stats palabras.txt -r spanish --json
     """
-    from ..lexicons.stats import format_stats, lexicon_stats
     from ..lexicons.source import bundled_wordlist, read_list, read_words
+    from ..lexicons.stats import format_stats, lexicon_stats
 
     words = (read_words(file, ruleset or "english", max_words) if file
              else read_list(bundled_wordlist(), ruleset or "english"))

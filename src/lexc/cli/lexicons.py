@@ -13,8 +13,8 @@ import click
 
 from ..formats import FORMATS
 from ..formats.errors import FormatError
-from . import common
 from ..limits import MAX_SEED, MAX_SYNTH_WORDS, MAX_WORD_TILES
+from . import common
 from .common import Bounded, emit, max_words_option, note, stages
 
 

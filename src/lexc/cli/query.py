@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-
 from itertools import chain, islice
 
 import click
 
 from ..limits import MAX_COUNT, MAX_WORD_TILES
-from .common import (Bounded, Negative, count_option, emit, lexicon_arg, lexicon_options, max_words_option,
-                     nothing_found)
+from .common import Bounded, Negative, count_option, emit, lexicon_arg, lexicon_options, max_words_option, nothing_found
 
 
 @click.command()

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import struct
 from array import array
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, ClassVar, Iterator, Sequence
+from typing import Any, ClassVar
 
 from .errors import FormatError
 

@@ -17,12 +17,13 @@ no node ever becomes a Python object. ``last_stats`` records how many bytes a qu
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 from .. import native
 from ..alphabet import BLANK_FLAG, MAX_WORD_TILES, UNBLANK, Alphabet
-from .anadisk import LAYOUTS, NodeFile, reading, scan_words
 from . import schema
+from .anadisk import LAYOUTS, NodeFile, reading, scan_words
 from .base import Capability, LexiconBase, is_count, require
 from .errors import FormatError
 
@@ -102,7 +103,7 @@ class AnagramTrie(LexiconBase):
     # -- build, bytes ---------------------------------------------------------------------
     @classmethod
     def build(cls, words: Sequence[bytes], alphabet: Alphabet, order: str = "auto", disk: str = "pascal",
-              ruleset: str = "english", backend: native.Backend | None = None, **_: Any) -> "AnagramTrie":
+              ruleset: str = "english", backend: native.Backend | None = None, **_: Any) -> AnagramTrie:
         """Re-spell every word in canonical order, sort, and write the letter table."""
         if disk not in LAYOUTS:
             raise FormatError(f"unknown disk layout {disk!r} (known: {', '.join(LAYOUTS)})")
@@ -131,7 +132,7 @@ class AnagramTrie(LexiconBase):
 
     @classmethod
     def from_payload(cls, payload: Any, header: dict[str, Any], alphabet: Alphabet,
-                     backend: native.Backend | None = None) -> "AnagramTrie":
+                     backend: native.Backend | None = None) -> AnagramTrie:
         """A lexicon over a checked payload (kept as a view of the file: nothing is parsed)."""
         meta = header.get("meta", {})
         order, disk = meta.get("order"), meta.get("disk")

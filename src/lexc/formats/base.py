@@ -13,15 +13,15 @@ carries ``BLANK_FLAG`` (it prints in lower case).
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from operator import add
 from itertools import islice
-from typing import Any, Callable, ClassVar, Hashable, Iterable, Iterator, NoReturn, Protocol, Sequence, runtime_checkable
+from operator import add
+from typing import Any, ClassVar, NoReturn, Protocol, runtime_checkable
 
 from .. import native
-from ..alphabet import BLANK_FLAG, UNBLANK, Alphabet
+from ..alphabet import BLANK_FLAG, MAX_WORD_TILES, UNBLANK, Alphabet
 from ..pattern import Matcher, can_match, parse_pattern
-from ..alphabet import MAX_WORD_TILES
 from . import schema
 from .errors import FormatError
 
@@ -61,7 +61,7 @@ class Hooks:
     back: tuple[str, ...]
 
     @classmethod
-    def make(cls, word: str, valid: bool, front: tuple[str, ...], back: tuple[str, ...]) -> "Hooks":
+    def make(cls, word: str, valid: bool, front: tuple[str, ...], back: tuple[str, ...]) -> Hooks:
         """The same object as ``Hooks(...)``, made without the frozen dataclass's per-field
         ``__setattr__`` calls (hooks are asked for one word at a time: this is most of it)."""
         made = object.__new__(cls)
@@ -116,7 +116,7 @@ class LexiconBase:
 
     # -- what every format provides -------------------------------------------------------
     @classmethod
-    def build(cls, words: Sequence[bytes], alphabet: Alphabet, **options: Any) -> "LexiconBase":
+    def build(cls, words: Sequence[bytes], alphabet: Alphabet, **options: Any) -> LexiconBase:
         """Build from strictly increasing, deduplicated encoded words (``backend=`` the backend
         to make it on: ``native.select()``'s by default)."""
         raise NotImplementedError
@@ -135,7 +135,7 @@ class LexiconBase:
 
     @classmethod
     def from_payload(cls, payload: bytes, header: dict[str, Any], alphabet: Alphabet,
-                     backend: native.Backend | None = None) -> "LexiconBase":
+                     backend: native.Backend | None = None) -> LexiconBase:
         """Rebuild from a checked payload and its header, on ``backend`` (``native.select()``'s
         by default)."""
         raise NotImplementedError

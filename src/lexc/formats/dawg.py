@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import sys
 from array import array
+from collections.abc import Iterator, Sequence
 from functools import cached_property
-from typing import Any, ClassVar, Iterator, Sequence
+from typing import Any, ClassVar
 
 from .. import native
-from ..alphabet import Alphabet
-from ..alphabet import MAX_WORD_TILES
+from ..alphabet import MAX_WORD_TILES, Alphabet
+from ..pattern import STAR, can_match, parse_pattern
 from . import edges as edgemod
 from . import graph, proofs, schema
-from ..pattern import STAR, can_match, parse_pattern
 from .base import MAX_ANSWERS, Capability, Hooks, LexiconBase, TooManyAnswers, is_count, require, too_deep
 from .errors import FormatError
 from .minimize import minimizer
@@ -124,7 +124,7 @@ class Dawg(LexiconBase):
     # -- build, bytes ---------------------------------------------------------------------
     @classmethod
     def build(cls, words: Sequence[bytes], alphabet: Alphabet, layout: str = "auto",
-              backend: native.Backend | None = None, **_: Any) -> "Dawg":
+              backend: native.Backend | None = None, **_: Any) -> Dawg:
         """Build the minimal DAWG of strictly increasing encoded words (on ``backend``: the
         one ``native.select()`` gives by default)."""
         backend = backend if backend is not None else native.select()
@@ -149,7 +149,7 @@ class Dawg(LexiconBase):
 
     @classmethod
     def from_payload(cls, payload: bytes, header: dict[str, Any], alphabet: Alphabet,
-                     backend: native.Backend | None = None) -> "Dawg":
+                     backend: native.Backend | None = None) -> Dawg:
         """Load an edge array checked by the container (on ``backend``); its structure is
         checked on construction, then the whole graph proved (``prove``)."""
         backend = backend if backend is not None else native.select()

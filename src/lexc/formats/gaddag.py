@@ -26,7 +26,8 @@ way; ``gaddawg`` spends 26 edges to keep it on disk, as wolges's KWG files do.
 from __future__ import annotations
 
 from array import array
-from typing import Any, Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from .. import native
 from ..alphabet import Alphabet
@@ -109,7 +110,7 @@ class Gaddag(Dawg):
     @classmethod
     def build(cls, words: Sequence[bytes], alphabet: Alphabet, layout: str = "auto",
               progress: Callable[[float], None] | None = None, backend: native.Backend | None = None,
-              **_: Any) -> "Gaddag":
+              **_: Any) -> Gaddag:
         """Build the minimal GADDAG (and DAWG) of strictly increasing encoded words;
         ``progress`` is told the share done (the GADDAG's input is about 70% of the time,
         its minimization most of the rest, on the compiled core)."""

@@ -29,8 +29,8 @@ cycle exactly when the word graph has one.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from itertools import islice
-from typing import Iterator, Sequence
 
 from ..alphabet import BLANK_FLAG, MAX_WORD_TILES
 from ..native import AnswerCap, GraphSpec, MalformedGraph, TooDeep
@@ -229,14 +229,14 @@ class PureGraph:
         return front, back, valid
 
     # -- listings ----------------------------------------------------------------------------
-    def words(self, node_edge: int, prefix: bytes) -> "PureCursor":
+    def words(self, node_edge: int, prefix: bytes) -> PureCursor:
         """The words below the node (each after ``prefix``), in code order, the prefix itself
         first when it is a word: a cursor."""
         if len(prefix) > MAX_WORD_TILES:
             raise ValueError("prefix too long")
         return PureCursor(self._listing(node_edge, bytes(prefix), None, MAX_PATH))
 
-    def pattern(self, root_edge: int, tokens: bytes) -> "PureCursor":
+    def pattern(self, root_edge: int, tokens: bytes) -> PureCursor:
         """The words matching a pattern given as the core reads it (17 bytes a token: a kind
         byte, 1 for ``*``, and a 128-bit letter mask), in code order: a cursor."""
         if len(tokens) % 17 or len(tokens) // 17 > 255:
@@ -388,7 +388,7 @@ class PureGraph:
             if not edges[i] & last:
                 continue
             owner = seen.get(tuple(edges[start : i + 1]))
-            if owner is not None and owner != start or owner is None and start not in reach:
+            if (owner is not None and owner != start) or (owner is None and start not in reach):
                 return False
             start = i + 1
         return True

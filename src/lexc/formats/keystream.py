@@ -8,7 +8,8 @@ validate their own serializations; a crafted marisa image crashed the process).
 
 from __future__ import annotations
 
-from typing import Iterator, NoReturn, Sequence
+from collections.abc import Iterator, Sequence
+from typing import NoReturn
 
 from ..alphabet import MAX_WORD_TILES
 from .base import require

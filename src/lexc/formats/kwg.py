@@ -21,13 +21,13 @@ from typing import Any
 
 from .. import native
 from ..alphabet import Alphabet
+from ..ruleset import load_ruleset
+from ..wordlist import MAX_LISTED_WORDS, MAX_WORD_TILES, WordList, from_words
 from . import build, rereading
 from . import edges as edgemod
 from .edges import LAYOUTS
 from .errors import FormatError
 from .gaddag import Gaddawg
-from ..ruleset import load_ruleset
-from ..wordlist import MAX_LISTED_WORDS, MAX_WORD_TILES, WordList, from_words
 
 LAYOUT = LAYOUTS["u32"]
 MAX_WORDS = MAX_LISTED_WORDS  # words a KWG may spell before we refuse to list them (--max-words raises it)

@@ -29,7 +29,8 @@ smaller, as the KWG convention requires (``formats/kwg.md``).
 from __future__ import annotations
 
 from array import array
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from .. import native
 from .edges import EdgeLayout, choose_layout

@@ -25,8 +25,9 @@ keys are read in the store's own sorted order, one matcher step each.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from operator import index
-from typing import Any, Callable, ClassVar, Iterable, Iterator, Sequence
+from typing import Any, ClassVar
 
 import marisa_trie
 
@@ -88,7 +89,7 @@ class PrefixClosed(LexiconBase):
     # -- the file: the key stream, the store's index rebuilt from it ----------------------
     @classmethod
     def build(cls, words: Sequence[bytes], alphabet: Alphabet, backend: native.Backend | None = None,
-              **_: Any) -> "PrefixClosed":
+              **_: Any) -> PrefixClosed:
         """Encode the prefix closure as a key stream, then load it like a file."""
         return cls(encode_stream(prefix_closure(words), set(words)), alphabet, len(words), backend=backend)
 
@@ -102,7 +103,7 @@ class PrefixClosed(LexiconBase):
 
     @classmethod
     def from_payload(cls, payload: bytes, header: dict[str, Any], alphabet: Alphabet,
-                     backend: native.Backend | None = None) -> "PrefixClosed":
+                     backend: native.Backend | None = None) -> PrefixClosed:
         """Check the pair count against ``meta.keys``, then rebuild (validating) the index."""
         keys = header["meta"].get("keys")
         require(is_count(keys) and 2 * keys == len(payload),

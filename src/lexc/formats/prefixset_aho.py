@@ -10,8 +10,8 @@ automaton is rebuilt on load.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from operator import itemgetter
-from typing import Iterator
 
 import ahocorasick
 

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from .. import native
 from .._version import __version__
 from ..alphabet import Alphabet
 from ..ruleset import RulesetError, check_reference
 from ..ruleset import reference as ruleset_reference
-from . import container, proofs, rereading, schema
-from . import FORMATS
+from . import FORMATS, container, proofs, rereading, schema
 from .base import LIST_OPTION_SPECS, LexiconBase
 from .errors import FormatError
 

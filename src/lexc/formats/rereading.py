@@ -44,15 +44,16 @@ from __future__ import annotations
 
 import hashlib
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any
 
 from ..alphabet import Alphabet, AlphabetError, fold
 from . import proofs
-from .rotations import some_string_below
 from .base import Capability, LexiconBase
 from .errors import FormatError
+from .rotations import some_string_below
 
 MOST_LITERALS = 64  # joins searched for one by one in the words; an alphabet with more is checked word by word
 
@@ -155,7 +156,7 @@ def misread(codes: bytes, alphabet: Alphabet) -> str | None:
     head = f"the alphabet reads the stored word {dotted(codes, alphabet)} back as {dotted(again, alphabet)}"
     folded = fold(text)
     if folded != text:
-        return f"{head}: its text {ascii(text)} folds (NFC, upper case) to {ascii(folded)}"
+        return f"{head}: its text {text!a} folds (NFC, upper case) to {folded!a}"
     i = next(i for i, (a, b) in enumerate(zip(codes, again)) if a != b)
     label = alphabet.label(again[i])
     covered, parts = 0, []

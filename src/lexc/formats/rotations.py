@@ -40,8 +40,9 @@ the lexicon protocol's primitives are used (``root``, ``gaddag_root``, ``child``
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from operator import itemgetter
-from typing import Any, Sequence
+from typing import Any
 
 from .base import LexiconBase
 from .errors import FormatError

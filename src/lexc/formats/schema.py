@@ -15,7 +15,8 @@ A spec is a function of the value returning ``None`` when it is right, or what i
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .errors import FormatError
 

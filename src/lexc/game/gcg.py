@@ -26,11 +26,11 @@ value of the opponent's rack, ``(RACK) +2X``; *add-and-subtract* (WESPA), where 
 
 from __future__ import annotations
 
-from ..errors import LexcError
 import os
 import re
 from dataclasses import dataclass, field
 
+from ..errors import LexcError
 from ..wordlist import excerpt
 
 PLAY, EXCHANGE, PASS, PHONY = "play", "exchange", "pass", "phony-returned"

@@ -16,18 +16,19 @@ game like ``quit``: the game so far is saved. Programs and people go through the
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import click
 
 from ..alphabet import BLANK_FLAG
 from ..board.board import Board, tile_text, unseen
-from .manager import GameManager, IllegalAction, tiles_text
-from .gcg import EXCHANGE, PASS, PLAY, write_gcg
-from ..lexicons.edit import with_words
-from .players import Action, ProgramPlayer, TurnView
 from ..board.referee import judge
+from ..lexicons.edit import with_words
+from .gcg import EXCHANGE, PASS, PLAY, write_gcg
+from .manager import GameManager, IllegalAction, tiles_text
+from .players import Action, ProgramPlayer, TurnView
 
 HELP = """commands:
   8H WORD | H8 WORD   a play: across (row first) or down (column first), from the first
@@ -106,7 +107,7 @@ class HumanPlayer:
     """The person at the keyboard: ``choose`` reads commands until one is a turn (a play, a
     pass or an exchange); the other commands are answered on the spot."""
 
-    session: "Session"
+    session: Session
     nick: str = "you"
     name: str = "human player"
     program: bool = False

@@ -15,21 +15,21 @@ Players (``Action``, ``TurnView``, ``ProgramPlayer``) are in ``players.py``.
 
 from __future__ import annotations
 
-from ..errors import LexcError
 import random
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from . import gcg
 from ..alphabet import Alphabet
 from ..board.board import Board, tile_text
-from .gcg import END_PENALTY, END_POINTS, EXCHANGE, PASS, PLAY, Event, write_gcg
 from ..board.notation import THROUGH, Play, PlayError, parse_play
-from .players import Action, ProgramPlayer, Player, TurnView
 from ..board.referee import Ruling, judge
-from .replay import Report, replay
+from ..errors import LexcError
 from ..ruleset import Ruleset, load_ruleset
+from . import gcg
+from .gcg import END_PENALTY, END_POINTS, EXCHANGE, PASS, PLAY, Event, write_gcg
+from .players import Action, Player, ProgramPlayer, TurnView
+from .replay import Report, replay
 
 DOUBLING, ADD_AND_SUBTRACT = "doubling", "add-and-subtract"
 END_RULES = (DOUBLING, ADD_AND_SUBTRACT)

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..board.board import Board, Position
-from .gcg import EXCHANGE, PASS, PLAY
-from ..movegen import generate
 from ..board.notation import Play
+from ..movegen import generate
 from ..ruleset import Ruleset
+from .gcg import EXCHANGE, PASS, PLAY
 
 
 @dataclass(frozen=True)
@@ -27,17 +27,17 @@ class Action:
     tiles: str = ""
 
     @classmethod
-    def place(cls, play: Play | str) -> "Action":
+    def place(cls, play: Play | str) -> Action:
         """A play, as a Play or in notation."""
         return cls(PLAY, play)
 
     @classmethod
-    def exchange(cls, tiles: str) -> "Action":
+    def exchange(cls, tiles: str) -> Action:
         """An exchange of the tiles named (a rack text)."""
         return cls(EXCHANGE, tiles=tiles)
 
     @classmethod
-    def pass_turn(cls) -> "Action":
+    def pass_turn(cls) -> Action:
         """A pass."""
         return cls(PASS)
 

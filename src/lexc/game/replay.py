@@ -36,11 +36,24 @@ from typing import Any
 
 from ..alphabet import BLANK_FLAG
 from ..board.board import Board, overdrawn, unseen
-from .gcg import (CHALLENGE, END_PENALTY, END_POINTS, ENDINGS, EXCHANGE, PHONY, PLAY, TIME, TURNS, Event, Game,
-                  is_count, read_gcg)
 from ..board.notation import PlayError, parse_play
 from ..board.referee import judge
 from ..ruleset import Ruleset, available, load_ruleset
+from .gcg import (
+    CHALLENGE,
+    END_PENALTY,
+    END_POINTS,
+    ENDINGS,
+    EXCHANGE,
+    PHONY,
+    PLAY,
+    TIME,
+    TURNS,
+    Event,
+    Game,
+    is_count,
+    read_gcg,
+)
 
 SCORELESS_TURNS = 6  # no ruleset sets it: the standard (NASPA, WESPA) limit, the game manager's too
 OUT, SCORELESS = "out", "six scoreless turns"  # how a game ended (the game manager's names)

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from .. import formats
 from ..formats import FORMATS, Capability, FormatError, LexiconBase, container, rotations
 from ..ruleset import load_ruleset
-from .source import check_listable, read_list
 from ..wordlist import MAX_LISTED_WORDS, WordList, digest
+from .source import check_listable, read_list
 
 
 def default_output(wordlist: str | os.PathLike, format: str) -> Path:

@@ -15,17 +15,25 @@ differences that are kept (at most ``limit`` per side) are decoded back to text.
 
 from __future__ import annotations
 
-from ..errors import LexcError
 import os
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from ..alphabet import Alphabet, AlphabetError, fold
+from ..errors import LexcError
 from ..formats.base import Capability
 from ..wordlist import WordList
 
-__all__ = ["AlphabetMismatchError", "LexiconDiff", "LexiconDiffError", "alphabet_of", "alphabet_difference",
-           "diff_lexicons", "sorted_codes"]
+__all__ = [
+    "AlphabetMismatchError",
+    "LexiconDiff",
+    "LexiconDiffError",
+    "alphabet_difference",
+    "alphabet_of",
+    "diff_lexicons",
+    "sorted_codes",
+]
 
 
 class LexiconDiffError(LexcError, ValueError):

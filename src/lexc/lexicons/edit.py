@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from .. import formats
 from ..alphabet import Alphabet
-from .compile import build_and_save, default_output
 from ..formats import FormatError, LexiconBase, container
 from ..formats.kwg import looks_like_kwg, open_kwg
-from .source import check_listable
 from ..wordlist import MAX_LISTED_WORDS, WordList, WordListError, digest, normalize_word
+from .compile import build_and_save, default_output
+from .source import check_listable
 
 
 def convert_file(

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import weakref
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from math import comb
-from typing import Iterable, Sequence
 
 from .. import native
 from ..ruleset import Ruleset

@@ -20,9 +20,10 @@ front / back hook of that shorter word), ``InLexicon`` (in another lexicon), and
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Collection, Iterable
+from typing import Any
 
 from ..alphabet import BLANK_CHAR, UNBLANK, Alphabet
 from ..errors import LexcError
@@ -31,7 +32,6 @@ from ..pattern import STAR, as_regex, can_match, parse_pattern
 from ..ruleset import Ruleset
 from .probability import combinations_list
 from .study import study_index
-
 
 
 class SearchError(LexcError, ValueError):
@@ -522,7 +522,7 @@ def parse_range(text: str, what: str, most: int = MAX_COUNT) -> tuple[int, int |
         end = (int(high) if high else None) if dash else start
     except ValueError:
         raise SearchError(f"{what} {_quoted(text)}: expected N, N-M or N-") from None
-    if start < 0 or end is not None and end < start:
+    if start < 0 or (end is not None and end < start):
         raise SearchError(f"{what} {_quoted(text)}: not a range of counts")
     if max(start, end or 0) > most:
         raise SearchError(f"{what} {_quoted(text)}: at most {most:,}")
@@ -567,7 +567,31 @@ def make_condition(kind: str, value: str | None, negated: bool = False, blanks: 
     raise SearchError(f"unknown condition {kind!r} (known: {', '.join(KINDS)})")
 
 
-__all__ = ["KINDS", "make_condition", "parse_range", "AnagramCount", "AnagramMatch", "BeginsWith", "Condition", "Contains", "Context", "DropsFirst",
-           "DropsLast", "EndsWith", "InLexicon", "Length", "Pattern", "ProbabilityRank", "Row", "SORTS",
-           "SearchError", "SubAnagram", "TakesBackHook", "TakesFrontHook", "rows", "search", "sorted_rows",
-           "study_table"]
+__all__ = [
+    "KINDS",
+    "SORTS",
+    "AnagramCount",
+    "AnagramMatch",
+    "BeginsWith",
+    "Condition",
+    "Contains",
+    "Context",
+    "DropsFirst",
+    "DropsLast",
+    "EndsWith",
+    "InLexicon",
+    "Length",
+    "Pattern",
+    "ProbabilityRank",
+    "Row",
+    "SearchError",
+    "SubAnagram",
+    "TakesBackHook",
+    "TakesFrontHook",
+    "make_condition",
+    "parse_range",
+    "rows",
+    "search",
+    "sorted_rows",
+    "study_table",
+]

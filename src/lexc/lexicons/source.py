@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from .. import formats
 from .._version import __version__
@@ -46,7 +47,7 @@ def cache_dir() -> Path:
     return Path(base) / "lexc"
 
 
-def read_list(path: str | os.PathLike, ruleset: str = "english", **options: Any) -> "WordList":
+def read_list(path: str | os.PathLike, ruleset: str = "english", **options: Any) -> WordList:
     """Read a word list with a ruleset's alphabet (board size for the long-word count)."""
     from ..ruleset import load_ruleset
     from ..wordlist import read_wordlist
@@ -56,7 +57,7 @@ def read_list(path: str | os.PathLike, ruleset: str = "english", **options: Any)
 
 
 def read_words(path: str | os.PathLike, ruleset: str = "english",
-               max_words: int = MAX_LISTED_WORDS) -> LexiconBase | "WordList":
+               max_words: int = MAX_LISTED_WORDS) -> LexiconBase | WordList:
     """The words of a file without compiling anything: a compiled lexicon is loaded, a plain
     word list is read (for word-by-word work such as ``lexc diff`` and ``lexc stats``). A
     compiled file whose graph spells more than ``max_words`` words is refused before any
@@ -83,7 +84,7 @@ def check_listable(lexicon: LexiconBase, path: str | os.PathLike, max_words: int
 
 
 def compile_list(path: str | os.PathLike, format: str = "dawg", ruleset: str = "english",
-                 **options: Any) -> tuple["WordList", LexiconBase]:
+                 **options: Any) -> tuple[WordList, LexiconBase]:
     """Read and compile a word list in memory."""
     wordlist = read_list(path, ruleset, **options)
     return wordlist, formats.build(wordlist, format, ruleset)

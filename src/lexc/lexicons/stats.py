@@ -10,7 +10,6 @@ few seconds and little memory. ``format_stats`` renders the result as a text rep
 
 from __future__ import annotations
 
-from ..errors import LexcError
 import re
 from bisect import bisect_right
 from collections import Counter
@@ -18,8 +17,9 @@ from heapq import nlargest
 from itertools import chain, islice
 from typing import Any
 
-from .diff import LexiconDiffError, alphabet_difference, alphabet_of, sorted_codes
+from ..errors import LexcError
 from ..ruleset import Ruleset, load_ruleset
+from .diff import LexiconDiffError, alphabet_difference, alphabet_of, sorted_codes
 
 __all__ = ["LexiconStatsError", "format_stats", "lexicon_stats"]
 

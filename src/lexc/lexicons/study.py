@@ -29,8 +29,9 @@ import weakref
 from array import array
 from bisect import bisect_right
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from ..alphabet import MAX_WORD_TILES
 from ..formats.container import write_atomic
@@ -39,7 +40,7 @@ from .probability import BLANK_VARIANTS, _bag, combinations_list
 from .source import cache_dir
 
 MAGIC, VERSION = b"LEXCSTDY", 1
-_MEMO: "weakref.WeakKeyDictionary[Any, dict[tuple, StudyIndex]]" = weakref.WeakKeyDictionary()
+_MEMO: weakref.WeakKeyDictionary[Any, dict[tuple, StudyIndex]] = weakref.WeakKeyDictionary()
 
 
 class StudyIndex:

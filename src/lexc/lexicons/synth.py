@@ -19,10 +19,10 @@ import os
 import time
 from bisect import bisect
 from collections import Counter
+from collections.abc import Callable, Iterable
 from itertools import accumulate
 from pathlib import Path
 from random import Random
-from typing import Callable, Iterable
 
 from ..formats import FormatError, container
 from ..limits import MAX_SYNTH_WORDS

@@ -15,14 +15,14 @@ tiles, and one module per strategy is named for its authors.
 
 from __future__ import annotations
 
-from ..errors import LexcError
 from dataclasses import dataclass
 from typing import Any
 
 from ..board.board import Board
-from ..formats.base import Capability
 from ..board.notation import THROUGH, Play, coordinate, spelled, tile_texts
 from ..board.scoring import lane_scoring
+from ..errors import LexcError
+from ..formats.base import Capability
 from . import appel_jacobson, compiled, gordon, naive, shapiro_smith
 from .compiled import ListedPlays, Plays
 from .crosschecks import ANY

@@ -18,8 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..alphabet import BLANK_FLAG, UNBLANK
-from ..formats.base import Capability
 from ..board.notation import THROUGH
+from ..formats.base import Capability
 from .lanes import Lane
 from .rack import TILE_BYTES, Rack
 

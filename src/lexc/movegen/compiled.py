@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import json
 import struct
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 from .. import native
 from ..board.board import Board, tile_text

@@ -4,8 +4,9 @@ one direction (wolges's word)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from ..board.board import Board
 from .crosschecks import anchors, cross_checks

@@ -10,7 +10,8 @@ word that ends on an empty square or the edge (Norvig 2015, "all_plays").
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from ..alphabet import BLANK_FLAG, UNBLANK
 from ..board.notation import THROUGH

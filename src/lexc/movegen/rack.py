@@ -3,7 +3,8 @@ back as a search goes down and up."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from ..alphabet import BLANK_FLAG, Alphabet
 
@@ -29,7 +30,7 @@ class Rack:
             return sum(1 << letter for letter in self.letters)
         return sum(1 << letter for letter in self.letters if self.counts[letter])
 
-    def children_in(self, lexicon: Any, blanks: bool = True) -> "Remembered":
+    def children_in(self, lexicon: Any, blanks: bool = True) -> Remembered:
         """``node -> lexicon.children_among(node, self.usable(blanks))`` as a mapping (read it
         as ``children[node]``), remembered for the position (its lanes share this rack):
         Appel & Jacobson's LeftPart meets the same nodes again at every anchor. Tiles taken
@@ -39,7 +40,7 @@ class Rack:
         among, usable = lexicon.children_among, self.usable(blanks)
         return self.remembered("children" if blanks else "children without blanks", lambda node: among(node, usable))
 
-    def remembered(self, name: str, compute: Callable[[Any], Any]) -> "Remembered":
+    def remembered(self, name: str, compute: Callable[[Any], Any]) -> Remembered:
         """The position's mapping ``name``: ``compute(key)``, computed the first time a key is
         asked for and remembered for the position's other lanes (``compute`` must not
         depend on the tiles taken during a search)."""

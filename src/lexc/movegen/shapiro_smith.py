@@ -15,11 +15,12 @@ each letter, as the play set's convention counts them.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from ..alphabet import BLANK_FLAG
-from ..formats.base import Capability
 from ..board.notation import THROUGH
+from ..formats.base import Capability
 from .crosschecks import ANY
 from .lanes import Lane
 from .rack import TILE_BYTES, Rack

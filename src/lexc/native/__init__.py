@@ -66,7 +66,14 @@ if _core is None:
 
 from .backend import Backend, CompiledBackend, GraphSpec, Position  # noqa: E402
 from .errors import (  # noqa: E402
-    AnswerCap, CoreError, MalformedGraph, MalformedTable, TooDeep, UnknownLayout, UnsupportedWord)
+    AnswerCap,
+    CoreError,
+    MalformedGraph,
+    MalformedTable,
+    TooDeep,
+    UnknownLayout,
+    UnsupportedWord,
+)
 
 __all__ = ["COMPILED", "PURE", "AnswerCap", "Backend", "CoreError", "GraphSpec", "MalformedGraph", "MalformedTable",
            "Position", "TooDeep", "UnknownLayout", "UnsupportedWord", "available", "membership", "path_name", "select"]

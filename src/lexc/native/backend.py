@@ -13,8 +13,9 @@ construction, and the agreement tests hold them to it on generated inputs.
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Sequence, TypeVar
+from typing import Any, TypeVar
 
 from .errors import UnsupportedWord
 
