@@ -80,14 +80,16 @@ class Alphabet:
         regex = re.compile("|".join(re.escape(label) for label in by_length))
         object.__setattr__(self, "_regex", regex)
         single = all(len(label) == 1 for label in labels)
-        object.__setattr__(self, "_encode_table", {ord(l): chr(c) for l, c in codes.items()} if single else None)
-        valid = re.compile("[" + "".join(re.escape(l) for l in labels) + "]*") if single else None
+        object.__setattr__(self, "_encode_table",
+                           {ord(label): chr(c) for label, c in codes.items()} if single else None)
+        valid = re.compile("[" + "".join(re.escape(label) for label in labels) + "]*") if single else None
         object.__setattr__(self, "_valid", valid)
-        object.__setattr__(self, "_decode_upper", {c: l for l, c in codes.items()})
-        object.__setattr__(self, "_decode_lower", {c: l.lower() for l, c in codes.items()})
+        object.__setattr__(self, "_decode_upper", {c: label for label, c in codes.items()})
+        object.__setattr__(self, "_decode_lower", {c: label.lower() for label, c in codes.items()})
         table = dict.fromkeys(range(256), "\ufffd")  # a code outside the alphabet decodes to U+FFFD
         table[0] = _SEPARATOR  # (never a letter: decode_many joins words with it)
-        table |= {c: l for l, c in codes.items()} | {c | BLANK_FLAG: l.lower() for l, c in codes.items()}
+        table |= ({c: label for label, c in codes.items()}
+                  | {c | BLANK_FLAG: label.lower() for label, c in codes.items()})
         object.__setattr__(self, "_decode_table", table)
         # when every label (and its lower case) is one Latin-1 character, decoding is a
         # bytes translation; ``_known`` (the codes with a label, and 0) tells when it applies
@@ -237,19 +239,20 @@ class Alphabet:
     def parse_rack(self, rack: str) -> tuple[list[int], int]:
         """Parse a rack such as ``RETAIN??``: letter codes and the number of blanks.
 
-        A blank is ``?`` (``_`` is accepted too, as in Norvig's notebook). A multi-character tile may be written in brackets, ``[CH]``, and must be when the
-        letters would otherwise read as another tile (``[C]H`` is C and H).
+        A blank is ``?`` (``_`` is accepted too, as in Norvig's notebook). A multi-character
+        tile may be written in brackets, ``[CH]``, and must be when the letters would otherwise
+        read as another tile (``[C]H`` is C and H).
         """
         if len(rack) > MAX_WORD_TILES * (MAX_LABEL + 2):
-            raise AlphabetError(f"a rack of {len(rack):,} characters; a rack holds at most {MAX_WORD_TILES} tiles", 0, "")
+            raise AlphabetError(f"a rack of {len(rack):,} characters; a rack holds at most {MAX_WORD_TILES} tiles",
+                                0, "")
         for ch in rack:
             if len(ch.upper()) != 1:  # (ß would read as two S tiles)
                 raise AlphabetError(f"character {ch!r} in rack {rack!r} is not in the alphabet", 0, ch)
         text = fold(rack).replace("_", BLANK_CHAR)
         blanks = text.count(BLANK_CHAR)
-        if "[" in text or "]" in text:
-            if re.search(r"[\[\]]", re.sub(r"\[[^\[\]]+\]", "", text)):
-                raise AlphabetError(f"rack {rack!r}: unbalanced or empty brackets", 0, "[")
+        if ("[" in text or "]" in text) and re.search(r"[\[\]]", re.sub(r"\[[^\[\]]+\]", "", text)):
+            raise AlphabetError(f"rack {rack!r}: unbalanced or empty brackets", 0, "[")
         letters: list[int] = []
         for bracketed, bare in re.findall(r"\[([^\]]*)\]|([^\[]+)", text.replace(BLANK_CHAR, "")):
             letters += [self.code(bracketed)] if bracketed else self.encode_folded(bare)

@@ -75,8 +75,8 @@ class Ruleset:
     tile_values: tuple[int, ...] = field(init=False, repr=False, compare=False)  # by any board code, 0..255
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_values", (self.blank_value,) + tuple(t.value for t in self.tiles))
-        object.__setattr__(self, "_counts", (self.blanks,) + tuple(t.count for t in self.tiles))
+        object.__setattr__(self, "_values", (self.blank_value, *(t.value for t in self.tiles)))
+        object.__setattr__(self, "_counts", (self.blanks, *(t.count for t in self.tiles)))
         object.__setattr__(self, "tile_values", self._values + (0,) * (256 - len(self._values)))
 
     def value(self, code: int) -> int:
@@ -226,7 +226,8 @@ def _parse(source: str, data: bytes) -> Ruleset:
     if not 0 <= doc["bingo_bonus"] <= MAX_TILE_VALUE:
         raise _fail(source, f"bingo_bonus must be between 0 and {MAX_TILE_VALUE}, not {doc['bingo_bonus']}")
     rows, premiums, start = _parse_board(source, doc["board"])
-    bound = score_bound(len(premiums), max((t.value for t in tiles), default=0), premiums, doc["rack_size"], doc["bingo_bonus"])
+    bound = score_bound(len(premiums), max((t.value for t in tiles), default=0), premiums, doc["rack_size"],
+                        doc["bingo_bonus"])
     if bound > MAX_SCORE:
         raise _fail(source, f"a play could score up to {bound:,} points, more than the {MAX_SCORE:,} lexc allows: "
                             "lower the tile values, the letter or word premiums, the board size or the rack size")
@@ -276,13 +277,15 @@ def _parse_tiles(source: str, table: dict) -> tuple[Alphabet, tuple[Tile, ...], 
     for label, entry in table.items():
         if not (isinstance(entry, list) and len(entry) == 2
                 and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in entry)):
-            raise _fail(source, f"tiles entry {label!r} must be [count, value], two non-negative integers, not {entry!r}")
+            raise _fail(source, f"tiles entry {label!r} must be [count, value], two non-negative integers, "
+                                f"not {entry!r}")
         pairs[label] = entry
     if BLANK_CHAR not in pairs:
         raise _fail(source, f"tiles has no blank entry {BLANK_CHAR!r} (write \"?\" = [0, 0] for none)")
     for label, (count, value) in pairs.items():
         if count > MAX_TILE_COUNT or value > MAX_TILE_VALUE:
-            raise _fail(source, f"tiles entry {label[:20]!r}: at most {MAX_TILE_COUNT} tiles of {MAX_TILE_VALUE} points")
+            raise _fail(source,
+                        f"tiles entry {label[:20]!r}: at most {MAX_TILE_COUNT} tiles of {MAX_TILE_VALUE} points")
     blanks, blank_value = pairs.pop(BLANK_CHAR)
     if blank_value != 0:
         raise _fail(source, f"the blank's value must be 0, not {blank_value}")
@@ -291,7 +294,7 @@ def _parse_tiles(source: str, table: dict) -> tuple[Alphabet, tuple[Tile, ...], 
     except ValueError as e:
         raise _fail(source, f"bad tiles: {e}") from None
     tiles = tuple(Tile(label, code, count, value)
-                  for label, code, (count, value) in zip(alphabet.labels, alphabet.codes, pairs.values()))
+                  for label, code, (count, value) in zip(alphabet.labels, alphabet.codes, pairs.values(), strict=True))
     return alphabet, tiles, blanks
 
 

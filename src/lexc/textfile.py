@@ -77,7 +77,7 @@ def text_lines(path: str | os.PathLike, kind: str = "text", error: ErrorClass = 
     any length in bounded memory: JSONL positions), without its line break; ``error`` naming
     the line for one longer than ``max_line`` bytes or not UTF-8."""
     try:
-        f = open(path, "rb")
+        f = open(path, "rb")  # noqa: SIM115 (opened before the with: only open's own error is an open error)
     except OSError as exc:
         raise open_error(path, exc, error) from None
     with f:

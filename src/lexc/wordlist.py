@@ -110,10 +110,7 @@ def parse_text(
     board_size: int | None = None,
 ) -> WordList:
     """Normalize the lines of a word list already decoded to text."""
-    if not text.isascii():
-        text = fold(text)
-    else:
-        text = text.upper()
+    text = fold(text) if not text.isascii() else text.upper()
     # one pass, keeping only the encoded words: a list of millions of words must not cost
     # several Python objects per line at once (lexc builds 3-million-word lists)
     lines = too_short = too_long = 0

@@ -92,7 +92,7 @@ def _document(width: float, height: float, title: str, body: list[str], note: st
             f'<rect x="0" y="0" width="{w}" height="{h}" fill="white"/>',
             _text(w / 2, 24, title, 16, "middle", ' font-weight="bold"')]
     if note:
-        body = body + [_text(12, h - 8, note, 10, extra=' fill="#555"')]
+        body = [*body, _text(12, h - 8, note, 10, extra=' fill="#555"')]
     return "\n".join(head + body + ["</svg>"]) + "\n"
 
 
@@ -168,9 +168,9 @@ def scatter_svg(points: list[dict], *, title: str, x_label: str, y_label: str,
         raise ValueError(f"height {height} leaves no room for the plot")
     X = lambda v: left + (tx(v) - lo) / (hi - lo) * (right - left)  # noqa: E731
     Y = lambda v: bottom - v / ytop * (bottom - top)  # noqa: E731
-    body = legend + [f'<rect x="{_n(left)}" y="{_n(top)}" width="{_n(right - left)}" '
+    body = [*legend, f'<rect x="{_n(left)}" y="{_n(top)}" width="{_n(right - left)}" '
                      f'height="{_n(bottom - top)}" fill="none" stroke="#999"/>']
-    for t, s in zip(yticks, ylabels):
+    for t, s in zip(yticks, ylabels, strict=True):
         body += [f'<line x1="{_n(left)}" y1="{_n(Y(t))}" x2="{_n(right)}" y2="{_n(Y(t))}" stroke="#e4e4e4"/>',
                  _text(left - 6, Y(t) + 4, s, 11, "end")]
     if log_x:
@@ -251,7 +251,7 @@ def panels_svg(panels: list[dict], series: list[str], *, title: str,
     height = top + rows * ph + (28 if note else 12)
     colour = {s: PALETTE[i % len(PALETTE)] for i, s in enumerate(series)}
     body: list[str] = []
-    for k, (panel, row) in enumerate(zip(panels, values)):
+    for k, (panel, row) in enumerate(zip(panels, values, strict=True)):
         ox, oy = 12 + (k % cols) * pw, top + (k // cols) * ph
         x0, y0 = ox + label_w, oy + 20
         body += ['<g class="panel">', _text(x0 + bar_w / 2, oy + 12, str(panel.get("title", "")), 12, "middle",

@@ -216,7 +216,7 @@ def _by_blanks(seconds: list[float], used: list[tuple[Any, str, int]]) -> dict[s
     """Mean milliseconds per position for each number of blanks on the rack."""
     out = {}
     for b in sorted({blanks for _, _, blanks in used}):
-        mine = [s for s, (_, _, blanks) in zip(seconds, used) if blanks == b]
+        mine = [s for s, (_, _, blanks) in zip(seconds, used, strict=True) if blanks == b]
         out[str(b)] = 1e3 * sum(mine) / len(mine)
     return out
 
@@ -246,7 +246,8 @@ def _deadline(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def load_positions(path: str | Path | None = None, ruleset: str = "english") -> tuple[list[tuple[Any, str, int]], dict[str, Any]]:
+def load_positions(path: str | Path | None = None,
+                   ruleset: str = "english") -> tuple[list[tuple[Any, str, int]], dict[str, Any]]:
     """The positions of a set as (board, rack, blanks on the rack), and a description of
     the set: its source, size and mix of blanks."""
     rules = load_ruleset(ruleset)
@@ -287,11 +288,11 @@ def command_rate(lexfile: str, strategy: str, positions: str | Path | None, rule
     import tempfile
 
     source = str(positions or bundled_positions())
-    command = [sys.executable, "-P", "-m", "lexc", "moves", lexfile, "--strategy", strategy, "--ruleset", ruleset, "--json",
-               "--batch"]
+    command = [sys.executable, "-P", "-m", "lexc", "moves", lexfile, "--strategy", strategy, "--ruleset", ruleset,
+               "--json", "--batch"]
     def wall(batch: str) -> float:
         t = time.perf_counter()
-        subprocess.run(command + [batch], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([*command, batch], check=True, stdout=subprocess.DEVNULL)
         return time.perf_counter() - t
 
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as empty:
@@ -315,7 +316,7 @@ def compare_digests(movegen: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
             if reference is None:
                 reference = digests
                 continue
-            differ = [i + 1 for i, (a, b) in enumerate(zip(reference, digests)) if a != b]
+            differ = [i + 1 for i, (a, b) in enumerate(zip(reference, digests, strict=False)) if a != b]
             if differ:
                 problems.append(f"{fmt} x {name}: positions {differ[:5]}")
     return problems

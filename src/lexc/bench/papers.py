@@ -42,8 +42,9 @@ def appel_jacobson(result: dict[str, Any], texts: list[str]) -> dict[str, Any]:
     list_bytes = sum(len(w) + 1 for w in texts)
     mean = list_bytes / len(texts) - 1
     theirs = AJ_LIST_KB * 1000 / AJ_WORDS - 1
-    entry["ours"] = (f"{dawg['trie_nodes']:,} -> {dawg['nodes']:,} nodes ({dawg['trie_nodes'] / dawg['nodes']:.1f}x fewer) "
-                     f"for {len(texts):,} words; {format_bytes(list_bytes)} of list -> "
+    entry["ours"] = (f"{dawg['trie_nodes']:,} -> {dawg['nodes']:,} nodes "
+                     f"({dawg['trie_nodes'] / dawg['nodes']:.1f}x fewer) for {len(texts):,} words; "
+                     f"{format_bytes(list_bytes)} of list -> "
                      f"{format_bytes(dawg['file_bytes'])} of DAWG")
     ours, published = dawg["trie_nodes"] / dawg["nodes"], AJ_TRIE / AJ_DAWG
     more, longer = len(texts) > AJ_WORDS, mean > theirs
@@ -68,7 +69,8 @@ def appel_jacobson(result: dict[str, Any], texts: list[str]) -> dict[str, Any]:
 
 def gordon_size(result: dict[str, Any], texts: list[str], short: dict[str, Any] | None) -> dict[str, Any]:
     """The GADDAG's size against the DAWG's."""
-    entry: dict[str, Any] = {"paper": "Gordon 1994 (Sheppard 2002)", "claim": "the GADDAG is nearly five times the DAWG",
+    entry: dict[str, Any] = {"paper": "Gordon 1994 (Sheppard 2002)",
+                             "claim": "the GADDAG is nearly five times the DAWG",
                              "published": "nearly 5x (0.5 MB -> 2.5 MB)"}
     formats = result["formats"]
     if "dawg" not in formats or "gaddag" not in formats:
@@ -152,7 +154,8 @@ def gordon_speed(result: dict[str, Any]) -> dict[str, Any]:
     why = [w for w in why if w]
     if "speedup_pure" in figures:
         pure, compiled = figures["speedup_pure"], speedup
-        why.append(f"on the pure-Python path the ratio is {pure:.2f}x, {'closer to' if abs(pure - 1) < abs(compiled - 1) else 'further from'} "
+        nearer = "closer to" if abs(pure - 1) < abs(compiled - 1) else "further from"
+        why.append(f"on the pure-Python path the ratio is {pure:.2f}x, {nearer} "
                    "even: an edge read costs there about what a lookup or a call does, so the ratio follows the work "
                    "done per play rather than the edges read")
     gordon_holds = speedup > 2
@@ -182,7 +185,8 @@ def shapiro_smith(result: dict[str, Any], orders: dict[str, Any] | None) -> dict
     parts.append(f"fewest nodes: {best} order ({orders[best]['nodes']:,})")
     parts.append(f"fewest nodes read by a 2-blank sub-anagram search: {fewest_reads} order "
                  f"({orders[fewest_reads]['subanagram2']['nodes_read']:,.0f}"
-                 + (f" against {orders['1979']['subanagram2']['nodes_read']:,.0f} for 1979)" if "1979" in orders else ")"))
+                 + (f" against {orders['1979']['subanagram2']['nodes_read']:,.0f} for 1979)" if "1979" in orders
+                    else ")"))
     entry["ours"] = "; ".join(parts)
     why = []
     if "1979" in orders and "1979-s-before-l" in orders:

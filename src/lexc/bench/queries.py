@@ -45,7 +45,8 @@ LABELS = {"member": "member", "prefix": "is-prefix", "completions": "words with 
           "search-subanagram2": "search sub-anagram 2?", "study-row": "study row", "study-7s": "study table, 7s",
           "study-index": "study index, once"}
 BAG = "".join(c * k for c, k in zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ",
-                                    (9, 2, 2, 4, 12, 2, 3, 2, 9, 1, 1, 4, 2, 6, 8, 2, 1, 6, 4, 6, 4, 2, 2, 1, 2, 1)))
+                                    (9, 2, 2, 4, 12, 2, 3, 2, 9, 1, 1, 4, 2, 6, 8, 2, 1, 6, 4, 6, 4, 2, 2, 1, 2, 1),
+                                    strict=True))
 
 
 def make_queries(words: list[str], n: int = 1000) -> dict[str, list[str]]:
@@ -235,7 +236,7 @@ def compare_answers(answers: dict[str, dict[str, list[str]]]) -> list[str]:
                 reference[kind] = (name, digests)
                 continue
             first, ref = reference[kind]
-            differ = [i + 1 for i, (a, b) in enumerate(zip(ref, digests)) if a != b]
+            differ = [i + 1 for i, (a, b) in enumerate(zip(ref, digests, strict=False)) if a != b]
             if differ:
                 problems.append(f"{name} and {first} differ on {kind} queries {differ[:5]}")
     return problems

@@ -27,11 +27,11 @@ BEGIN, END = "<!-- bench-report -->", "<!-- /bench-report -->"
 def _table(head: list[str], rows: list[list[str]], markdown: bool, left: int = 1) -> list[str]:
     """Rows as a Markdown table or an aligned text table (the first ``left`` columns left-aligned)."""
     if markdown:
-        return (["| " + " | ".join(head) + " |", "|" + "|".join("---" if i < left else "---:" for i in range(len(head))) + "|"]
-                + ["| " + " | ".join(r) + " |" for r in rows])
-    widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
-    return ["  ".join(c.ljust(w) if i < left else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths)))
-            for row in [head] + rows]
+        rule = "|" + "|".join("---" if i < left else "---:" for i in range(len(head))) + "|"
+        return ["| " + " | ".join(head) + " |", rule] + ["| " + " | ".join(r) + " |" for r in rows]
+    widths = [max(len(r[i]) for r in [*rows, head]) for i in range(len(head))]
+    return ["  ".join(c.ljust(w) if i < left else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True)))
+            for row in [head, *rows]]
 
 
 def _get(figures: dict[str, Any], *path: str) -> Any:
@@ -142,7 +142,7 @@ def papers_lines(result: dict[str, Any], markdown: bool) -> list[str]:
                 + [f"{o[f'subanagram{b}']['nodes_read']:,.0f}, {o[f'subanagram{b}']['bytes_read']:,.0f}, "
                    f"{o[f'subanagram{b}']['ms']:.2f}" for b in (0, 1, 2)] for name, o in orders.items()]
         lines += ["", "Shapiro & Smith's anagram trie in each canonical order (sub-anagram searches, medians "
-                  "over the query racks):", ""] + _table(head, rows, markdown, left=2)
+                  "over the query racks):", "", *_table(head, rows, markdown, left=2)]
     return lines
 
 
@@ -260,7 +260,7 @@ def write_out(result: dict[str, Any], out_dir: str | os.PathLike) -> list[Path]:
     markdown = format_report(result, markdown=True, charts="" if has_moves else None)
     write_atomic(out / "bench.md", markdown.encode("utf-8"))
     write_atomic(out / "bench.json", (json.dumps(result, indent=1) + "\n").encode("utf-8"))
-    return [out / "bench.md", out / "bench.json"] + written
+    return [out / "bench.md", out / "bench.json", *written]
 
 
 def summary_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
@@ -285,7 +285,8 @@ def summary(result: dict[str, Any], link: str) -> str:
     report is (``link``: the folder of bench.md, relative to the README)."""
     agree = result.get("agree", {})
     same = "yes" if agree.get("queries") and agree.get("moves", True) else "NO (see the report)"
-    lines = _table(*summary_rows(result), markdown=True) + [
+    lines = [
+        *_table(*summary_rows(result), markdown=True),
         "",
         f"{result['words']:,} words of {Path(result['wordlist']).name}; medians of {result['repeat']} runs "
         f"({result.get('movegen_repeat', result['repeat'])} for move generation, on "

@@ -174,7 +174,8 @@ def use_job(job: dict[str, Any]) -> dict[str, Any]:
     progress("queries")
     query_s, answers = bq.time_queries(ask, queries, repeat, job["budget_query_s"], stats_of)
     result: dict[str, Any] = {"load_s": summarize(load_s), "query_s": query_s, "answers": answers,
-                              "memory": {"peak_mb": peak_mb(), "start_mb": start, "load_added_mb": statistics.median(added[1:] or added)}}
+                              "memory": {"peak_mb": peak_mb(), "start_mb": start,
+                                         "load_added_mb": statistics.median(added[1:] or added)}}
     if name not in BASELINES:  # lexc search's kinds, after the peak of the queries alone is taken
         from ..ruleset import load_ruleset
 

@@ -73,7 +73,7 @@ def judge_tiles(board: Board, rack: str, placed: list[tuple[int, int, int]], lex
     alphabet, n = board.ruleset.alphabet, board.size
     if not placed:
         return Ruling(False, "no tile placed")
-    for r, c, code in placed:
+    for r, c, _code in placed:
         if not (0 <= r < n and 0 <= c < n):
             return Ruling(False, f"off the board at row {r + 1}, column {c + 1}")
         if board.at(r, c):

@@ -64,7 +64,8 @@ LIBRARY = {
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="lexc", message=f"%(prog)s, version %(version)s\nengine: {native.path_name()}")
+@click.version_option(__version__, prog_name="lexc",
+                      message=f"%(prog)s, version %(version)s\nengine: {native.path_name()}")
 def cli() -> None:
     """lexc: compile word lists into lexicon formats for crossword games, and query them.
 

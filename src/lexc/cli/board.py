@@ -91,7 +91,7 @@ def judge(args, cgp, board_file, rack, ruleset, as_json, lexicon_opt):
     lexfile, play = (None, *args) if len(args) == 1 else args
     lexfile = lexicon_file(lexfile, lexicon_opt)
     lexicon = open_lexicon(lexfile, "dawg", ruleset, progress=note)
-    rules, position, rack = position_args(cgp, board_file, rack, ruleset)
+    _rules, position, rack = position_args(cgp, board_file, rack, ruleset)
     named, using = position.op("lex"), _lexicon_name(lexfile)
     if named and named.casefold() != using.casefold():
         click.echo(f"lexc judge: warning: the position names lexicon {named}; judging with {using}", err=True)

@@ -94,13 +94,15 @@ def selfplay(lexfile, ruleset, games, seed, strategy, end_rule, out_dir, positio
     if positions_out:
         import json
 
-        write_atomic(positions_out, "".join(json.dumps(p, ensure_ascii=False) + "\n" for p in positions).encode("utf-8"))
+        write_atomic(positions_out,
+                     "".join(json.dumps(p, ensure_ascii=False) + "\n" for p in positions).encode("utf-8"))
     emit(summaries, as_json, "\n".join(
         f"seed {g['seed']}: {g['players'][0]} {g['scores'][0]}, {g['players'][1]} {g['scores'][1]}; "
         f"{g['turns']} turns, ended {g['end']}; replay {'ok' if g['replay_ok'] else 'DISAGREES'}"
         + (f" -> {g['gcg']}" if g["gcg"] else "") for g in summaries))
     if failed:
-        click.echo(f"lexc: error: the replay of game(s) {', '.join(map(str, failed))} disagrees with the game", err=True)
+        click.echo(f"lexc: error: the replay of game(s) {', '.join(map(str, failed))} disagrees with the game",
+                   err=True)
         raise Negative()
 
 

@@ -28,8 +28,8 @@ def info(file, as_json):
     data = describe(lexicon, file)
     if as_json:
         return emit(data, True)
-    keys = ["path", "format", "file_layout", "description", "words", "nodes", "edges", "bytes", "payload_bytes", "ruleset",
-            "capabilities", "engine", "options", "wordlist_sha256", "payload_sha256", "lexc_version"]
+    keys = ["path", "format", "file_layout", "description", "words", "nodes", "edges", "bytes", "payload_bytes",
+            "ruleset", "capabilities", "engine", "options", "wordlist_sha256", "payload_sha256", "lexc_version"]
     emit(data, False, "\n".join(f"{k:>16}: {data[k]}" for k in keys if data.get(k) is not None))
 
 

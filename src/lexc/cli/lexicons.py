@@ -77,7 +77,8 @@ def build(wordlist, format_, ruleset, out, min_len, max_len, skip_invalid, layou
                               source=source, max_words=max_words)
     if as_json:
         return emit(report, True)
-    lines = _list_lines(report, ruleset, f"{report['output']}: {report['format']}, ") + [
+    lines = [
+        *_list_lines(report, ruleset, f"{report['output']}: {report['format']}, "),
         f"  nodes {report['nodes']:,}  edges {report['edges']:,}  bytes {report['file_bytes']:,} "
         f"({report['bytes_per_word']} per word)  seconds {report['seconds']:.2f}",
     ]
@@ -177,8 +178,8 @@ def _edit_lines(report: dict[str, Any]) -> list[str]:
     lines += [f"  {k.replace('_', ' ')}: {' '.join(report[k])}"
               for k in ("added", "already_present", "removed", "not_present") if report[k]]
     if not report["written"]:
-        return lines + [f"  unchanged, not rewritten ({report['file_bytes']:,} bytes)"]
-    return lines + [f"  nodes {report['nodes']:,}  edges {report['edges']:,}  bytes {report['file_bytes']:,}  "
+        return [*lines, f"  unchanged, not rewritten ({report['file_bytes']:,} bytes)"]
+    return [*lines, f"  nodes {report['nodes']:,}  edges {report['edges']:,}  bytes {report['file_bytes']:,}  "
                     f"seconds {report['seconds']:.2f}"]
 
 

@@ -181,7 +181,8 @@ def search_cmd(args, pattern, anagram, subanagram, length, contains, begins, end
         writer.writerows(r.as_dict() for r in table)
         click.echo(out.getvalue(), nl=False)
     elif as_json or table:
-        emit([r.as_dict() for r in table] if as_json else None, as_json, None if as_json else _study_table(table, group))
+        emit([r.as_dict() for r in table] if as_json else None, as_json,
+             None if as_json else _study_table(table, group))
     if not table:
         nothing_found("no words")
 
@@ -194,7 +195,8 @@ def _study_table(table, group: bool) -> str:
     word = max([len(r.word) for r in table] + [4]) + 2
     back = max([len(r.back) for r in table] + [4])
     rank = max([len(str(r.probability)) for r in table] + [4])
-    lines, previous = [f"{'front':>{front}} {' word':<{word}} {'back':<{back}}  {'rank':>{rank}}  alphagram  anagrams"], None
+    lines = [f"{'front':>{front}} {' word':<{word}} {'back':<{back}}  {'rank':>{rank}}  alphagram  anagrams"]
+    previous = None
     for r in table:
         if group and previous is not None and r.alphagram != previous:
             lines.append("")

@@ -192,7 +192,7 @@ class PascalFile(NodeFile):
                 out.append(END)
         if len(out) >= 1 << 32:
             raise FormatError("the letter table exceeds 4 GiB (pascal offsets are 32-bit)")
-        for at, fail in zip(patch_at, patch_to):
+        for at, fail in zip(patch_at, patch_to, strict=True):
             out[at : at + 4] = offsets[fail].to_bytes(4, "little")
         return bytes(out), len(nodes)
 

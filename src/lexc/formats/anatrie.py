@@ -18,7 +18,7 @@ no node ever becomes a Python object. ``last_stats`` records how many bytes a qu
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from .. import native
 from ..alphabet import BLANK_FLAG, MAX_WORD_TILES, UNBLANK, Alphabet
@@ -68,10 +68,12 @@ class AnagramTrie(LexiconBase):
     version = 1
     description = "Shapiro & Smith's canonical-order anagram trie (letter table), searched on its file"
     capabilities = Capability.ANAGRAM_INDEX | Capability.NATIVE_ANAGRAM
-    options = {"order": "auto", "disk": "pascal"}
-    option_specs = {"order": schema.text(256), "disk": schema.text(16, tuple(LAYOUTS))}
-    meta_specs = {"order": schema.int_list(1, 127, 127), "disk": schema.text(16, tuple(LAYOUTS)),
-                  "nodes": schema.optional(schema.integer(0, 2**40))}
+    options: ClassVar[dict[str, Any]] = {"order": "auto", "disk": "pascal"}
+    option_specs: ClassVar[dict[str, schema.Spec]] = {"order": schema.text(256),
+                                                      "disk": schema.text(16, tuple(LAYOUTS))}
+    meta_specs: ClassVar[dict[str, schema.Spec]] = {"order": schema.int_list(1, 127, 127),
+                                                    "disk": schema.text(16, tuple(LAYOUTS)),
+                                                    "nodes": schema.optional(schema.integer(0, 2**40))}
     meta_required = ("order", "disk")
     uses_ruleset = True  # the "values" order needs the tile values
     zero_copy = True  # keep the loaded payload as a view of the mapped file
@@ -173,7 +175,8 @@ class AnagramTrie(LexiconBase):
             for w in words:
                 count += 1
                 if sorted(rank[c] for c in w) != key:
-                    problems.append(f"node at {offset}: word {self.alphabet.decode(w)} is not a permutation of its path")
+                    problems.append(f"node at {offset}: word {self.alphabet.decode(w)} "
+                                    "is not a permutation of its path")
             if len(problems) > 20:
                 return problems
         if not problems and count != self.word_count:
@@ -200,7 +203,7 @@ class AnagramTrie(LexiconBase):
     def dump_rows(self) -> Iterator[dict[str, Any]]:
         """One row per node in file order (pre-order), for ``lexc dump``."""
         label = self.alphabet.label
-        for i, (offset, depth, letter, words, succ, fail) in enumerate(self.file.rows()):
+        for offset, depth, letter, words, succ, fail in self.file.rows():
             yield {"index": offset, "raw": bytes(self.file.data[offset : offset + 2]).hex(), "letter": label(letter),
                    "terminal": bool(words), "last": fail is None, "child": succ if succ is not None else "-",
                    "note": f"depth {depth}" + (f", fail {fail}" if fail not in (None, -1) else "")
@@ -287,7 +290,7 @@ class AnagramTrie(LexiconBase):
         # only ever drops the first one), so a frame holds an index; ``required[i]`` counts
         # the required letters in letters[i:]; the sentinel 512 ends the list
         end = len(letters)
-        letters = letters + (512,)
+        letters = (*letters, 512)
         required = [sum(1 for x in letters[j:end] if not x & 1) for j in range(end + 1)]
         nbytes = nodes = 0
         tree, depth, i, blanked = f.root, 1, 0, b""
@@ -458,7 +461,8 @@ class AnagramTrie(LexiconBase):
 
 
 _NATIVE_ERRORS = {
-    "past": "anagram search: a record runs past the end of the letter table (truncated or corrupt file; lexc check FILE)",
+    "past": ("anagram search: a record runs past the end of the letter table "
+             "(truncated or corrupt file; lexc check FILE)"),
     "backward": "node at {where}: its fail offset does not point forward",
     "letter": "node at {where}: its letter code is not in the alphabet",
     "word": "the words at offset {where} hold a code outside the alphabet",

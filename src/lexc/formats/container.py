@@ -18,6 +18,7 @@ of the payload. Any failure raises ``FormatError`` with a one-line reason.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import mmap
@@ -201,10 +202,8 @@ def write_atomic(path: str | os.PathLike, data: bytes) -> None:
             os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException as exc:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         if isinstance(exc, OSError):
             raise _naming(exc, path) from None
         raise
@@ -229,10 +228,8 @@ def _sweep_stale_parts(directory: Path, name: str) -> None:
     for entry in entries:
         pid = entry.name[len(prefix) :].split(".", 1)[0]
         if pid.isdigit() and not _alive(int(pid)):
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(entry.path)
-            except OSError:
-                pass
 
 
 def _alive(pid: int) -> bool:

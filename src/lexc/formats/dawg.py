@@ -35,14 +35,15 @@ class Dawg(LexiconBase):
     version = 1
     description = "Appel & Jacobson minimal DAWG, array of 32-bit edges (per-edge terminal bit)"
     capabilities = Capability.TRIE | Capability.NATIVE_ANAGRAM
-    options = {"layout": "auto"}
+    options: ClassVar[dict[str, Any]] = {"layout": "auto"}
     pointers: ClassVar[tuple[str, ...]] = ("root",)  # the root pointer slots at the array's start
     separator: ClassVar[bool] = False  # whether letter 0 (the GADDAG separator) may label an edge
     meta_counts: ClassVar[tuple[str, ...]] = ("nodes", "trie_nodes")  # meta fields the constructor takes
-    option_specs = {"layout": schema.text(8, ("auto", "u32", "u64"))}
-    meta_specs = {"layout": schema.text(8, ("u32", "u64")), "edges": schema.integer(0, 2**40),
-                  "nodes": schema.optional(schema.integer(0, 2**40)),
-                  "trie_nodes": schema.optional(schema.integer(0, 2**48))}
+    option_specs: ClassVar[dict[str, schema.Spec]] = {"layout": schema.text(8, ("auto", "u32", "u64"))}
+    meta_specs: ClassVar[dict[str, schema.Spec]] = {"layout": schema.text(8, ("u32", "u64")),
+                                                    "edges": schema.integer(0, 2**40),
+                                                    "nodes": schema.optional(schema.integer(0, 2**40)),
+                                                    "trie_nodes": schema.optional(schema.integer(0, 2**48))}
     meta_required = ("layout", "edges")
     zero_copy = True  # from_payload gets the file's view: the compiled core reads the edges in place
 
@@ -208,7 +209,7 @@ class Dawg(LexiconBase):
         FormatError naming the first root that does not."""
         roots = self.proof_roots()
         found = self.count_roots(max(expected for _, _, expected, _ in roots))
-        for (name, _, expected, seps), (counted, seen) in zip(roots, found):
+        for (name, _, expected, seps), (counted, seen) in zip(roots, found, strict=True):
             if seen > seps:
                 raise FormatError(f"the {name} spells strings with {'a separator' if not seps else 'two separators'}"
                                   " (letter 0)")
@@ -234,7 +235,8 @@ class Dawg(LexiconBase):
             raise FormatError(f"{where}: child index {fields[i]} is outside the {n}-edge array, "
                               "or reserved bits are set")
         for i in range(1, slots):
-            require(not edgemod.holds(raw, self.layout, i), f"an edge points at the {self.pointers[i]} pointer, not at a node")
+            require(not edgemod.holds(raw, self.layout, i),
+                    f"an edge points at the {self.pointers[i]} pointer, not at a node")
         allowed = bytes(range(0 if self.separator else 1, len(self.alphabet) + 1))
         letters = edgemod.letters(edges, self.layout)
         stray = letters[slots:].translate(None, allowed)
@@ -344,7 +346,7 @@ class Dawg(LexiconBase):
             found = self._graph.prove(wanted, MAX_WORD_TILES + 1, 2**64 - 1)
         except native.MalformedGraph:
             return None
-        counts = {node: counted for node, (counted, _) in zip(wanted, found)}
+        counts = {node: counted for node, (counted, _) in zip(wanted, found, strict=True)}
         return [f"the {root} spells {counted} strings, the header implies {expected}"
                 for root, counted, expected in self._spelled(counts) if counted != expected]
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from .. import native
 from ..alphabet import Alphabet
@@ -91,12 +91,12 @@ class Gaddag(Dawg):
     version = 2  # 2: separator first in its edge list (1 put it last)
     description = "Gordon's GADDAG, minimal, tail-shared array of 32-bit edges (DAWG root rebuilt on load)"
     capabilities = Capability.TRIE | Capability.GADDAG | Capability.NATIVE_ANAGRAM
-    options = {"layout": "auto"}
+    options: ClassVar[dict[str, Any]] = {"layout": "auto"}
     pointers = ("DAWG root", "GADDAG root")
     separator = True
     stores_dawg_root = False
     meta_counts = ("nodes", "trie_nodes", "strings")
-    meta_specs = {**Dawg.meta_specs, "strings": schema.integer(0, 2**48)}
+    meta_specs: ClassVar[dict[str, schema.Spec]] = {**Dawg.meta_specs, "strings": schema.integer(0, 2**48)}
     meta_required = ("layout", "edges", "strings")
 
     def __init__(self, edges: array, layout: edgemod.EdgeLayout, alphabet: Alphabet, word_count: int,
@@ -162,7 +162,7 @@ class Gaddag(Dawg):
         if not rebuilt:
             return [last]
         rebuilt[-1] |= last
-        return [last | (pointer + 1)] + rebuilt
+        return [last | (pointer + 1), *rebuilt]
 
     def _separator_edge(self, i: int) -> int | None:
         """The separator edge of the node list starting at ``i`` (it is the first), or None."""
@@ -224,5 +224,6 @@ class Gaddawg(Gaddag):
     """The DAWG and the GADDAG in one array, both roots stored (wolges's KWG arrangement)."""
 
     name = "gaddawg"
-    description = "DAWG and GADDAG in one minimal, tail-shared array of 32-bit edges (edge 0: DAWG root, edge 1: GADDAG root)"
+    description = ("DAWG and GADDAG in one minimal, tail-shared array of 32-bit edges "
+                   "(edge 0: DAWG root, edge 1: GADDAG root)")
     stores_dawg_root = True

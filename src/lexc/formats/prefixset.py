@@ -65,7 +65,7 @@ class PrefixClosed(LexiconBase):
     root is the empty key.
     """
 
-    meta_specs = {"keys": schema.integer(0, 2**40)}
+    meta_specs: ClassVar[dict[str, schema.Spec]] = {"keys": schema.integer(0, 2**40)}
     meta_required = ("keys",)
 
     capabilities = Capability.TRIE
@@ -241,7 +241,7 @@ class PrefixClosed(LexiconBase):
             problems += self._key_problems(key, previous, previous_flag)
             previous, previous_flag = key, flag
             if len(problems) >= MAX_PROBLEMS:
-                return problems + ["(stopped after the first problems)"]
+                return [*problems, "(stopped after the first problems)"]
         if not previous_flag:
             problems.append(f"key {self._text(previous)} is neither a word nor a prefix of a word")
         if keys != self.key_count:
@@ -273,9 +273,9 @@ class PrefixClosed(LexiconBase):
         """One row per key in increasing code order, with the columns of the DAWG's edge
         table: ``letter`` the key's last letter, ``terminal`` its word flag, ``last`` whether
         it is its parent's last child, ``child`` "-" (there are no pointers), ``note`` the key."""
-        for index, raw, key, flag in self._dump_items():
+        for position, raw, key, flag in self._dump_items():
             codes = self._codes(key)
-            yield {"index": index, "raw": raw, "letter": self.alphabet.label(codes[-1]), "terminal": bool(flag),
+            yield {"index": position, "raw": raw, "letter": self.alphabet.label(codes[-1]), "terminal": bool(flag),
                    "last": self._is_last_child(key, codes[-1]), "child": "-",
                    "note": self.alphabet.decode(codes), "key": self.alphabet.decode(codes), "depth": len(codes)}
 

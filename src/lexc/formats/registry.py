@@ -96,7 +96,8 @@ def load(path: str | os.PathLike, backend: native.Backend | None = None) -> Lexi
     return _from_checked(header, payload, str(path), backend)
 
 
-def _from_checked(header: dict[str, Any], payload: Any, name: str, backend: native.Backend | None = None) -> LexiconBase:
+def _from_checked(header: dict[str, Any], payload: Any, name: str,
+                  backend: native.Backend | None = None) -> LexiconBase:
     """Instantiate the format named in a checked header."""
     cls = FORMATS.get(header["format"])
     if cls is None:

@@ -157,7 +157,7 @@ def misread(codes: bytes, alphabet: Alphabet) -> str | None:
     folded = fold(text)
     if folded != text:
         return f"{head}: its text {text!a} folds (NFC, upper case) to {folded!a}"
-    i = next(i for i, (a, b) in enumerate(zip(codes, again)) if a != b)
+    i = next(i for i, (a, b) in enumerate(zip(codes, again, strict=False)) if a != b)
     label = alphabet.label(again[i])
     covered, parts = 0, []
     for c in codes[i:]:

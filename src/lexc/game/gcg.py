@@ -139,7 +139,7 @@ def parse_gcg(text: str, encoding: str = "utf-8") -> Game:
         if not line:
             continue
         if line.startswith("#"):
-            name, value = (line[1:].split(None, 1) + ["", ""])[:2]
+            name, value = [*line[1:].split(None, 1), "", ""][:2]
             in_note = name == "note"
             if name == "character-encoding":
                 if n != 1:
@@ -148,7 +148,7 @@ def parse_gcg(text: str, encoding: str = "utf-8") -> Game:
                     raise GCGError(f"line {n}: unsupported #character-encoding {value} (UTF-8 or ISO-8859-1)")
             elif name in ("player1", "player2"):
                 p = int(name[-1]) - 1
-                nick, full = (value.split(None, 1) + ["", ""])[:2]
+                nick, full = [*value.split(None, 1), "", ""][:2]
                 if not nick:
                     raise GCGError(f"line {n}: #{name} needs a nickname")
                 if game.players[p][0]:

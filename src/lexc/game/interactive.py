@@ -84,7 +84,7 @@ def render_board(board: Board, color: bool = False) -> str:
                 mark = premium_mark(board, r, c)
                 cells.append(click.style(mark, **_MARK_STYLE[mark]) if color and mark in _MARK_STYLE else mark)
         lines.append(f"{r + 1:>3} " + " ".join(cells))
-    return "\n".join(lines + ["    " + LEGEND])
+    return "\n".join([*lines, "    " + LEGEND])
 
 
 @dataclass
@@ -301,7 +301,8 @@ def describe_turn(nick: str, event: Any, view: TurnView, lexicon: Any) -> str:
         ruling = judge(view.board, view.rack, f"{event.position} {event.word}", lexicon)
         return f"{nick}: {ruling.play} for {ruling.score} (leave {ruling.leave or '-'}; total {event.total})"
     if event.kind == EXCHANGE:
-        return f"{nick}: exchanged {len(view.ruleset.alphabet.parse_rack(event.tiles)[0]) + event.tiles.count('?')} tile(s)"
+        tiles = len(view.ruleset.alphabet.parse_rack(event.tiles)[0]) + event.tiles.count("?")
+        return f"{nick}: exchanged {tiles} tile(s)"
     return f"{nick}: passed"
 
 

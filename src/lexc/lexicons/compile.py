@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 from collections.abc import Callable, Iterable
@@ -222,7 +223,7 @@ def verify(lexicon: LexiconBase, against: WordList | None = None, max_words: int
     words = list(lexicon.iter_codes())
     if len(words) != lexicon.word_count:
         problems.append(f"enumerates {len(words)} words, header says {lexicon.word_count}")
-    if any(a >= b for a, b in zip(words, words[1:])):
+    if any(a >= b for a, b in itertools.pairwise(words)):
         problems.append("words do not come out in strictly increasing order")
     elif Capability.GADDAG in lexicon.capabilities:  # its strings are exactly the rotations of the words
         finding = rotations.prove(lexicon, words)

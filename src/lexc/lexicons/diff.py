@@ -15,6 +15,7 @@ differences that are kept (at most ``limit`` per side) are decoded back to text.
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -203,7 +204,7 @@ def _resolve_alphabet(a: object, b: object, alphabet: Alphabet | str | None) -> 
     known = [(name, found) for name, found in (("A", alphabet_of(a)), ("B", alphabet_of(b))) if found is not None]
     if alphabet is not None:
         known.append(("the given alphabet", alphabet))
-    for (name, first), (other, second) in zip(known, known[1:]):
+    for (name, first), (other, second) in itertools.pairwise(known):
         problem = alphabet_difference(first, second, name, other)
         if problem:
             raise AlphabetMismatchError(f"cannot compare lexicons with different alphabets: {problem}")

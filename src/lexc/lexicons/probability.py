@@ -100,7 +100,7 @@ def combinations_of(words: Iterable[bytes], ruleset: Ruleset, blanks: int = 2,
                     backend: native.Backend | None = None) -> dict[bytes, int]:
     """``combinations`` of each word, the bag read once (``combinations_list``)."""
     words = list(words)
-    return dict(zip(words, combinations_list(words, ruleset, blanks, backend)))
+    return dict(zip(words, combinations_list(words, ruleset, blanks, backend), strict=True))
 
 
 def ranks_of(scores: dict[bytes, int]) -> dict[bytes, int]:

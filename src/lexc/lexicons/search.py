@@ -76,7 +76,7 @@ class Context:
         """Work out the combinations of many words at once (one call to the compiled core)."""
         known = self._combinations.setdefault(blanks, {})
         todo = [w for w in dict.fromkeys(words) if w not in known]
-        known.update(zip(todo, combinations_list(todo, self.ruleset, blanks, self.lexicon.backend)))
+        known.update(zip(todo, combinations_list(todo, self.ruleset, blanks, self.lexicon.backend), strict=True))
 
     def anagram_count(self, word: bytes) -> int:
         """How many words of the lexicon are spelled with exactly the tiles of ``word`` (a
@@ -261,7 +261,7 @@ class EndsWith(Condition):
 
     def drive(self, context: Context) -> Collection[bytes] | None:
         tiles = _tiles(self.tiles, context.alphabet, "ends with")
-        return list(context.lexicon.pattern_codes((STAR,) + tuple(1 << code for code in tiles))) if tiles else None
+        return list(context.lexicon.pattern_codes((STAR, *(1 << code for code in tiles)))) if tiles else None
 
     def test(self, word: bytes, context: Context) -> bool:
         return word.endswith(_tiles(self.tiles, context.alphabet, "ends with"))

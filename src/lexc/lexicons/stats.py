@@ -69,7 +69,7 @@ def lexicon_stats(lexicon: object, ruleset: Ruleset | str) -> dict[str, Any]:
     # a word matches the pattern of letter c when it holds more c's than the bag: c, then
     # count(c) more c's, each after any run of letters other than c within the same word
     # (words are joined by the reserved code 0)
-    over = [re.compile(_more_than(single, count)) for single, count in zip(singles, bag)]
+    over = [re.compile(_more_than(single, count)) for single, count in zip(singles, bag, strict=True)]
 
     words = letters = 0
     lengths: Counter = Counter()
@@ -130,7 +130,7 @@ def lexicon_stats(lexicon: object, ruleset: Ruleset | str) -> dict[str, Any]:
                 "share": round(occurrences[i] / letters, 6) if letters else 0.0,
                 "bag": bag[i],
             }
-            for i, (label, code) in enumerate(zip(alphabet.labels, codes))
+            for i, (label, code) in enumerate(zip(alphabet.labels, codes, strict=True))
         },
         "fit": {
             "board_size": board,

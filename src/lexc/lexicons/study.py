@@ -7,9 +7,9 @@ each word length, every word's combinations in ascending order (a rank is then o
 bisection) and every anagram set of two or more words (alphagram -> words). Zyzzyva keeps
 the same facts in a database it builds once per lexicon; lexc keeps each index in memory
 for the lexicon it was made from, and on disk, in ``study`` under lexc's cache folder
-(``$LEXC_CACHE``, else ``$XDG_CACHE_HOME/lexc`` or ``~/.cache/lexc``), for a lexicon whose words are certain: a loaded file's payload
-(its SHA-256 is checked on every load) or a list lexc compiled in this process (the list's
-SHA-256). ``LEXC_STUDY_CACHE=0`` turns the disk cache off.
+(``$LEXC_CACHE``, else ``$XDG_CACHE_HOME/lexc`` or ``~/.cache/lexc``), for a lexicon whose
+words are certain: a loaded file's payload (its SHA-256 is checked on every load) or a list
+lexc compiled in this process (the list's SHA-256). ``LEXC_STUDY_CACHE=0`` turns the disk cache off.
 
 A cache file is ``LEXCSTDY``, a version, the key it was made for (the lexicon's identity, its
 alphabet, the bag by letter code, the blanks in it, how many may stand in), the lengths with their
@@ -93,7 +93,7 @@ def work_out(lexicon: Any, ruleset: Ruleset, blanks: int = 2) -> StudyIndex:
     """The study index from every word of the lexicon (no cache)."""
     words = list(lexicon.iter_codes())
     by_length: dict[int, list[int]] = {}
-    for word, count in zip(words, combinations_list(words, ruleset, blanks, lexicon.backend)):
+    for word, count in zip(words, combinations_list(words, ruleset, blanks, lexicon.backend), strict=True):
         by_length.setdefault(len(word), []).append(count)
     for counts in by_length.values():
         counts.sort()
@@ -186,7 +186,7 @@ def _parse(body: bytes, key: bytes) -> StudyIndex | None:
         counts.byteswap()
     if len(alphagrams) != sets or len(counts) != sets or at + 4 * sets != len(body):
         return None
-    return StudyIndex(by_length, dict(zip(alphagrams, counts)))
+    return StudyIndex(by_length, dict(zip(alphagrams, counts, strict=True)))
 
 
 def _write(key: str, index: StudyIndex) -> None:

@@ -27,7 +27,7 @@ RECORD = 40  # bytes of a play record (lexc.native._core.RECORD): int64 score, r
 TILES = 12  # where a record's tiles start
 COMPILED_STRATEGIES = tuple(native.backend.CORE_STRATEGIES)  # the strategies the compiled core runs whole
 # ... and those whose search runs in it (Shapiro & Smith's, over the core's findwords2)
-CORE_SEARCHED = COMPILED_STRATEGIES + ("shapiro-smith",)
+CORE_SEARCHED = (*COMPILED_STRATEGIES, "shapiro-smith")
 MAX_PLAYS = 5_000_000  # plays one position may have before the compiled core stops (a crafted lexicon)
 
 
@@ -120,7 +120,7 @@ class CorePlays(Plays):
         notes, scores = self.backend.ranked(records, count, b"".join(board.rows), board.size,
                                             _tile_texts(board.ruleset.alphabet.labels),
                                             count if top is None else top)
-        return list(zip(notes, scores))
+        return list(zip(notes, scores, strict=True))
 
     def batch_json(self, top: int | None = None) -> str:
         """The JSON line ``lexc moves --batch`` prints, made by the core from its records."""
@@ -155,7 +155,8 @@ class CorePlays(Plays):
         notes = self.backend.notations(records, count, b"".join(board.rows), board.size,
                                        _tile_texts(board.ruleset.alphabet.labels))
         out = []
-        for k, ((score, row, col, down, length), note) in enumerate(zip(struct.iter_unpack("<qBBBB28x", records), notes)):
+        fields = struct.iter_unpack("<qBBBB28x", records)
+        for k, ((score, row, col, down, length), note) in enumerate(zip(fields, notes, strict=True)):
             tiles = records[k * RECORD + TILES : k * RECORD + TILES + length]
             out.append(Move(score, note, Play(row, col, bool(down), tiles)))
         found = ranked(out)

@@ -55,7 +55,7 @@ def lanes(board: Board, lexicon: Any) -> Iterator[Lane]:
     searched: dict = {}  # the cross-checks' anagram searches, shared by both directions
     for down, grid in ((False, board), (True, board.transposed())):
         checks = cross_checks(grid, lexicon, searched)
-        flags = marks if not down else [list(col) for col in zip(*marks)]
+        flags = marks if not down else [list(col) for col in zip(*marks, strict=True)]
         for i in range(board.size):
             lane = Lane(i, down, grid.line(i, down=False), tuple(checks[i]), tuple(flags[i]))
             if lane.has_anchor():
