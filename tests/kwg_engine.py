@@ -100,7 +100,7 @@ class Kwg:
         """Every accepted tile string below a node (for the DAWG half: its words)."""
         out = []
         for edge in self.siblings(node):
-            path = prefix + (self.tile(edge),)
+            path = (*prefix, self.tile(edge))
             if self.accepts(edge):
                 out.append(path)
             if self.child(edge):
@@ -268,7 +268,7 @@ def anchors_of(grid, start: tuple[int, int]) -> list[list[bool]]:
 
 
 def _transposed(grid):
-    return [list(column) for column in zip(*grid)]
+    return [list(column) for column in zip(*grid, strict=True)]
 
 
 def generate(kwg: Kwg, board: Board, rack: str) -> list[tuple[Play, int]]:
@@ -288,7 +288,8 @@ def generate(kwg: Kwg, board: Board, rack: str) -> list[tuple[Play, int]]:
     premiums = [list(row) for row in ruleset.premiums]
     out = []
     for down in (False, True):
-        g, a, p = (_transposed(grid), _transposed(anchors), _transposed(premiums)) if down else (grid, anchors, premiums)
+        g, a, p = ((_transposed(grid), _transposed(anchors), _transposed(premiums)) if down
+                   else (grid, anchors, premiums))
         for i in range(n):
             if not any(a[i]):
                 continue

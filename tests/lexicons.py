@@ -60,6 +60,16 @@ def english():
     return lexc.load_ruleset("english")
 
 
+@pytest.fixture(scope="module")
+def tiny_dawg(tmp_path_factory) -> Path:
+    """wordlists/tiny.txt compiled by the library (not by the command under test)."""
+    from lexc.lexicons.compile import compile_file
+
+    out = tmp_path_factory.mktemp("tiny") / "tiny.dawg"
+    compile_file(ROOT / "wordlists" / "tiny.txt", out=out)
+    return out
+
+
 @pytest.fixture(scope="session")
 def enable_list(english):
     return read_wordlist(ENABLE, english.alphabet)
@@ -122,7 +132,7 @@ def small_lexicon(request, english):
 
 def random_racks(seed: int, n: int, tiles: int, blanks: int) -> list[str]:
     """Racks drawn from the English bag (blanks added explicitly)."""
-    bag = "".join(c * k for c, k in zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ",
-                                          [9, 2, 2, 4, 12, 2, 3, 2, 9, 1, 1, 4, 2, 6, 8, 2, 1, 6, 4, 6, 4, 2, 2, 1, 2, 1]))
+    counts = [9, 2, 2, 4, 12, 2, 3, 2, 9, 1, 1, 4, 2, 6, 8, 2, 1, 6, 4, 6, 4, 2, 2, 1, 2, 1]
+    bag = "".join(c * k for c, k in zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", counts, strict=True))
     rng = random.Random(seed)
     return ["".join(rng.sample(bag, tiles - blanks)) + "?" * blanks for _ in range(n)]

@@ -165,9 +165,9 @@ def all_plays(board, rack: str, words: set[str]) -> set[tuple[str, int]]:
                         continue
                     for order in set(permutations(tiles, len(empty))):
                         for choice in _blank_choices(order, used):
-                            placed = [(r, c, code) for (r, c), code in zip(empty, choice)]
+                            placed = [(r, c, code) for (r, c), code in zip(empty, choice, strict=True)]
                             word = "".join(alphabet.label(code & ~BLANK_FLAG) for code in
-                                           (dict(((r, c), x) for r, c, x in placed).get(sq) or board.at(*sq)
+                                           ({(r, c): x for r, c, x in placed}.get(sq) or board.at(*sq)
                                             for sq in squares[s : e + 1]))
                             if word not in words:
                                 continue
@@ -186,7 +186,7 @@ def _blank_choices(order, used):
         return
     i = order.index(0)
     for letter in used:
-        yield from _blank_choices(order[:i] + (letter | BLANK_FLAG,) + order[i + 1 :], used)
+        yield from _blank_choices((*order[:i], letter | BLANK_FLAG, *order[i + 1:]), used)
 
 
 # Norvig's example position on the WWF board (test_board.py explains how his square numbers map

@@ -40,7 +40,8 @@ def bench_run(tmp_path_factory):
     move generation once)."""
     tmp = tmp_path_factory.mktemp("bench")
     positions = tmp / "positions.jsonl"
-    positions.write_text("".join(bundled_positions().read_text(encoding="utf-8").splitlines(True)[:3]), encoding="utf-8")
+    positions.write_text("".join(bundled_positions().read_text(encoding="utf-8").splitlines(True)[:3]),
+                         encoding="utf-8")
     out_dir = tmp / "out"
     with pytest.raises(SystemExit) as exit_:
         cli.main(["bench", str(TINY), "--positions", str(positions), "--repeat", "2", "--movegen-repeat", "1", "--json",
@@ -62,7 +63,8 @@ def test_json_shape_and_every_figure_positive(bench_run, capsys):
     for twin in twins:  # the same file on the pure-Python path: same figures from the build, its own from use
         f, main = result["formats"][twin], result["formats"][twin[: -len(" (pure)")]]
         assert f["engine"] == "pure Python" and main["engine"] == "compiled core (C)"
-        assert f["file_bytes"] == main["file_bytes"] and set(f["movegen"]) <= {"appel-jacobson", "gordon", "shapiro-smith"}
+        assert f["file_bytes"] == main["file_bytes"]
+        assert set(f["movegen"]) <= {"appel-jacobson", "gordon", "shapiro-smith"}
     for name, f in result["formats"].items():
         for timing in ("build_s", "read_s", "load_s"):
             positive_summary(f[timing], (name, timing))
@@ -198,14 +200,14 @@ def test_readme_update(bench_run, tmp_path):
     (["/no/such/list.txt"], "does not exist"),
 ])
 def test_bad_options(capsys, args, message):
-    code, out, err = run(capsys, "bench", *args)
+    code, _out, err = run(capsys, "bench", *args)
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
 
 
 def test_bad_positions_file_is_one_line(tmp_path, capsys):
     bad = tmp_path / "bad.jsonl"
     bad.write_text("not json\n", encoding="utf-8")
-    code, out, err = run(capsys, "bench", str(TINY), "--positions", str(bad), "--repeat", "1")
+    code, _out, err = run(capsys, "bench", str(TINY), "--positions", str(bad), "--repeat", "1")
     assert code == 2 and "bad.jsonl:1: not JSON" in err and len(err.strip().splitlines()) == 1, err
 
 
@@ -219,7 +221,8 @@ def test_papers_sentences_follow_the_figures_of_the_run():
 
     small = {"formats": {"dawg": {"trie_nodes": 100, "nodes": 50, "edges": 80, "file_bytes": 900}}, "words": 10}
     entry = appel_jacobson(small, ["CAT", "DOG", "ACT"])
-    assert "saves less" in entry["why"] and "fewer and shorter words" in entry["why"] and "saves more" not in entry["why"]
+    assert "saves less" in entry["why"] and "fewer and shorter words" in entry["why"]
+    assert "saves more" not in entry["why"]
     big = {"formats": {"dawg": {"trie_nodes": 900_000, "nodes": 90_000, "edges": 200_000, "file_bytes": 9}}}
     assert "more and longer words share more endings" in appel_jacobson(big, ["ABCDEFGHIJ"] * 100_000)["why"]
 

@@ -55,7 +55,7 @@ def test_generate_default_training_gives_english_like_words():
     lengths = [len(w) for w in words]
     assert all(2 <= n <= 15 for n in lengths)
     assert 7 <= sum(lengths) / len(lengths) <= 12  # ENABLE's words average 9.1 letters
-    enable = set(w.lower() for w in word_lines(bundled_wordlist()))
+    enable = {w.lower() for w in word_lines(bundled_wordlist())}
     assert 0 < sum(w in enable for w in words) < len(words)  # some real words, mostly new ones
 
 

@@ -7,6 +7,8 @@ value. Squares are named like the notation: column letter + row number, ``H8`` t
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -116,7 +118,7 @@ def test_with_tiles_is_a_new_board_and_refuses_occupied_squares():
     assert board.line(3, down=True) == bytes(7) + codes(ENGLISH, "R") + bytes(7)
     with pytest.raises(PositionError, match="H8"):
         board.with_tiles([(7, 7, ENGLISH.alphabet.code("A"))])
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         board.rows = ()  # frozen
 
 
@@ -218,7 +220,8 @@ def test_cgp_runs_of_empty_squares():
     with pytest.raises(PositionError, match="row 8"):
         parse_cgp("/".join(rows), ENGLISH)
     rows[7] = "1A1B1C1D1E1F1G1"
-    assert parse_cgp("/".join(rows), ENGLISH).board.line(7, down=False) == bytes([0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0])
+    line = parse_cgp("/".join(rows), ENGLISH).board.line(7, down=False)
+    assert line == bytes([0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0])
 
 
 def test_cgp_blanks_and_full_rows():
@@ -336,12 +339,12 @@ def boards(draw, ruleset_names=("english", "wwf", "spanish", "tiny")):
     fill = draw(st.binary(min_size=n * n, max_size=n * n))
     which = draw(st.binary(min_size=n * n, max_size=n * n))
     squares = [((w % letters + 1) | (BLANK_FLAG if w >= 128 else 0)) if f < density else 0
-               for f, w in zip(fill, which)]
+               for f, w in zip(fill, which, strict=True)]
     return Board(ruleset, tuple(bytes(squares[r * n:(r + 1) * n]) for r in range(n)))
 
 
 def racks(ruleset):
-    labels = [f"[{l}]" if len(l) > 1 else l for l in ruleset.alphabet.labels] + ["?"]
+    labels = [f"[{label}]" if len(label) > 1 else label for label in ruleset.alphabet.labels] + ["?"]
     return st.lists(st.sampled_from(labels), max_size=ruleset.rack_size).map("".join)
 
 
@@ -720,7 +723,7 @@ def test_score_matches_a_reference_scorer(data):
         return
     letters = data.draw(st.lists(st.integers(1, len(ruleset.alphabet)), min_size=len(empties), max_size=len(empties)))
     blanks = data.draw(st.lists(st.booleans(), min_size=len(empties), max_size=len(empties)))
-    placed = {s: code | (BLANK_FLAG if blank else 0) for s, code, blank in zip(empties, letters, blanks)}
+    placed = {s: code | (BLANK_FLAG if blank else 0) for s, code, blank in zip(empties, letters, blanks, strict=True)}
     p = Play(squares[0][0], squares[0][1], down, bytes(placed.get(s, THROUGH) for s in squares))
     assert score(board, p) == reference_score(board, placed)
     # the premium layouts are symmetric on the diagonal: the transposed play scores the same
@@ -750,7 +753,8 @@ def test_a_board_remembers_each_lane_scoring_as_computed():
             assert kept is lane_scoring(board, index, down)
             assert kept == _lane_scoring(board, index, down, board.ruleset)
     other = WWF
-    assert lane_scoring(board, 7, False, other) == _lane_scoring(board, 7, False, other) != lane_scoring(board, 7, False)
+    assert (lane_scoring(board, 7, False, other) == _lane_scoring(board, 7, False, other)
+            != lane_scoring(board, 7, False))
 
 
 @pytest.mark.parametrize("name", ["english", "spanish", "catalan", "polish", "wwf", "tiny"])

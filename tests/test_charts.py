@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import itertools
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -155,7 +156,7 @@ def test_y_axis_from_zero_with_nice_ticks():
     ticks = [t.text for t in root.iter(f"{NS}text") if t.get("text-anchor") == "end"]
     assert ticks[0] == "0" and "20" in ticks
     values = [float(t.replace(",", "")) for t in ticks]
-    steps = {round(b - a, 9) for a, b in zip(values, values[1:])}
+    steps = {round(b - a, 9) for a, b in itertools.pairwise(values)}
     assert len(steps) == 1 and steps.pop() in {1, 2, 5, 10}
 
 
@@ -197,13 +198,13 @@ def test_panels_document():
     assert {"query time", "lower is better"} <= set(shown)
     groups = panel_groups(root)
     assert len(groups) == len(PANELS)
-    for panel, group in zip(PANELS, groups):
+    for panel, group in zip(PANELS, groups, strict=True):
         gt = texts(group)
         assert panel["title"] in gt and all(gt.count(s) == 1 for s in SERIES)
         drawn = bars(group)
         assert set(drawn) == {s for s, v in panel["values"].items() if v is not None}
         assert gt.count("n/a") == len(SERIES) - len(drawn)
-        for name, v in panel["values"].items():
+        for _name, v in panel["values"].items():
             if v is not None:
                 assert format_seconds(v) in gt
 
@@ -226,7 +227,7 @@ def test_panels_rows_line_up_and_colours_fixed():
 
 def test_bar_width_monotonic_in_value():
     root = parse(panels_svg(PANELS, SERIES, title="t"))
-    for panel, group in zip(PANELS, panel_groups(root)):
+    for panel, group in zip(PANELS, panel_groups(root), strict=True):
         drawn = bars(group)
         ordered = sorted(drawn, key=lambda s: panel["values"][s])
         widths = [drawn[s] for s in ordered]
@@ -236,7 +237,7 @@ def test_bar_width_monotonic_in_value():
 def test_bar_lengths_are_logarithmic():
     values = {"a": 1e-6, "b": 1e-5, "c": 1e-4, "d": 1e-3}
     drawn = bars(panel_groups(parse(panels_svg([{"title": "p", "values": values}], list(values), title="t")))[0])
-    steps = [drawn[b] - drawn[a] for a, b in zip("abc", "bcd")]
+    steps = [drawn[b] - drawn[a] for a, b in zip("abc", "bcd", strict=True)]
     assert max(steps) - min(steps) <= 0.2 and steps[0] > 0
 
 
@@ -277,10 +278,10 @@ def test_panels_errors():
        st.integers(min_value=1, max_value=4))
 def test_property_bar_widths_order_like_values(values, columns):
     series = [f"s{i}" for i in range(len(values))]
-    panels = [{"title": "p", "values": dict(zip(series, values))},
-              {"title": "q", "values": dict(zip(series, reversed(values)))}]
+    panels = [{"title": "p", "values": dict(zip(series, values, strict=True))},
+              {"title": "q", "values": dict(zip(series, reversed(values), strict=True))}]
     root = parse(panels_svg(panels, series, title="t", columns=columns))
-    for panel, group in zip(panels, panel_groups(root)):
+    for panel, group in zip(panels, panel_groups(root), strict=True):
         drawn = bars(group)
         assert set(drawn) == set(series)
         for a in series:

@@ -17,6 +17,7 @@ import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from click.testing import CliRunner
@@ -74,16 +75,6 @@ def enable_retains(first_cache, cache_dir):
 @pytest.fixture(autouse=True)
 def _cache_env(cache_dir, monkeypatch):
     monkeypatch.setenv("LEXC_CACHE", str(cache_dir))
-
-
-@pytest.fixture(scope="module")
-def tiny_dawg(tmp_path_factory) -> Path:
-    """tiny.txt compiled by the library (not by the command under test)."""
-    from lexc.lexicons.compile import compile_file
-
-    out = tmp_path_factory.mktemp("tiny") / "tiny.dawg"
-    compile_file(TINY, out=out)
-    return out
 
 
 def invoke(*args: str):
@@ -216,7 +207,7 @@ def test_build_rebuild_is_byte_identical(tmp_path):
 def test_build_bad_list_exits_2_with_one_line_and_no_file(tmp_path, capsys):
     src = write(tmp_path / "bad.txt", "cat\ndog\nd$g\nemu\n")
     out = tmp_path / "bad.dawg"
-    code, stdout, err = run_main(capsys, "build", src, "-o", out)
+    code, _stdout, err = run_main(capsys, "build", src, "-o", out)
     assert code == 2
     assert_one_error_line(err, f"{src}:3", "$")
     assert not out.exists()
@@ -352,7 +343,7 @@ def test_build_all_writes_one_verified_file_per_format(tmp_path, monkeypatch):
     assert head.startswith(f"{TINY}: {len(TINY_WORDS)} words (0 duplicates dropped, 0 rejected")  # the list, once
     assert counted.strip().endswith("words are longer than the english board")
     assert len(lines) == len(FORMAT_NAMES)
-    for name, line in zip(FORMAT_NAMES, lines):
+    for name, line in zip(FORMAT_NAMES, lines, strict=True):
         path = tmp_path / f"tiny.{name}"
         lex = formats.load(path)
         assert lex.name == name and list(lex) == TINY_WORDS
@@ -399,7 +390,7 @@ def test_build_all_json_is_a_list_of_single_reports(tmp_path):
 def test_build_all_includes_formats_registered_later_and_passes_layout_only_where_known(tmp_path, register):
     register(Flat)  # no layout option: passing --layout to it would be an error
     reports = json.loads(ok("build", TINY, "-f", "all", "-o", tmp_path, "--layout", "u64", "--json").stdout)
-    assert [r["format"] for r in reports] == FORMAT_NAMES + ["flat-test"]
+    assert [r["format"] for r in reports] == [*FORMAT_NAMES, "flat-test"]
     assert list(formats.load(tmp_path / "tiny.flat-test")) == TINY_WORDS
     assert formats.load(tmp_path / "tiny.dawg").header["meta"]["layout"] == "u64"
     assert_verifies(tmp_path / "tiny.flat-test")
@@ -439,7 +430,7 @@ def test_build_single_format_out_is_a_directory_exits_2(tmp_path, capsys):
 class RecordingBar:
     """Stands in for click.progressbar: records length, labels and updates."""
 
-    made: list[RecordingBar] = []
+    made: ClassVar[list[RecordingBar]] = []
 
     def __init__(self, length, label, file, show_eta=False):
         self.length, self.labels, self.done, self.show_eta = length, [label], 0, show_eta
@@ -653,7 +644,7 @@ def test_convert_refuses_a_target_that_loses_words(tiny_in, tmp_path, register):
     from lexc.lexicons.edit import convert_file
 
     register(Lossy)
-    with pytest.raises(FormatError, match="lossy-test.*nothing written"):
+    with pytest.raises(FormatError, match=r"lossy-test.*nothing written"):
         convert_file(tiny_in["dawg"], "lossy-test", tmp_path / "out.lossy")
     assert list(tmp_path.iterdir()) == []
 
@@ -686,14 +677,14 @@ def test_info_text(tiny_dawg):
 def test_verify_good_file(tiny_dawg, capsys):
     result = ok("verify", tiny_dawg)
     assert "OK" in result.stdout
-    code, out, err = run_main(capsys, "verify", tiny_dawg, "--against", TINY)
+    code, _out, err = run_main(capsys, "verify", tiny_dawg, "--against", TINY)
     assert code == 0 and err == ""
     data = json.loads(ok("verify", tiny_dawg, "--json").stdout)
     assert data["ok"] is True and data["words"] == len(TINY_WORDS) and data["problems"] == []
 
 
 def test_verify_against_a_different_list_exits_1(tiny_dawg, tmp_path, capsys):
-    other = write(tmp_path / "other.txt", "\n".join(TINY_WORDS[1:] + ["ZYMURGY"]) + "\n")
+    other = write(tmp_path / "other.txt", "\n".join([*TINY_WORDS[1:], "ZYMURGY"]) + "\n")
     code, out, err = run_main(capsys, "verify", tiny_dawg, "--against", other, "--json")
     assert code == 1
     data = json.loads(out)
@@ -709,7 +700,7 @@ def test_verify_against_the_list_it_was_built_from_with_skip_invalid(tmp_path, c
     src = write(tmp_path / "w.txt", "cat\nd$g\ndog\n")
     out = tmp_path / "w.dawg"
     ok("build", src, "-o", out, "--skip-invalid")
-    code, stdout, err = run_main(capsys, "verify", out, "--against", src)
+    code, _stdout, err = run_main(capsys, "verify", out, "--against", src)
     assert (code, err) == (0, ""), err
 
 
@@ -882,14 +873,14 @@ def test_anagram_bad_rack_exit_2(tiny_dawg, capsys):
 def test_hooks_json(tiny_dawg):
     data = json.loads(ok("hooks", tiny_dawg, "CAT", "ACRE", "CAR", "--json").stdout)
     assert isinstance(data, list) and len(data) == 3
-    for item, word in zip(data, ["CAT", "ACRE", "CAR"]):
+    for item, word in zip(data, ["CAT", "ACRE", "CAR"], strict=True):
         assert set(item) >= {"word", "valid", "front", "back"}
         assert item["word"] == word
         assert item["valid"] is (word in TINY_SET)
         assert isinstance(item["front"], str) and isinstance(item["back"], str)
         letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-        assert item["front"] == "".join(l for l in letters if l + word in TINY_SET)
-        assert item["back"] == "".join(l for l in letters if word + l in TINY_SET)
+        assert item["front"] == "".join(letter for letter in letters if letter + word in TINY_SET)
+        assert item["back"] == "".join(letter for letter in letters if word + letter in TINY_SET)
     assert data[0]["front"] == "S" and data[0]["back"] == "S"
 
 
@@ -983,9 +974,9 @@ def test_no_file_uses_bundled_enable(enable_retains, first_cache):
 
 def test_bundled_enable_from_the_cache(enable_retains, first_cache, capsys, monkeypatch):
     monkeypatch.setenv("LEXC_CACHE", str(first_cache))
-    cached = [p for p in first_cache.iterdir()]
+    cached = list(first_cache.iterdir())
     stamps = {p: p.stat().st_mtime_ns for p in cached}
-    code, out, err = run_main(capsys, "check", "QUIXOTIC", "CARE", "--json")
+    code, out, _err = run_main(capsys, "check", "QUIXOTIC", "CARE", "--json")
     assert code == 0
     assert [d["valid"] for d in json.loads(out)] == [True, True]
     code, _, _ = run_main(capsys, "check", "ZA")  # not in ENABLE
@@ -1166,7 +1157,8 @@ def crowded_cgp(count: int, opponent: int) -> tuple[str, str]:
     rules = load_ruleset("english")
     codes, alphabet = rules.bag_tiles(), rules.alphabet
     e = alphabet.code("E")
-    board = Board.empty(rules).with_tiles([(i // 15, i % 15, c or (e | BLANK_FLAG)) for i, c in enumerate(codes[:count])])
+    board = Board.empty(rules).with_tiles([(i // 15, i % 15, c or (e | BLANK_FLAG))
+                                           for i, c in enumerate(codes[:count])])
     rack = alphabet.rack_text(codes[count:count + 7], 0)
     other = alphabet.rack_text(codes[count + 7:count + 7 + opponent], 0)
     return Position(board, (rack, other)).cgp(), rack

@@ -27,7 +27,7 @@ from lexc.cli import cli
 from lexc.cli.common import Bounded, BoundedFloat
 from lexc.cli.game import typed_line
 from lexc.limits import MAX_COUNT, MAX_SEED, MAX_WORD_TILES
-from test_cli import assert_one_error_line, run_main, tiny_dawg  # noqa: F401 (a fixture)
+from test_cli import assert_one_error_line, run_main
 from test_hostile import dawg_file, exponential
 
 EMPTY = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15"
@@ -210,7 +210,7 @@ def test_the_text_file_errors_keep_the_callers_classes(tmp_path):
     from lexc.textfile import TextFileError, decode_text, read_text
     from lexc.wordlist import WordListError, decode_bytes
 
-    with pytest.raises(WordListError, match="w.txt:3: not UTF-8"):
+    with pytest.raises(WordListError, match=r"w\.txt:3: not UTF-8"):
         decode_bytes(b"CAT\nDOG\nCAF\xe9\n", "w.txt")
     with pytest.raises(PositionError, match="is a directory"):
         read_text(tmp_path, 100, "board", PositionError)
@@ -227,7 +227,7 @@ def test_a_dry_chain_gives_up_after_a_bounded_number_of_draws(monkeypatch):
 
     monkeypatch.setattr(synth, "MAX_PATIENCE", 20_000)  # (the cap: a million draws by default)
     started = time.monotonic()
-    with pytest.raises(FormatError, match="no more new words after 2 .asked for 40,000,000"):
+    with pytest.raises(FormatError, match=r"no more new words after 2 \(asked for 40,000,000"):
         synth.generate(40_000_000, order=1, min_len=2, max_len=2, training=["AB", "CD"])  # was: 800 million draws
     assert time.monotonic() - started < 5
 

@@ -24,7 +24,6 @@ from test_cli import (  # noqa: F401
     assert_one_error_line,
     cache_dir,
     run_main,
-    tiny_dawg,
     write,
 )
 
@@ -287,7 +286,8 @@ def loaded_by(*args: str) -> set[str]:
     return set(done.stdout.split("\n")[-2].split())
 
 
-def test_start_up_imports_only_what_the_command_needs(cache_dir):
+@pytest.mark.usefixtures("cache_dir")
+def test_start_up_imports_only_what_the_command_needs():
     help_only = loaded_by("--help")
     assert not {m for m in help_only if m.startswith(("lexc.lexicons", "lexc.board", "lexc.movegen", "lexc.game",
                                                         "lexc.bench.", "lexc.wordlist", "lexc.ruleset"))}

@@ -148,12 +148,12 @@ def test_building_twice_gives_identical_bytes(data):
 
 
 def test_order_and_duplicates_of_the_input_do_not_matter(data):
-    shuffled = list(reversed(WORDS)) + ["CAT", "Dog", "cats", "acts"]
+    shuffled = [*reversed(WORDS), "CAT", "Dog", "cats", "acts"]
     assert formats.dumps(build(shuffled)) == data
 
 
 def test_different_words_give_different_bytes(data):
-    assert formats.dumps(build(WORDS + ["tacts"])) != data
+    assert formats.dumps(build([*WORDS, "tacts"])) != data
 
 
 def test_saved_files_are_byte_identical(tmp_path, lexicon):

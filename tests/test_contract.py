@@ -29,9 +29,9 @@ def _unguarded_builtins(text: str) -> list[str]:
             stack[-1] = ""
         elif re.match(r"#\s*endif", directive):
             stack.pop()
-        elif "__builtin_" in line or "__attribute__" in line:
-            if not any("__GNUC__" in cond or "__clang__" in cond for cond in stack):
-                found.append(f"{number}: {directive}")
+        elif ("__builtin_" in line or "__attribute__" in line) and not any(
+                "__GNUC__" in cond or "__clang__" in cond for cond in stack):
+            found.append(f"{number}: {directive}")
     return found
 
 
@@ -174,7 +174,7 @@ def test_a_graph_never_changes_under_a_cursor():
     first, _ = cursor.take(1)
     again = native.COMPILED.core.Graph(g, "u32", 26, 2, True, b"")  # another graph over the same stored edges
     assert again.size() == (len(lexicon.edges), 0) and g.size() == (len(lexicon.edges), len(lexicon._extra))
-    assert [first] + _listing(cursor) == _listing(g.words(root, b"")) == [w.encode("latin-1").translate(
+    assert [first, *_listing(cursor)] == _listing(g.words(root, b"")) == [w.encode("latin-1").translate(
         bytes([0] * 65 + list(range(1, 27)) + [0] * 165)) for w in ["AT", "CAT", "CATS", "TA"]]
     assert "CATS" in lexicon and "STAC" not in lexicon  # the membership walk given at construction
     with pytest.raises(IndexError):

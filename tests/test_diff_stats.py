@@ -219,7 +219,8 @@ def test_spanish_orders_by_codes(fmt):
     # and the same for LL after L and Ñ after N
     for before, after in (("L", "LL"), ("N", "Ñ")):
         if before in first and after in first:
-            assert max(i for i, f in enumerate(first) if f == before) < min(i for i, f in enumerate(first) if f == after)
+            assert (max(i for i, f in enumerate(first) if f == before)
+                    < min(i for i, f in enumerate(first) if f == after))
 
 
 def test_spanish_plain_list_against_compiled():
@@ -324,7 +325,7 @@ def test_stats_known_figures():
     assert stats["lengths"] == {2: 1, 3: 1, 4: 2}
     assert stats["letters_freq"]["A"] == {"count": 4, "words": 3, "share": round(4 / 13, 6), "bag": 9}
     assert stats["letters_freq"]["Z"]["count"] == 4 and stats["letters_freq"]["Z"]["words"] == 1
-    assert stats["longest"] == ["CATS", "ZZZZ", "CAT"] + ["AA"]
+    assert stats["longest"] == ["CATS", "ZZZZ", "CAT", "AA"]
 
 
 def test_bag_impossible_words_are_flagged():
@@ -381,7 +382,8 @@ def test_stats_alphabet_mismatch_and_bad_words():
 
 def test_stats_empty():
     stats = lexicon_stats([], "english")
-    assert (stats["words"], stats["letters"], stats["mean_length"], stats["lengths"], stats["longest"]) == (0, 0, 0.0, {}, [])
+    figures = (stats["words"], stats["letters"], stats["mean_length"], stats["lengths"], stats["longest"])
+    assert figures == (0, 0, 0.0, {}, [])
     assert stats["fit"]["bag"] == 0 and stats["fit"]["bag_impossible"] == 0
     assert format_stats(stats).startswith("0 words")
 

@@ -324,7 +324,7 @@ def test_a_format_without_an_empty_lexicon_says_so(tmp_path, monkeypatch):
     src = tmp_path / "two.noempty"
     formats.save(formats.build(read_list(write_list(tmp_path / "w.txt", ["cat", "dog"])), NoEmpty.name), src)
     before = src.read_bytes()
-    with pytest.raises(FormatError, match="noempty-test format cannot hold an empty lexicon.*nothing written"):
+    with pytest.raises(FormatError, match=r"noempty-test format cannot hold an empty lexicon.*nothing written"):
         edit_file(src, remove=["CAT", "DOG"])
     assert src.read_bytes() == before
     assert list(formats.load(edit_file(src, remove=["CAT"], out=tmp_path / "one.noempty")["output"])) == ["DOG"]

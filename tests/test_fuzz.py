@@ -244,5 +244,6 @@ def test_gaddawg_and_dawg_with_a_wrong_word_count_are_refused_on_load():
         h, p = parts(fmt)
         with pytest.raises(FormatError, match="spells 3 strings, the header says 4"):
             formats.loads(seal(dict(h, words=h["words"] + 1), p))
-        with pytest.raises(FormatError, match="spells 3 strings, the header says 2|more than 2 strings: the graph spells more"):
+        with pytest.raises(FormatError,
+                           match=r"spells 3 strings, the header says 2|more than 2 strings: the graph spells more"):
             formats.loads(seal(dict(h, words=h["words"] - 1), p))

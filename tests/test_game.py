@@ -217,7 +217,7 @@ def test_positions_met_are_the_program_players_turns(short):
     result = selfplay(short, TINY, 5, lexicon_name="ENABLE7")
     turns = turn_events(result)
     assert [p["turn"] for p in result.positions] == list(range(1, len(turns) + 1))
-    for item, event in zip(result.positions, turns):
+    for item, event in zip(result.positions, turns, strict=True):
         json.dumps(item)
         position = parse_cgp(item["cgp"], TINY)
         assert position.rack == item["rack"] == event.rack

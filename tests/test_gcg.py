@@ -27,7 +27,7 @@ def readme_rows() -> dict[str, dict]:
     for line in (GAMES / "README.md").read_text(encoding="utf-8").splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) == 9 and cells[0].startswith("`") and cells[4].isdigit():
-            m = re.fullmatch(r".* (-?\d+) – .* (-?\d+)", cells[6])
+            m = re.fullmatch(r".* (-?\d+) \u2013 .* (-?\d+)", cells[6])  # (\u2013: an en dash)
             rows[cells[0].strip("`")] = {"turns": int(cells[4]), "events": int(cells[5]),
                                          "final": (int(m.group(1)), int(m.group(2))),
                                          "features": cells[7].split(), "notes": cells[8]}
@@ -72,7 +72,7 @@ def test_game_replays(name, enable):
     expected = sorted((line_of(path, text), word) for word, text in ANOMALIES.get(name, []))
     found = sorted((e.line, e.anomaly) for e in report.events if e.anomaly)
     assert [line for line, _ in found] == [line for line, _ in expected], report.anomalies
-    assert all(word in anomaly for (_, word), (_, anomaly) in zip(expected, found))
+    assert all(word in anomaly for (_, word), (_, anomaly) in zip(expected, found, strict=True))
     assert not any(e.mismatch or e.error for e in report.events)
 
 
@@ -98,7 +98,8 @@ def test_game_events_match_the_readme(name):
 @pytest.mark.parametrize("name", FILES)
 def test_end_of_game_convention(name):
     row = ROWS[name]
-    expected = ("add-and-subtract" if "WESPA-style" in row["notes"] else "doubling") if "ER" in row["features"] else None
+    expected = (("add-and-subtract" if "WESPA-style" in row["notes"] else "doubling") if "ER" in row["features"]
+                else None)
     assert replay(GAMES / name).end_rule == expected
 
 
@@ -208,7 +209,8 @@ def test_near_end_game_flags_both_missing_challenge_bonuses(enable):
     assert [e.line for e in report.events if e.mismatch] == [12, 24]  # per the README
 
 
-@pytest.mark.parametrize("path", sorted((GAMES / "nonstandard").glob("*.gcg")) + sorted((GAMES / "incomplete").glob("*.gcg")),
+@pytest.mark.parametrize("path",
+                         sorted((GAMES / "nonstandard").glob("*.gcg")) + sorted((GAMES / "incomplete").glob("*.gcg")),
                          ids=lambda p: p.name)
 def test_nonstandard_and_incomplete_games_are_read_or_rejected_cleanly(path, enable):
     try:
@@ -246,7 +248,8 @@ OUT = ">Al: ACST 8G CAT +10 10\n>Bo: BDEQ H7 B.D +6 6\n>Al: S 8G ...S +6 16\n"
 
 def english_variant(directory: Path, counts: dict[str, int], rack_size: int = 7) -> Ruleset:
     """The English ruleset (board, values) with only the given tiles, loaded from a file."""
-    text = (Path(__file__).resolve().parents[1] / "src" / "lexc" / "rulesets" / "english.toml").read_text(encoding="utf-8")
+    path = Path(__file__).resolve().parents[1] / "src" / "lexc" / "rulesets" / "english.toml"
+    text = path.read_text(encoding="utf-8")
 
     def count(m: re.Match) -> str:
         label = m.group(1).strip('"')
@@ -328,8 +331,10 @@ def test_a_deliberately_wrong_score_and_total(enable):
 
 
 def test_crlf_notes_and_pragmas():
-    text = ("#character-encoding UTF-8\r\n#title A test\r\n#lexicon NWL20\r\n#frobnicate yes\r\n" + HEAD.replace("\n", "\r\n")
-            + "#note before\r\n>Al: ACT 8G CAT +10 10\r\n#note a note\r\nthat goes on\r\n\r\n>Bo: BDEIQ H7 B.D +6 6\r\n")
+    text = ("#character-encoding UTF-8\r\n#title A test\r\n#lexicon NWL20\r\n#frobnicate yes\r\n"
+            + HEAD.replace("\n", "\r\n")
+            + "#note before\r\n>Al: ACT 8G CAT +10 10\r\n#note a note\r\nthat goes on\r\n\r\n"
+            + ">Bo: BDEIQ H7 B.D +6 6\r\n")
     game = read_gcg(text.encode("utf-8"))
     assert game.players == [("Al", "Alice Smith"), ("Bo", "Bo Jones")]
     assert game.pragma("title") == "A test" and game.pragma("lexicon") == "NWL20" and game.pragma("frobnicate") == "yes"
@@ -346,9 +351,9 @@ def test_latin1_without_an_encoding_line():
     assert declared.players[0][0] == "José"
     utf8 = read_gcg(data.decode("latin-1").encode("utf-8"))
     assert utf8.encoding == "utf-8" and utf8.players[0][0] == "José"
-    with pytest.raises(GCGError, match="^line 2: not valid UTF-8"):
+    with pytest.raises(GCGError, match=r"^line 2: not valid UTF-8"):
         read_gcg(b"#character-encoding UTF-8\n" + data)
-    with pytest.raises(GCGError, match="^line 1: unsupported"):
+    with pytest.raises(GCGError, match=r"^line 1: unsupported"):
         read_gcg(b"#character-encoding KOI8-R\n" + data)
 
 

@@ -62,7 +62,7 @@ def build(name: str):
 
 def first_difference(a: bytes, b: bytes) -> str:
     """Where two byte strings first differ, for a readable assertion message."""
-    at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
     return f"first difference at byte {at:#x}; stored {len(a)} bytes, rebuilt {len(b)} bytes"
 
 

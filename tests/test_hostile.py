@@ -91,7 +91,7 @@ def test_info_json_never_meets_a_value_it_cannot_print(tmp_path, capsys):
 @pytest.mark.parametrize("ruleset", ["/dev/zero", "../english.toml", "nonexistent", "x" * 5000])
 def test_a_header_ruleset_that_is_not_bundled_is_refused_on_load(ruleset):
     h, p = parts("dawg")
-    with pytest.raises(FormatError, match="not a bundled ruleset|a string of"):
+    with pytest.raises(FormatError, match=r"not a bundled ruleset|a string of"):
         formats.loads(seal(dict(h, ruleset=ruleset), p))
 
 
@@ -135,13 +135,13 @@ def test_alphabet_labels_must_be_printable_distinct_and_plain(label):
     h, p = parts("dawg")
     alphabet = list(h["alphabet"])
     alphabet[1] = label
-    with pytest.raises(FormatError, match="bad alphabet|alphabet"):
+    with pytest.raises(FormatError, match=r"bad alphabet|alphabet"):
         formats.loads(seal(dict(h, alphabet=alphabet), p))
 
 
 def test_a_control_character_label_cannot_collide_with_the_word_separator(tmp_path, capsys):
     h, p = parts("dawg", ["AB", "B"])
-    path = write(tmp_path, "nul.dawg", seal(dict(h, alphabet=["\x00"] + h["alphabet"][1:]), p))
+    path = write(tmp_path, "nul.dawg", seal(dict(h, alphabet=["\x00", *h["alphabet"][1:]]), p))
     code, out, err = run_main(capsys, "anagram", path, "--json", "B?")
     assert code == 2 and out == ""
     assert_one_error_line(err, "bad alphabet")
@@ -339,8 +339,8 @@ def test_memory_and_recursion_errors_are_one_line(capsys, monkeypatch):
     from lexc.cli import query
 
     for exc in (MemoryError, RecursionError):
-        def boom(*args, **kwargs):
-            raise exc()
+        def boom(*args, _exc=exc, **kwargs):
+            raise _exc()
         monkeypatch.setattr(query, "lexicon_arg", boom)
         code, out, err = run_main(capsys, "check", "CAT")
         assert code == 2 and out == ""

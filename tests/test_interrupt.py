@@ -97,8 +97,8 @@ def run(tmp_path_factory):
 
 
 def test_every_kill_leaves_the_old_or_the_complete_new_file(run):
-    new, old, results = run
-    for moment, killed_at, code, outcome, data, _ in results:
+    _new, _old, results = run
+    for _moment, killed_at, _code, outcome, data, _ in results:
         assert outcome in ("old", "new"), f"kill at {killed_at:.3f} s left {len(data)} bytes, neither file"
         lexicon = formats.loads(data)  # every check, the checksums included
         assert len(lexicon) == (5 if outcome == "old" else 172820)

@@ -76,7 +76,8 @@ def _pack(*edges: tuple[int, bool, bool, int]) -> bytes:
     (b"\x00" * 7, "not a KWG"),
     (b"\x89PNG\r\n\x1a\n", "outside"),                                    # a foreign file
     (_pack((0, 0, 1, 9), (0, 0, 1, 0)), "outside"),                       # root pointer past the end
-    (_pack((0, 0, 1, 2), (0, 0, 1, 0), (1, 1, 0, 0)), "does not close its node"),  # no end bit: the list runs past the end
+    # no end bit: the list runs past the end
+    (_pack((0, 0, 1, 2), (0, 0, 1, 0), (1, 1, 0, 0)), "does not close its node"),
     (_pack((0, 0, 1, 2), (0, 0, 1, 0), (40, 1, 1, 0)), "outside the 26-letter alphabet"),
     (_pack((0, 0, 1, 2), (0, 0, 1, 0), (1, 1, 1, 2)), "cycle"),
 ])
@@ -87,7 +88,8 @@ def test_hostile_files_are_refused(data, message):
 
 def test_a_long_chain_is_refused_without_deep_recursion():
     chain = 5000  # far past both the 64-tile limit and Python's recursion limit
-    edges = [(0, 0, 1, 2), (0, 0, 1, 0)] + [(1, i == chain - 1, 1, 0 if i == chain - 1 else 3 + i) for i in range(chain)]
+    edges = [(0, 0, 1, 2), (0, 0, 1, 0)] + [(1, i == chain - 1, 1, 0 if i == chain - 1 else 3 + i)
+                                            for i in range(chain)]
     with pytest.raises(FormatError, match="longer than"):
         read_kwg(_pack(*edges), ENGLISH)
 
@@ -118,7 +120,8 @@ def test_cli_export_and_build_from_kwg(tmp_path, capsys):
     assert code == 0, err
     report = json.loads(out)
     assert report["words"] == len(WORDS) and report["file_bytes"] == (tmp_path / "w.kwg").stat().st_size
-    code, _, err = run(capsys, "build", "--from", "kwg", tmp_path / "w.kwg", "-f", "anatrie", "-o", tmp_path / "w.anatrie")
+    code, _, err = run(capsys, "build", "--from", "kwg", tmp_path / "w.kwg", "-f", "anatrie",
+                       "-o", tmp_path / "w.anatrie")
     assert code == 0, err
     code, _, err = run(capsys, "diff", words, tmp_path / "w.anatrie")
     assert code == 0, err

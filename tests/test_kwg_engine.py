@@ -42,7 +42,8 @@ def small_kwg(tmp_path_factory) -> Kwg:
     """The hand list exported by the command line, read back from the file."""
     tmp = tmp_path_factory.mktemp("kwg-small")
     (tmp / "words.txt").write_text("\n".join(WORDS) + "\n", encoding="utf-8")
-    result = CliRunner().invoke(cli.cli, ["export", str(tmp / "words.txt"), "--to", "kwg", "-o", str(tmp / "words.kwg")])
+    result = CliRunner().invoke(cli.cli, ["export", str(tmp / "words.txt"), "--to", "kwg",
+                                          "-o", str(tmp / "words.kwg")])
     assert result.exit_code == 0, result.output
     return Kwg.read(tmp / "words.kwg")
 
@@ -70,7 +71,7 @@ def test_seek_finds_the_separator_beside_other_children(small_kwg, enable_kwg):
     assert sorted(text(s) for s in kwg.spell(kwg.child(sep))) == ["A", "BA", "BBA", "CTS", "T"]  # the words A...
     for word in WORDS:  # every Gordon string with a separator, read the wolges way
         for i in range(1, len(word)):
-            end = kwg.walk(kwg.gaddag_root, codes(word[:i][::-1]) + [SEP] + codes(word[i:]))
+            end = kwg.walk(kwg.gaddag_root, [*codes(word[:i][::-1]), SEP, *codes(word[i:])])
             assert end >= 0 and kwg.accepts(end), f"{word[:i][::-1]}@{word[i:]}"
     for edge in enable_kwg.siblings(enable_kwg.gaddag_root):  # ENABLE: each letter L both starts words (L@...)
         letter = enable_kwg.tile(edge)                            # and follows others (...L, read leftwards)

@@ -14,8 +14,8 @@ PACKAGE = Path(lexc.__file__).resolve().parent
 
 # From the ground floor up; a module may import its own wing and any wing of a lower rank.
 WINGS = ["foundations", "native", "formats", "lexicons", "board", "movegen", "game", "bench", "cli"]
-FOUNDATIONS = {"lexc", "lexc._version", "lexc.errors", "lexc.alphabet", "lexc.ruleset", "lexc.wordlist", "lexc.pattern", "lexc.limits", "lexc.textfile", "lexc.lazy",
-               "lexc.__main__"}
+FOUNDATIONS = {"lexc", "lexc._version", "lexc.errors", "lexc.alphabet", "lexc.ruleset", "lexc.wordlist", "lexc.pattern",
+               "lexc.limits", "lexc.textfile", "lexc.lazy", "lexc.__main__"}
 
 
 def wing_of(module: str) -> str:
@@ -57,8 +57,8 @@ def imports_of(module: str, path: Path) -> list[tuple[int, str]]:
             if target.split(".")[0] != "lexc":
                 continue
             if not node.module or (node.level and target in ("lexc", package)):  # from . import a, b: a, b are modules
-                found += [(node.lineno, f"{target}.{a.name}") if f"{target}.{a.name}" in MODULES else (node.lineno, target)
-                          for a in node.names]
+                found += [(node.lineno, f"{target}.{a.name}") if f"{target}.{a.name}" in MODULES
+                          else (node.lineno, target) for a in node.names]
             else:
                 found.append((node.lineno, target))
     return found

@@ -185,7 +185,7 @@ def test_membership_runs_in_the_core_and_hands_the_rest_to_python(english):
         reference = formats.build(built, fmt, backend=native.PURE)
         assert type(compiled).__contains__ is formats.Dawg.__contains__
         assert "method_descriptor" in type(type(compiled).__contains__).__name__
-        for word in words + [b"CARE", compiled.encode("CARE"), 3, None]:
+        for word in [*words, b"CARE", compiled.encode("CARE"), 3, None]:
             assert (word in compiled) == (word in reference) == reference._contains(word), (fmt, word)
         for lexicon in (compiled, reference):  # a lone surrogate is no letter: an alphabet error, not a crash
             with pytest.raises(lexc.LexcError):
@@ -307,7 +307,7 @@ def test_the_anagram_tries_passes_answer_alike_on_both_paths_even_damaged(englis
         damaged[rng.randrange(len(data))] = rng.randrange(256)
         variants.append(bytes(damaged))
     for variant in variants:
-        def make(backend):
+        def make(backend, variant=variant):
             return type(lex)(variant, lex.alphabet, lex.word_count, lex.order, disk, backend=backend)
         reference = _passes(make(native.PURE))
         assert _passes(make(native.select())) == reference

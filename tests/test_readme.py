@@ -6,9 +6,10 @@ one of the examples, so the examples are run on a fresh copy without it), exits 
 The comparison: the README's lines must be the command's lines (stdout, then stderr, as a
 terminal shows them), where a line ``...``, or a note in parentheses alone on its line
 (``(the board again)``), stands for any number of lines, and a time in seconds
-(``seconds 0.62``) for any time; an example with no output shown is only run. An interactive example (``lexc play``) gets the lines typed
-after its prompts (``you> WORD``, ``[y/N] y``) as its input. A few examples are not run,
-each for the reason in ``NOT_RUN`` (the test fails if the README loses or gains one).
+(``seconds 0.62``) for any time; an example with no output shown is only run. An interactive
+example (``lexc play``) gets the lines typed after its prompts (``you> WORD``, ``[y/N] y``) as
+its input. A few examples are not run, each for the reason in ``NOT_RUN`` (the test fails if
+the README loses or gains one).
 """
 
 from __future__ import annotations
@@ -119,7 +120,7 @@ def test_the_readme_examples_run_as_written(tmp_path, monkeypatch, capsys):
                      (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)
     assert demo, "make demo builds every format into build/demo"
     every = examples()  # (the README's own -f all example is make demo's build: it makes what the others use)
-    assert any(e.command.split("#")[0].split() == ["lexc"] + demo.group(1).replace("$(DEMO)", "build/demo/").split()
+    assert any(e.command.split("#")[0].split() == ["lexc", *demo.group(1).replace("$(DEMO)", "build/demo/").split()]
                for e in every)
     assert len(every) > 40
     assert {e.command.split("  #")[0].strip() for e in every} >= set(NOT_RUN), "an example NOT_RUN names is gone"
@@ -165,4 +166,5 @@ def run(capsys, monkeypatch, args: list[str], typed: str = "", stdout_only: bool
         main(args)
     code = done.value.code
     out, err = capsys.readouterr()
-    return (0 if code is None else code), out if stdout_only else out + err  # what the terminal shows (notes on stderr come last)
+    # what the terminal shows (notes on stderr come last)
+    return (0 if code is None else code), out if stdout_only else out + err

@@ -211,7 +211,7 @@ def test_bad_ruleset_raises_one_line_error(tmp_path, case):
 
 
 def test_unknown_name_and_missing_file(tmp_path):
-    with pytest.raises(RulesetError, match="no such ruleset.*english"):
+    with pytest.raises(RulesetError, match=r"no such ruleset.*english"):
         load_ruleset("klingon")
     with pytest.raises(RulesetError, match="cannot read"):
         load_ruleset(str(tmp_path / "missing.toml"))
@@ -228,7 +228,7 @@ def test_not_utf8(tmp_path):
 @given(st.data())
 def test_any_square_board_round_trips(tmp_path_factory, data):
     size = data.draw(st.integers(1, 9))
-    chars = dict(zip(".:;-=", ["none", "DL", "TL", "DW", "TW"]))
+    chars = dict(zip(".:;-=", ["none", "DL", "TL", "DW", "TW"], strict=True))
     grid = [[data.draw(st.sampled_from(sorted(chars))) for _ in range(size)] for _ in range(size)]
     row, col = data.draw(st.integers(0, size - 1)), data.draw(st.integers(0, size - 1))
     grid[row][col] = "*"

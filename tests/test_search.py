@@ -39,7 +39,7 @@ from lexc.lexicons.search import (
 from lexc.ruleset import load_ruleset
 from lexc.wordlist import from_words
 from lexicons import LEXICON_KINDS, SMALL, build_kind
-from test_cli import TINY, _cache_env, cache_dir, run_main, tiny_dawg  # noqa: F401
+from test_cli import TINY, _cache_env, cache_dir, run_main  # noqa: F401 (fixtures)
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGLISH, SPANISH = load_ruleset("english"), load_ruleset("spanish")
@@ -73,7 +73,7 @@ class Brute:
 
 def cases(brute: Brute, other: set):
     """(condition, its brute-force test) for every kind of condition."""
-    s, letters = brute.split, sorted({t for w in brute.set for t in w})
+    letters = sorted({t for w in brute.set for t in w})
     first, last = letters[0], letters[-1]
     yield Pattern(f"{first}*"), lambda w: w[0] == first
     yield Pattern("??"), lambda w: len(w) == 2
@@ -91,9 +91,9 @@ def cases(brute: Brute, other: set):
     yield AnagramCount(2, None), lambda w: brute.anagram_count(w) >= 2
     yield AnagramCount(2, 2), lambda w: brute.anagram_count(w) == 2
     yield Contains(last + first), lambda w: not Counter((last, first)) - Counter(w)
-    yield TakesFrontHook(), lambda w: any((t,) + w in brute.set for t in letters)
-    yield TakesFrontHook(first), lambda w: (first,) + w in brute.set
-    yield TakesBackHook(last), lambda w: w + (last,) in brute.set
+    yield TakesFrontHook(), lambda w: any((t, *w) in brute.set for t in letters)
+    yield TakesFrontHook(first), lambda w: (first, *w) in brute.set
+    yield TakesBackHook(last), lambda w: (*w, last) in brute.set
     yield DropsFirst(), lambda w: len(w) > 1 and w[1:] in brute.set
     yield DropsLast(), lambda w: len(w) > 1 and w[:-1] in brute.set
     yield ProbabilityRank(1, 2), lambda w: brute.rank(w) <= 2
@@ -117,8 +117,8 @@ def test_every_condition_alone_negated_and_combined_is_brute_force(kind, languag
         assert search(lexicon, [condition], rules) == brute.where(test), condition
         negated = type(condition)(**{**condition.__dict__, "negated": True})
         assert search(lexicon, [negated], rules) == brute.where(lambda w, t=test: not t(w)), negated
-    for (a, ta), (b, tb) in zip(every, every[3:] + every[:3]):  # pairs: a driving condition with a filter
-        assert search(lexicon, [a, b], rules) == brute.where(lambda w: ta(w) and tb(w)), (a, b)
+    for (a, ta), (b, tb) in zip(every, every[3:] + every[:3], strict=True):  # pairs: a driving condition, a filter
+        assert search(lexicon, [a, b], rules) == brute.where(lambda w, ta=ta, tb=tb: ta(w) and tb(w)), (a, b)
 
 
 ENABLE_SEARCHES = {

@@ -292,7 +292,7 @@ def test_spanish_sample_list():
     texts = wl.texts()
     assert len(texts) == 20 and wl.rejected == () and wl.duplicates == 0
     assert {"CHURRO", "LLAMA", "NIÑO", "ARROZ"} <= set(texts)
-    by_text = dict(zip(texts, wl.words))
+    by_text = dict(zip(texts, wl.words, strict=True))
     assert len(by_text["CHURRO"]) == 4 and len(by_text["LLAMA"]) == 4 and len(by_text["MUCHACHO"]) == 6
     assert texts.index("CURA") < texts.index("CHICO") < texts.index("LUNA") < texts.index("LLAMA")
     with pytest.raises(WordListError):  # Ñ is not an English letter

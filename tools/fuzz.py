@@ -181,7 +181,8 @@ def m_truncate_payload(rng, base, bases):
 
 def m_extend_payload(rng, base, bases):
     p = base["payload"]
-    extra = rng.choice([b"\0" * rng.choice([1, 2, 4, 8]), b"\xff" * 4, rng.randbytes(rng.randrange(1, 17)), p[:8], p[-8:]])
+    extra = rng.choice([b"\0" * rng.choice([1, 2, 4, 8]), b"\xff" * 4, rng.randbytes(rng.randrange(1, 17)),
+                        p[:8], p[-8:]])
     return seal(base["header"], p + extra)
 
 
@@ -434,9 +435,10 @@ def m_header_types(rng, base, bases):
     h = dict(base["header"], options=dict(base["header"]["options"]), meta=dict(base["header"]["meta"]))
     where = rng.choice(["options", "meta", "meta", "top"])
     if where == "top":
-        h[rng.choice(["words", "format_version", "lexc_version", "wordlist_sha256", "alphabet"])] = rng.choice(HOSTILE_VALUES)
+        key = rng.choice(["words", "format_version", "lexc_version", "wordlist_sha256", "alphabet"])
+        h[key] = rng.choice(HOSTILE_VALUES)
     else:
-        keys = list(h[where]) + ["extra", "order", "layout", "min_len", "max_len", "skip_invalid", "strings", "keys"]
+        keys = [*h[where], "extra", "order", "layout", "min_len", "max_len", "skip_invalid", "strings", "keys"]
         h[where][rng.choice(keys)] = rng.choice(HOSTILE_VALUES)
     raw = None
     if rng.random() < 0.1:  # a bytes key, which msgpack allows and Python dicts hold
@@ -703,12 +705,12 @@ def _games() -> list[bytes]:
 
 
 def t_notation(rng):
-    cgp = rng.choice(_positions()[:10] + [f"{EMPTY_BOARD} ACEHLST/ 0/0 0"])
+    cgp = rng.choice([*_positions()[:10], f"{EMPTY_BOARD} ACEHLST/ 0/0 0"])
     return CliCase(("judge", "{dawg}", "--cgp", cgp, "--", mutate_text(rng, rng.choice(NOTATIONS))))
 
 
 def t_cgp(rng):
-    cgp = mutate_text(rng, rng.choice(_positions() + [f"{EMPTY_BOARD} ACEHLST/ 0/0 0"]))
+    cgp = mutate_text(rng, rng.choice([*_positions(), f"{EMPTY_BOARD} ACEHLST/ 0/0 0"]))
     if rng.random() < 0.5:
         return CliCase(("moves", rng.choice(["{dawg}", "{gaddawg}"]), "--cgp", cgp, "-n", "3"))
     return CliCase(("judge", "{dawg}", "--cgp", cgp, "--", rng.choice(NOTATIONS)))
@@ -730,7 +732,8 @@ def t_pattern(rng):
 
 def t_rack(rng):
     sub = ("--sub",) if rng.random() < 0.5 else ()
-    return CliCase(("anagram", rng.choice(["{dawg}", "{gaddawg}", "{anatrie}"]), *sub, "--", mutate_text(rng, rng.choice(RACKS))))
+    return CliCase(("anagram", rng.choice(["{dawg}", "{gaddawg}", "{anatrie}"]), *sub, "--",
+                    mutate_text(rng, rng.choice(RACKS))))
 
 
 def t_word(rng):
@@ -876,7 +879,8 @@ def exercise(data: bytes) -> str:
     reference, expected = _exercise(data, native.PURE)
     if (outcome == "error") != (reference == "error") or answers != expected:
         raise PathsDisagree(f"compiled core: {outcome}, pure Python: {reference}"
-                            + ("" if answers == expected else f"; first differing answer {_first_difference(answers, expected)}"))
+                            + ("" if answers == expected
+                               else f"; first differing answer {_first_difference(answers, expected)}"))
     return outcome
 
 
@@ -885,7 +889,7 @@ class PathsDisagree(Exception):
 
 
 def _first_difference(a: list, b: list) -> str:
-    for i, (x, y) in enumerate(zip(a, b)):
+    for i, (x, y) in enumerate(zip(a, b, strict=False)):
         if x != y:
             return f"#{i}: {str(x)[:60]} vs {str(y)[:60]}"
     return f"lengths {len(a)} vs {len(b)}"
@@ -913,8 +917,9 @@ def _exercise(data: bytes, backend) -> tuple[str, list]:
         if words:
             answers.append(list(itertools.islice(lexicon.iter_words(pattern="?" + words[0][1:2] + "*"), 1000)))
         seen = 0
-        for seen, word in enumerate(itertools.islice(iter(lexicon), 1001), 1):
+        for word in itertools.islice(iter(lexicon), 1001):
             answers.append(word)
+            seen += 1
         answers.append(_plays(lexicon, rack))
         problems = lexicon.check() or _rotation_problems(lexicon)
         answers.append(problems)
@@ -934,7 +939,7 @@ def _rotation_problems(lexicon) -> list[str]:
     if Capability.GADDAG not in lexicon.capabilities or len(lexicon) > PLAY_WORDS:
         return []
     words = list(lexicon.iter_codes())
-    if any(a >= b for a, b in zip(words, words[1:])):
+    if any(a >= b for a, b in itertools.pairwise(words)):
         return ["words do not come out in strictly increasing order"]
     finding = rotations.prove(lexicon, words)
     return [finding] if finding else []
@@ -1010,7 +1015,7 @@ def _limit_memory(mb: int, total: bool = False) -> None:
     except OSError:
         current = 0
     limit = (0 if total else current) + mb * 2**20
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard != resource.RLIM_INFINITY:
         limit = min(limit, hard)
     resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
@@ -1119,7 +1124,7 @@ def fuzz(cases: int = 2000, seed: int = 0, names: list[str] | None = None, jobs:
     bugs: list[list] = []
 
     def record(row: list) -> None:
-        i, label, kind, outcome, detail = row
+        _i, label, kind, outcome, _detail = row
         table[label, kind][outcome] += 1
         if outcome == "BUG":
             bugs.append(row)
@@ -1151,7 +1156,8 @@ def summary(result: dict[str, Any], width: int = 18) -> str:
         lines.append(f"{label:<14} {'(all)':<{width}} " + " ".join(f"{c[o]:>8}" for o in OUTCOMES))
     lines.append(f"\n{result['cases']} cases, seed {result['seed']}, {result['seconds']:.1f} s "
                  f"({result['rate']:.0f} cases/s)"
-                 + (f", each worker under an address-space cap of {result['memory_mb']} MB" if result['memory_mb'] else ", no address-space cap"))
+                 + (f", each worker under an address-space cap of {result['memory_mb']} MB" if result['memory_mb']
+                    else ", no address-space cap"))
     by_detail: dict[str, list] = defaultdict(list)
     for row in result["bugs"]:
         by_detail[row[4].split(" | ")[0]].append(row)
@@ -1160,7 +1166,8 @@ def summary(result: dict[str, Any], width: int = 18) -> str:
                      f"python tools/fuzz.py --seed {result['seed']} --replay INDEX):")
         for detail, rows in sorted(by_detail.items(), key=lambda kv: -len(kv[1])):
             kinds = ", ".join(sorted({f"{r[1]}/{r[2]}" for r in rows})[:4])
-            lines.append(f"  {len(rows):>6}x  {detail}  e.g. case {rows[0][0]} ({rows[0][4].partition(' | ')[2]}); {kinds}")
+            example = rows[0][4].partition(" | ")[2]
+            lines.append(f"  {len(rows):>6}x  {detail}  e.g. case {rows[0][0]} ({example}); {kinds}")
     else:
         lines.append("no BUGs")
     return "\n".join(lines)
@@ -1174,7 +1181,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--formats", nargs="+", choices=sorted(formats.FORMATS), help="formats to fuzz [all]")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes [cpu count]")
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds per case before it is a hang [10]")
-    parser.add_argument("--memory-mb", type=int, default=MEMORY_MB, help=f"address space of a worker, 0 for no cap (make sanitize) [{MEMORY_MB}]")
+    parser.add_argument("--memory-mb", type=int, default=MEMORY_MB,
+                        help=f"address space of a worker, 0 for no cap (make sanitize) [{MEMORY_MB}]")
     parser.add_argument("--cli", type=float, default=CLI_SHARE,
                         help=f"share of the cases that run command lines with mutated text [{CLI_SHARE}]")
     parser.add_argument("--replay", type=int, metavar="INDEX", help="run one case in this process and show it")
@@ -1197,7 +1205,8 @@ def main(argv: list[str] | None = None) -> int:
                 Path(args.dump).write_bytes(data)
             print(f"case {args.replay}: {label}, {kind}, {len(data)} bytes")
             try:
-                print("outcome:", exercise(data), exercise_cli_file(data, args.timeout, random.Random(zlib.crc32(data))))
+                print("outcome:", exercise(data),
+                      exercise_cli_file(data, args.timeout, random.Random(zlib.crc32(data))))
             except Exception:
                 traceback.print_exc()
                 return 1
