@@ -9,8 +9,17 @@ Public API::
     dawg.anagrams("RETAINS?", sub=True)
 """
 
+from typing import TYPE_CHECKING
+
 from ._version import __version__
 from .lazy import lazy_names
+
+if TYPE_CHECKING:  # what the lazy names are, for the type checker (imported on first use at run time)
+    from .alphabet import Alphabet
+    from .errors import LexcError
+    from .formats import FORMATS, FormatError, build, get_format, load, save
+    from .ruleset import Ruleset, RulesetError, load_ruleset
+    from .wordlist import WordList, WordListError, read_wordlist
 
 # the public API, each name imported from its module on first use (``import lexc`` stays cheap:
 # a command that needs one format never imports the others)

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from .errors import LexcError
-from .limits import MAX_WORD_TILES  # (re-exported: the longest word, the most tiles of a rack)
+from .limits import MAX_WORD_TILES as MAX_WORD_TILES  # (re-exported: the longest word, the most tiles of a rack)
 
 BLANK = 0
 BLANK_CHAR = "?"
@@ -46,17 +47,17 @@ class Alphabet:
     """An ordered tuple of tile labels; label i has letter code i + 1."""
 
     labels: tuple[str, ...]
-    _codes: dict = field(init=False, repr=False, compare=False)
-    _regex: re.Pattern = field(init=False, repr=False, compare=False)
-    _encode_table: dict | None = field(init=False, repr=False, compare=False)
-    _valid: re.Pattern | None = field(init=False, repr=False, compare=False)
-    _decode_upper: dict = field(init=False, repr=False, compare=False)
-    _decode_lower: dict = field(init=False, repr=False, compare=False)
-    _decode_table: dict = field(init=False, repr=False, compare=False)
+    _codes: dict[str, int] = field(init=False, repr=False, compare=False)
+    _regex: re.Pattern[str] = field(init=False, repr=False, compare=False)
+    _encode_table: dict[int, str] | None = field(init=False, repr=False, compare=False)
+    _valid: re.Pattern[str] | None = field(init=False, repr=False, compare=False)
+    _decode_upper: dict[int, str] = field(init=False, repr=False, compare=False)
+    _decode_lower: dict[int, str] = field(init=False, repr=False, compare=False)
+    _decode_table: dict[int, str] = field(init=False, repr=False, compare=False)
     _decode_bytes: bytes | None = field(init=False, repr=False, compare=False)
     _known: bytes = field(init=False, repr=False, compare=False)
-    _mask_tuples: dict = field(init=False, repr=False, compare=False)
-    _char_codes: dict | None = field(init=False, repr=False, compare=False)
+    _mask_tuples: dict[int, tuple[str, ...]] = field(init=False, repr=False, compare=False)
+    _char_codes: MappingProxyType[str, int] | None = field(init=False, repr=False, compare=False)
     _ascii: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -98,7 +99,7 @@ class Alphabet:
         latin = all(len(table[c]) == 1 and ord(table[c]) < 256 for c in known)
         object.__setattr__(self, "_decode_bytes", bytes(ord(table[c]) if c in known else 0 for c in range(256))
                            if latin else None)
-        chars = None
+        chars: dict[str, int] | None = None
         if single:  # a character that folds to a label on its own is that tile (lower case: a blank)
             chars = {}
             for label, code in codes.items():
@@ -179,8 +180,9 @@ class Alphabet:
     def encode_folded(self, text: str) -> bytes:
         """``encode`` for text already folded (see ``fold``): the word-list reader folds a
         whole file at once and then encodes line by line."""
-        if self._encode_table is not None and self._valid.fullmatch(text):
-            return text.translate(self._encode_table).encode("latin-1")
+        table, valid = self._encode_table, self._valid  # (both set, or both None)
+        if table is not None and valid is not None and valid.fullmatch(text):
+            return text.translate(table).encode("latin-1")
         return bytes(self._codes[label] for label in self.split(text))
 
     def decode(self, codes: bytes | list[int] | tuple[int, ...]) -> str:
@@ -207,7 +209,7 @@ class Alphabet:
         """Decode words joined by the reserved code 0 (one C-level pass), as ``decode`` would."""
         return self.decode(joined).split(_SEPARATOR)
 
-    def mask(self, codes) -> int:
+    def mask(self, codes: Iterable[int]) -> int:
         """The bitmask (bit = code) of a collection of letter codes."""
         m = 0
         for c in codes:

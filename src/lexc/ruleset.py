@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from .alphabet import BLANK_CHAR, BLANK_FLAG, MAX_WORD_TILES, Alphabet
 from .errors import LexcError
@@ -96,7 +98,7 @@ class Ruleset:
         """The number of tiles in the bag: letters plus blanks."""
         return sum(self._counts)
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, Any]:
         """A JSON-friendly description of the ruleset (start square as e.g. ``"8H"``)."""
         row, col = self.start
         return {
@@ -258,7 +260,7 @@ def score_bound(side: int, value: int, premiums: tuple[tuple[tuple[int, int], ..
     return tile * product + k * tile * max(words[0], 1) + bingo
 
 
-def _check_keys(source: str, table: dict, spec: dict, prefix: str) -> None:
+def _check_keys(source: str, table: dict[str, Any], spec: Mapping[str, type], prefix: str) -> None:
     """Check a table has exactly the keys of ``spec``, each of the type given there."""
     for key in table:
         if key not in spec:
@@ -271,9 +273,9 @@ def _check_keys(source: str, table: dict, spec: dict, prefix: str) -> None:
             raise _fail(source, f"{prefix}{key} must be {_TYPE_NAMES[kind]}, not {type(value).__name__}")
 
 
-def _parse_tiles(source: str, table: dict) -> tuple[Alphabet, tuple[Tile, ...], int]:
+def _parse_tiles(source: str, table: dict[str, Any]) -> tuple[Alphabet, tuple[Tile, ...], int]:
     """The alphabet, letter tiles and blank count of a ``[tiles]`` table (label = [count, value])."""
-    pairs = {}
+    pairs: dict[str, list[int]] = {}
     for label, entry in table.items():
         if not (isinstance(entry, list) and len(entry) == 2
                 and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in entry)):
@@ -298,7 +300,8 @@ def _parse_tiles(source: str, table: dict) -> tuple[Alphabet, tuple[Tile, ...], 
     return alphabet, tiles, blanks
 
 
-def _parse_board(source: str, board: dict):
+def _parse_board(source: str, board: dict[str, Any]
+                 ) -> tuple[tuple[str, ...], tuple[tuple[tuple[int, int], ...], ...], tuple[int, int]]:
     """The rows, premium grid and start square of a ``[board]`` table."""
     legend = {}
     for char, name in board["legend"].items():

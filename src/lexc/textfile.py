@@ -47,7 +47,7 @@ def decode_text(data: bytes, source: str, kind: str = "text", error: ErrorClass 
                     "encoding? convert it (iconv -f LATIN1 -t UTF-8)") from None
 
 
-def open_error(path: str | os.PathLike, exc: OSError, error: ErrorClass = TextFileError) -> LexcError:
+def open_error(path: str | os.PathLike[str], exc: OSError, error: ErrorClass = TextFileError) -> LexcError:
     """The one-line error for a file that cannot be opened or read: no such file, a
     directory, or the system's reason."""
     if isinstance(exc, FileNotFoundError):
@@ -57,7 +57,7 @@ def open_error(path: str | os.PathLike, exc: OSError, error: ErrorClass = TextFi
     return error(f"{path}: {exc.strerror or exc}")
 
 
-def read_text(path: str | os.PathLike, max_bytes: int, kind: str = "text",
+def read_text(path: str | os.PathLike[str], max_bytes: int, kind: str = "text",
               error: ErrorClass = TextFileError) -> str:
     """The whole of a small UTF-8 text file (at most ``max_bytes`` bytes; a board, a
     record), decoded by ``decode_text``; ``error`` for anything else."""
@@ -71,7 +71,7 @@ def read_text(path: str | os.PathLike, max_bytes: int, kind: str = "text",
     return decode_text(data, str(path), kind, error)
 
 
-def text_lines(path: str | os.PathLike, kind: str = "text", error: ErrorClass = TextFileError,
+def text_lines(path: str | os.PathLike[str], kind: str = "text", error: ErrorClass = TextFileError,
                max_line: int = MAX_LINE_BYTES) -> Iterator[tuple[int, str]]:
     """(line number, text) for each line of a UTF-8 file read a line at a time (a file of
     any length in bounded memory: JSONL positions), without its line break; ``error`` naming

@@ -17,10 +17,12 @@ from dataclasses import dataclass, field
 from itertools import groupby, islice
 from operator import eq
 from pathlib import Path
+from typing import Any
 
-from .alphabet import MAX_WORD_TILES, Alphabet, AlphabetError, fold  # (MAX_WORD_TILES: re-exported)
+from .alphabet import MAX_WORD_TILES as MAX_WORD_TILES  # (re-exported)
+from .alphabet import Alphabet, AlphabetError, fold
 from .errors import LexcError
-from .limits import MAX_LISTED_WORDS  # noqa: F401 (re-exported)
+from .limits import MAX_LISTED_WORDS as MAX_LISTED_WORDS  # (re-exported)
 from .textfile import decode_text, open_error
 
 
@@ -167,7 +169,7 @@ MAX_LIST_BYTES = 2**32  # bytes of a word-list file
 _CHUNK = 1 << 20
 
 
-def read_list_bytes(path: str | os.PathLike) -> bytes:
+def read_list_bytes(path: str | os.PathLike[str]) -> bytes:
     """The bytes of a word-list file, read in chunks so that a file with no line breaks (or
     ``/dev/zero``) is refused as soon as a line passes ``MAX_LINE`` bytes, and a file past
     ``MAX_LIST_BYTES`` as soon as it does: a WordListError naming the line, never the line."""
@@ -206,7 +208,7 @@ def excerpt(text: str, limit: int = 40) -> str:
     return repr(text) if len(text) <= limit else repr(text[: limit - 3]) + "..."
 
 
-def read_wordlist(path: str | os.PathLike, alphabet: Alphabet, **options) -> WordList:
+def read_wordlist(path: str | os.PathLike[str], alphabet: Alphabet, **options: Any) -> WordList:
     """Read a word-list file; options as for ``parse_text``."""
     data = read_list_bytes(path)
     return parse_text(decode_bytes(data, str(path)), alphabet, source=str(path), **options)
@@ -225,7 +227,7 @@ def normalize_word(text: str, alphabet: Alphabet) -> bytes:
         raise WordListError(f"{excerpt(word)}: {exc.char!r} is not in the alphabet") from None
 
 
-def word_lines(path: str | os.PathLike) -> list[str]:
+def word_lines(path: str | os.PathLike[str]) -> list[str]:
     """The word lines of a UTF-8 word-list file, stripped, without blank lines and ``#``
     comments, not normalized; a WordListError if the file cannot be read as UTF-8."""
     path = Path(path)
@@ -234,6 +236,6 @@ def word_lines(path: str | os.PathLike) -> list[str]:
     return [line for line in lines if line and not line.startswith("#")]
 
 
-def from_words(words: Iterable[str], alphabet: Alphabet, **options) -> WordList:
+def from_words(words: Iterable[str], alphabet: Alphabet, **options: Any) -> WordList:
     """A WordList from words in memory (for the library API and tests)."""
     return parse_text("\n".join(words), alphabet, **options)

@@ -245,7 +245,7 @@ def query_chart(result: dict[str, Any]) -> str:
                       note=f"{result['words']:,} words; missing bar = the structure has no such query")
 
 
-def write_out(result: dict[str, Any], out_dir: str | os.PathLike) -> list[Path]:
+def write_out(result: dict[str, Any], out_dir: str | os.PathLike[str]) -> list[Path]:
     """Write bench.md, bench.json and the charts into ``out_dir``; the paths written."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -301,7 +301,7 @@ def summary(result: dict[str, Any], link: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def update_readme(readme: str | os.PathLike, out_dir: str | os.PathLike) -> None:
+def update_readme(readme: str | os.PathLike[str], out_dir: str | os.PathLike[str]) -> None:
     """Replace the README's report with the summary of ``out_dir/bench.json`` (``summary``),
     linking to the whole report in ``out_dir``."""
     readme, out = Path(readme), Path(out_dir)

@@ -73,8 +73,8 @@ def run_job(job: dict[str, Any], tmp: Path, on_progress: Callable[[str], None], 
     return json.loads(result_path.read_text(encoding="utf-8"))
 
 
-def run_bench(wordlist: str | os.PathLike | None = None, formats_: list[str] | None = None,
-              positions: str | os.PathLike | None = None, repeat: int = 5, movegen: bool = True,
+def run_bench(wordlist: str | os.PathLike[str] | None = None, formats_: list[str] | None = None,
+              positions: str | os.PathLike[str] | None = None, repeat: int = 5, movegen: bool = True,
               movegen_repeat: int | None = None, budget_s: float = 10.0, ruleset: str = "english",
               papers: bool = True, progress: Progress | None = None) -> dict[str, Any]:
     """Measure every format (default: all registered) and the baselines on a word list

@@ -26,11 +26,15 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..alphabet import BLANK_FLAG, Alphabet, AlphabetError
 from ..errors import LexcError
 from ..ruleset import Ruleset
 from ..textfile import read_text
+
+if TYPE_CHECKING:
+    from .scoring import LaneScoring
 
 MAX_CGP = 8192  # characters of a CGP string, and bytes of a board picture file
 
@@ -52,7 +56,8 @@ class Board:
     ruleset: Ruleset
     rows: tuple[bytes, ...]
     _columns: tuple[bytes, ...] = field(init=False, repr=False, compare=False)
-    _lanes: dict = field(init=False, repr=False, compare=False)  # scoring.lane_scoring's, remembered
+    # scoring.lane_scoring's, remembered
+    _lanes: dict[tuple[int, bool], LaneScoring] = field(init=False, repr=False, compare=False)
     _empty: bool = field(init=False, repr=False, compare=False)  # no tile on the board (is_empty)
 
     def __post_init__(self) -> None:
@@ -273,7 +278,7 @@ def neighbours(board: Board, row: int, col: int) -> Iterator[tuple[int, int]]:
             yield r, c
 
 
-def unseen(board: Board, *racks: str) -> Counter:
+def unseen(board: Board, *racks: str) -> Counter[int]:
     """The tiles of the ruleset's full bag that are neither on ``board`` nor on any of
     ``racks``, by code (0 for a blank; a blank on the board counts as a blank). Counts may be
     negative: a negative count is a tile the board and the racks hold more of than the tile
@@ -287,7 +292,7 @@ def unseen(board: Board, *racks: str) -> Counter:
     return out
 
 
-def overdrawn(tiles: Counter, alphabet: Alphabet) -> str:
+def overdrawn(tiles: Counter[int], alphabet: Alphabet) -> str:
     """The tiles of an ``unseen`` count that went below zero, as rack text ('' if none)."""
     short = [code for code, n in sorted(tiles.items()) if n < 0 for _ in range(-n)]
     return alphabet.rack_text([c for c in short if c], short.count(0))
@@ -299,6 +304,7 @@ def read_position(ruleset: Ruleset, cgp: str | None = None, picture_path: str | 
         raise PositionError("give a position as a CGP string or as a board file, not both or neither")
     if cgp is not None:
         return parse_cgp(cgp, ruleset)
+    assert picture_path is not None  # (one of the two, checked above)
     text = read_text(picture_path, MAX_CGP, "board", PositionError)
     lines = [line for line in text.splitlines() if line.strip()]
     if len(lines) == 1 and "/" in lines[0]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -152,7 +152,7 @@ def parse_play(text: str, board: Board) -> Play:
         if have and token is not None and (token & ~BLANK_FLAG) != (have & ~BLANK_FLAG):
             raise PlacementError(f"{written}: {square_name(r, c)} holds {alphabet.label(have)}, "
                                  f"not {alphabet.label(token)}")
-        tiles.append(THROUGH if have else token)
+        tiles.append(THROUGH if have or token is None else token)  # (no token, '.': a tile is there)
     if not tiles:
         raise PlayError(f"{written!r}: no letters")
     return _whole_word(written, Play(row, col, down, bytes(tiles)), board)
@@ -190,7 +190,7 @@ def _tokens(word: str, alphabet: Alphabet) -> Iterator[tuple[int | None, bool]]:
                 raise PlayError(f"{word}: {ch!r} is not a letter of the alphabet")
     i, inside = 0, False
     folded = word.upper()
-    chars = alphabet.char_codes() or {}  # one-character tiles, looked up at once
+    chars: Mapping[str, int] = alphabet.char_codes() or {}  # one-character tiles, looked up at once
     while i < len(word):
         ch = word[i]
         code = chars.get(ch)
@@ -212,6 +212,7 @@ def _tokens(word: str, alphabet: Alphabet) -> Iterator[tuple[int | None, bool]]:
             yield None, True
             i += 1
             continue
+        label: str | None
         if ch == "[":
             end = word.find("]", i)
             if end < 0:

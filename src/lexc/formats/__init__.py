@@ -12,9 +12,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator, MutableMapping
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..lazy import lazy_names
+
+if TYPE_CHECKING:  # what the lazy names are, for the type checker (imported on first use at run time)
+    from .anatrie import AnagramTrie as AnagramTrie
+    from .base import Capability, Hooks, LexiconBase
+    from .dawg import Dawg as Dawg
+    from .errors import FormatError
+    from .gaddag import Gaddag as Gaddag
+    from .gaddag import Gaddawg as Gaddawg
+    from .prefixset import PrefixSet as PrefixSet
+    from .prefixset_aho import AhoPrefixSet as AhoPrefixSet
+    from .registry import build, dumps, get_format, load, loads, save
 
 # name -> (module, class): the registered formats, in the order they are listed. A format's
 # module is imported when its class is first asked for, so a command that opens one file
@@ -29,21 +40,22 @@ _WHERE = {
 }
 
 
-class Registry(MutableMapping):
+class Registry(MutableMapping[str, "type[LexiconBase]"]):
     """Format name -> format class (``LexiconBase`` subclass), each imported on first use;
     a format may also be registered with its class (``FORMATS[name] = cls``)."""
 
     def __init__(self, where: dict[str, tuple[str, str]]):
-        self._entries: dict[str, Any] = dict(where)  # a class, or (module, class name) until first use
+        # a class, or (module, class name) until first use
+        self._entries: dict[str, type[LexiconBase] | tuple[str, str]] = dict(where)
 
-    def __getitem__(self, name: str) -> Any:
+    def __getitem__(self, name: str) -> type[LexiconBase]:
         entry = self._entries[name]
         if isinstance(entry, tuple):
             module, cls = entry
             entry = self._entries[name] = getattr(import_module(f"{__name__}.{module}"), cls)
         return entry
 
-    def __setitem__(self, name: str, cls: Any) -> None:
+    def __setitem__(self, name: str, cls: type[LexiconBase]) -> None:
         self._entries[name] = cls
 
     def __delitem__(self, name: str) -> None:

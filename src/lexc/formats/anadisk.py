@@ -141,8 +141,8 @@ class NodeFile:
             nodes += 1
             if fail is None:
                 return None, nbytes, nodes
-            if fail == -1:
-                fail, skipped = self.skip(succ, depth + 1)
+            if fail == -1:  # (node gives -1 only with a success subtrie: succ is set)
+                fail, skipped = self.skip(succ, depth + 1)  # type: ignore[arg-type]
                 nbytes += skipped
             offset = fail
         return offset, nbytes, nodes
@@ -165,7 +165,8 @@ class NodeFile:
         with reading("dump"):
             for offset, depth, letter, words in self.preorder(with_words=True):
                 _, succ, fail, _, _ = self.node(offset, depth)
-                yield offset, depth, letter, words, succ, (self.skip(succ, depth + 1)[0] if fail == -1 else fail)
+                yield offset, depth, letter, words, succ, (self.skip(succ, depth + 1)[0]  # type: ignore[arg-type]
+                                                           if fail == -1 else fail)  # (as in seek)
 
 
 class PascalFile(NodeFile):

@@ -159,6 +159,7 @@ class AnagramTrie(LexiconBase):
         canonical order, every word a permutation of its path, each node's words sorted and
         distinct, and the word and node counts the header's."""
         problems: list[str] = []
+        path: list[int]
         rank, path, count, nodes = self.rank, [], 0, 0
         for offset, depth, letter, words in self._checked_preorder(problems):
             nodes += 1
@@ -188,6 +189,7 @@ class AnagramTrie(LexiconBase):
     def _checked_preorder(self, problems: list[str]) -> Iterator[tuple[int, int, int, list[bytes]]]:
         """The file's nodes in order, with the sibling order checked on the way; a record
         that cannot be read ends the walk with a problem."""
+        siblings: list[int]
         rank, siblings = self.rank, []  # siblings[d - 1]: rank of the last node seen at depth d
         try:
             with reading("check"):
@@ -294,7 +296,7 @@ class AnagramTrie(LexiconBase):
         required = [sum(1 for x in letters[j:end] if not x & 1) for j in range(end + 1)]
         nbytes = nodes = 0
         tree, depth, i, blanked = f.root, 1, 0, b""
-        stack: list[tuple] = []
+        stack: list[tuple[int, int, int, bytes, int | None, int | None, int | None, int]] = []
         while True:
             if tree is not None and (blanks or i < end):
                 if not blanks and rank[data[tree]] < letters[i] >> 1:
@@ -326,7 +328,7 @@ class AnagramTrie(LexiconBase):
                 elif i < end:  # no blank for it: try the next node
                     tree = fail
                     if fail == -1:  # simula: past the success subtrie, by reading it
-                        tree, skipped = skip(succ, depth + 1)
+                        tree, skipped = skip(succ, depth + 1)  # type: ignore[arg-type]  # (-1 comes with a succ)
                         nbytes += skipped
                 else:
                     tree = None
@@ -347,7 +349,7 @@ class AnagramTrie(LexiconBase):
                 yield words_of(words_at, depth), blanked + made[r]
             tree = fail
             if fail == -1:
-                tree, skipped = skip(succ, depth + 1)
+                tree, skipped = skip(succ, depth + 1)  # type: ignore[arg-type]  # (as above)
                 nbytes += skipped
         self._read = (nbytes, nodes)
 
@@ -393,7 +395,7 @@ class AnagramTrie(LexiconBase):
                     break
                 if r > want:
                     return False
-                tree = fail if fail != -1 else f.skip(succ, depth + 1)[0]
+                tree = fail if fail != -1 else f.skip(succ, depth + 1)[0]  # type: ignore[arg-type]  # (as above)
             if tree is None:
                 return False
             if depth == len(key):

@@ -13,7 +13,7 @@ carries ``BLANK_FLAG`` (it prints in lower case).
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from operator import add
@@ -25,7 +25,9 @@ from ..pattern import Matcher, can_match, parse_pattern
 from . import schema
 from .errors import FormatError
 
-Node = Hashable  # an opaque handle: whatever the format uses to name a position in its graph
+# an opaque handle: whatever the format uses to name a position in its graph (an edge index, a
+# key), handed back to the same lexicon's primitives; each format's own methods say which
+Node = Any
 
 
 # the word-list options every header records (``lexc build --min-len/--max-len/--skip-invalid``)
@@ -105,6 +107,11 @@ class LexiconBase:
     alphabet: Alphabet
     word_count: int
     build_options: dict[str, Any]
+    # set by the registry once a lexicon is built or loaded (``formats.build``, ``load``)
+    wordlist_sha256: str  # of the normalized word list ("" when not known: a KWG file)
+    ruleset: str  # a bundled ruleset's name, or a ruleset's own text (``ruleset.ruleset_reference``)
+    header: dict[str, Any]  # a loaded file's checked header
+    file_layout: str  # how a lexicon read in place is stored, when not as a lexc container ("kwg")
     # the backend the lexicon was made with (``native.select``): its hot operations run there
     backend: native.Backend = native.PURE
 
@@ -309,9 +316,9 @@ class LexiconBase:
         return 0 if node is None else self.word_letters(node)
 
     # -- the user-facing protocol (str in, str out) ---------------------------------------
-    def encode(self, word: str | bytes) -> bytes:
+    def encode(self, word: str | bytes | bytearray) -> bytes:
         """A word as letter codes (bytes pass through)."""
-        return word if isinstance(word, (bytes, bytearray)) else self.alphabet.encode(word)
+        return self.alphabet.encode(word) if isinstance(word, str) else word if isinstance(word, bytes) else bytes(word)
 
     def __contains__(self, word: object) -> bool:
         if not isinstance(word, (str, bytes, bytearray)):

@@ -73,7 +73,7 @@ def pack(header: dict[str, Any], payload: bytes) -> bytes:
     return b"".join((prelude, raw, b"\0" * pad, payload))
 
 
-def unpack(data: bytes | memoryview, name: str = "file") -> tuple[dict[str, Any], memoryview]:
+def unpack(data: bytes | memoryview | mmap.mmap, name: str = "file") -> tuple[dict[str, Any], memoryview]:
     """Check a file's bytes and return (header, payload). FormatError on any defect."""
     view = memoryview(data)
     if len(view) < PRELUDE.size:
@@ -146,7 +146,7 @@ def _decode_header(raw: memoryview, name: str) -> dict[str, Any]:
     return header
 
 
-def read_file(path: str | os.PathLike) -> tuple[dict[str, Any], memoryview]:
+def read_file(path: str | os.PathLike[str]) -> tuple[dict[str, Any], memoryview]:
     """Map and check a lexicon file; the payload is a view of the read-only mapping (a
     format that searches the file in place keeps it; the others copy what they need)."""
     path = Path(path)
@@ -159,7 +159,7 @@ def read_file(path: str | os.PathLike) -> tuple[dict[str, Any], memoryview]:
     return unpack(data, str(path))
 
 
-def looks_like_container(path: str | os.PathLike) -> bool:
+def looks_like_container(path: str | os.PathLike[str]) -> bool:
     """True when the file starts with the lexc magic (cheap sniffing, nothing validated)."""
     try:
         with open(path, "rb") as f:
@@ -168,7 +168,7 @@ def looks_like_container(path: str | os.PathLike) -> bool:
         return False
 
 
-def write_atomic(path: str | os.PathLike, data: bytes) -> None:
+def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     """Write ``data`` to a temporary file beside ``path``, fsync it and rename it into
     place, so that an interrupted write never leaves a partial file at ``path``.
 

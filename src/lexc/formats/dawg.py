@@ -44,10 +44,10 @@ class Dawg(LexiconBase):
                                                     "edges": schema.integer(0, 2**40),
                                                     "nodes": schema.optional(schema.integer(0, 2**40)),
                                                     "trie_nodes": schema.optional(schema.integer(0, 2**48))}
-    meta_required = ("layout", "edges")
+    meta_required: ClassVar[tuple[str, ...]] = ("layout", "edges")
     zero_copy = True  # from_payload gets the file's view: the compiled core reads the edges in place
 
-    def __init__(self, edges: array | memoryview, layout: edgemod.EdgeLayout, alphabet: Alphabet, word_count: int,
+    def __init__(self, edges: array[int] | memoryview, layout: edgemod.EdgeLayout, alphabet: Alphabet, word_count: int,
                  build_options: dict[str, Any] | None = None, nodes: int | None = None,
                  trie_nodes: int | None = None, raw: Any = None, backend: native.Backend | None = None):
         self.edges = edges  # an array, or (loaded for the compiled core) a view of the file's edges
@@ -149,7 +149,7 @@ class Dawg(LexiconBase):
                 "trie_nodes": self.trie_nodes}
 
     @classmethod
-    def from_payload(cls, payload: bytes, header: dict[str, Any], alphabet: Alphabet,
+    def from_payload(cls, payload: bytes | memoryview, header: dict[str, Any], alphabet: Alphabet,
                      backend: native.Backend | None = None) -> Dawg:
         """Load an edge array checked by the container (on ``backend``); its structure is
         checked on construction, then the whole graph proved (``prove``)."""
@@ -157,11 +157,13 @@ class Dawg(LexiconBase):
         meta = header["meta"]
         name = meta.get("layout")
         layout = edgemod.LAYOUTS.get(name) if isinstance(name, str) else None
-        require(layout is not None, f"unknown edge layout {name!r}")
+        if layout is None:
+            raise FormatError(f"unknown edge layout {name!r}")
         if len(payload) % layout.itemsize:
             raise FormatError(f"payload of {len(payload)} bytes is not a whole number of {layout.itemsize}-byte edges")
         zero_copy = backend.zero_copy and isinstance(payload, memoryview) and sys.byteorder == "little"
-        edges = payload.cast(layout.typecode) if zero_copy else edgemod.from_bytes(payload, layout)
+        edges = (payload.cast(layout.typecode) if isinstance(payload, memoryview) and zero_copy
+                 else edgemod.from_bytes(payload, layout))
         require(len(edges) == meta.get("edges"), f"header says {meta.get('edges')!r} edges, payload has {len(edges)}")
         counts = {k: meta.get(k) for k in cls.meta_counts}
         require(all(v is None or is_count(v) for v in counts.values()), f"bad meta counts {counts}")
@@ -226,7 +228,7 @@ class Dawg(LexiconBase):
         query. Cycles are caught by the traversals' depth limit, ``check()`` verifies the rest."""
         edges, n, slots = self.edges, len(self.edges), len(self.pointers)
         require(n >= slots, f"edge array shorter than its {slots} root pointer(s)")
-        require(n == slots or edges[-1] & self._lbit, "the last edge does not close its node")
+        require(n == slots or bool(edges[-1] & self._lbit), "the last edge does not close its node")
         raw = edgemod.child_fields(edges, self.layout)
         fields = edgemod.from_bytes(raw, self.layout)
         if max(fields, default=0) >= n:  # name the first offender (only a broken file gets here)
@@ -497,7 +499,8 @@ class Dawg(LexiconBase):
 
     def is_prefix_codes(self, codes: bytes) -> bool:
         """Some word starts with ``codes``."""
-        return self._graph.walk(bytes(codes), self._root) >= 0
+        end: int = self._graph.walk(bytes(codes), self._root)
+        return end >= 0
 
     def iter_codes(self, prefix: bytes = b"") -> Iterator[bytes]:
         """Every word starting with ``prefix``, in code order, streamed."""
@@ -595,7 +598,9 @@ class Dawg(LexiconBase):
     def _anagram(self, letters: Sequence[int], blanks: int, sub: bool, ordered: bool) -> tuple[bytes, int]:
         """The graph's rack search: (words joined by 0, count); TooManyAnswers past ``MAX_ANSWERS``."""
         try:
-            return self._graph.anagram(self._root, bytes(letters), blanks, sub, MAX_ANSWERS, ordered)
+            found: tuple[bytes, int] = self._graph.anagram(self._root, bytes(letters), blanks, sub, MAX_ANSWERS,
+                                                           ordered)
+            return found
         except native.AnswerCap:
             raise TooManyAnswers() from None
 

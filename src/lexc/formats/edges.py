@@ -17,6 +17,7 @@ import operator
 import sys
 from array import array
 from dataclasses import dataclass
+from typing import Literal
 
 from .errors import FormatError
 
@@ -26,7 +27,7 @@ class EdgeLayout:
     """Where each field of an edge sits in its machine word."""
 
     name: str
-    typecode: str
+    typecode: Literal["I", "Q"]  # the array module's (and memoryview.cast's) unsigned 32- and 64-bit items
     letter_shift: int
     terminal_bit: int
     last_bit: int
@@ -89,15 +90,16 @@ def choose_layout(n_edges: int, requested: str = "auto") -> EdgeLayout:
     raise FormatError(f"{n_edges:,} edges exceed every edge layout")
 
 
-def to_bytes(edges: array) -> bytes:
-    """The array as little-endian bytes."""
-    if sys.byteorder == "big":
+def to_bytes(edges: array[int] | memoryview) -> bytes:
+    """The array as little-endian bytes (a view of a file's edges is in that order already:
+    one is made only on a little-endian machine)."""
+    if sys.byteorder == "big" and isinstance(edges, array):
         edges = array(edges.typecode, edges)
         edges.byteswap()
     return edges.tobytes()
 
 
-def child_fields(edges: array, layout: EdgeLayout) -> bytes:
+def child_fields(edges: array[int] | memoryview, layout: EdgeLayout) -> bytes:
     """The edges as little-endian bytes with their letter, terminal and last bits cleared,
     in C-level passes (no per-edge Python work): each item is the child index plus the
     layout's reserved bits, which must be zero."""
@@ -109,12 +111,12 @@ def child_fields(edges: array, layout: EdgeLayout) -> bytes:
     return bytes(data)
 
 
-def letters(edges: array, layout: EdgeLayout) -> bytes:
+def letters(edges: array[int] | memoryview, layout: EdgeLayout) -> bytes:
     """The letter byte of every edge, in one C-level slice."""
     return to_bytes(edges)[layout.letter_shift // 8 :: layout.itemsize]
 
 
-def out_of_order(edges: array, layout: EdgeLayout, start: int) -> int:
+def out_of_order(edges: array[int] | memoryview, layout: EdgeLayout, start: int) -> int:
     """The first edge from ``start`` that is not the last of its list and whose letter is not
     smaller than the next edge's, or -1: sibling lists strictly ascending, checked in C-level
     passes (the searches stop at the first letter that is not smaller than the one they seek)."""
@@ -142,7 +144,7 @@ def holds(fields: bytes, layout: EdgeLayout, value: int) -> bool:
 _LOW_BITS = [bytes(i & ((1 << k) - 1) for i in range(256)) for k in range(8)]  # k -> keep bits below k
 
 
-def from_bytes(data: bytes | memoryview, layout: EdgeLayout) -> array:
+def from_bytes(data: bytes | memoryview, layout: EdgeLayout) -> array[int]:
     """An edge array from little-endian bytes (one C-level copy, no per-edge Python work)."""
     if len(data) % layout.itemsize:
         raise FormatError(f"payload of {len(data)} bytes is not a whole number of {layout.itemsize}-byte edges")

@@ -99,7 +99,7 @@ class Gaddag(Dawg):
     meta_specs: ClassVar[dict[str, schema.Spec]] = {**Dawg.meta_specs, "strings": schema.integer(0, 2**48)}
     meta_required = ("layout", "edges", "strings")
 
-    def __init__(self, edges: array, layout: edgemod.EdgeLayout, alphabet: Alphabet, word_count: int,
+    def __init__(self, edges: array[int], layout: edgemod.EdgeLayout, alphabet: Alphabet, word_count: int,
                  build_options: dict[str, Any] | None = None, nodes: int | None = None,
                  trie_nodes: int | None = None, strings: int | None = None, raw: Any = None,
                  backend: native.Backend | None = None):
@@ -109,7 +109,7 @@ class Gaddag(Dawg):
     # -- build, bytes ---------------------------------------------------------------------
     @classmethod
     def build(cls, words: Sequence[bytes], alphabet: Alphabet, layout: str = "auto",
-              progress: Callable[[float], None] | None = None, backend: native.Backend | None = None,
+              backend: native.Backend | None = None, progress: Callable[[float], None] | None = None,
               **_: Any) -> Gaddag:
         """Build the minimal GADDAG (and DAWG) of strictly increasing encoded words;
         ``progress`` is told the share done (the GADDAG's input is about 70% of the time,

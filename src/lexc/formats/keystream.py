@@ -9,7 +9,7 @@ validate their own serializations; a crafted marisa image crashed the process).
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import NoReturn
+from typing import NoReturn, TypeVar
 
 from ..alphabet import MAX_WORD_TILES
 from .base import require
@@ -17,6 +17,8 @@ from .errors import FormatError
 
 WORD_BIT = 0x80  # in a pair's letter byte: the key is a word
 MAX_KEY = 256  # the depth byte holds len(key) - 1
+
+Key = TypeVar("Key", bytes, str)  # a key as decoded: letter codes, or text
 
 
 def encode_stream(keys: Sequence[bytes], words: set[bytes]) -> bytes:
@@ -31,7 +33,7 @@ def encode_stream(keys: Sequence[bytes], words: set[bytes]) -> bytes:
     return bytes(stream)
 
 
-def decode_stream(stream: bytes, n_letters: int, pieces: Sequence) -> Iterator[tuple[bytes | str, int]]:
+def decode_stream(stream: bytes, n_letters: int, pieces: Sequence[Key]) -> Iterator[tuple[Key, int]]:
     """Validate a stream while decoding it: (key, 1 if a word else 0) in increasing order,
     keys spelled from ``pieces`` (letter code -> one-letter key, bytes or str). FormatError
     if a depth skips a level, a letter is outside 1..n_letters, keys are not strictly
@@ -39,7 +41,7 @@ def decode_stream(stream: bytes, n_letters: int, pieces: Sequence) -> Iterator[t
     _require(len(stream) % 2 == 0, f"odd length ({len(stream)} bytes)")
     empty = pieces[0][:0]
     path = [empty]  # path[d]: the key of length d on the current branch
-    previous, previous_word = empty, True
+    previous, previous_word = empty, 1
     for offset in range(0, len(stream), 2):
         depth, byte = stream[offset], stream[offset + 1]
         letter, word = byte & 0x7F, byte >> 7
@@ -58,7 +60,7 @@ def decode_stream(stream: bytes, n_letters: int, pieces: Sequence) -> Iterator[t
         path.append(key)
         yield key, word
         previous, previous_word = key, word
-    _require(previous_word, "the last key is not a word")
+    _require(previous_word == 1, "the last key is not a word")
 
 
 def _require(condition: bool, message: str) -> None:

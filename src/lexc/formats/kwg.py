@@ -40,7 +40,8 @@ def export_kwg(lexicon: Any, max_words: int = MAX_WORDS) -> bytes:
     layout = getattr(lexicon, "layout", None)
     if lexicon.name == "gaddawg" and layout is not None:
         if layout.name == "u32":
-            return lexicon.payload()  # already the KWG layout
+            payload: bytes = lexicon.payload()  # already the KWG layout
+            return payload
         if len(lexicon.edges) > LAYOUT.max_edges:  # the same graph in any layout: no need to rebuild it
             raise FormatError(f"too big for KWG: {len(lexicon.edges):,} edges do not fit the u32 layout "
                               f"(max {LAYOUT.max_edges:,})")
@@ -96,7 +97,7 @@ def _open(data: bytes, alphabet: Alphabet, name: str, ascending: bool = True,
     return lexicon
 
 
-def _ascending(edges: array, name: str) -> None:
+def _ascending(edges: array[int], name: str) -> None:
     """Every sibling list strictly ascending by tile, checked in C-level passes: an edge that
     is not the last of its list has a smaller tile than the next edge."""
     raw = edgemod.to_bytes(edges)
@@ -110,7 +111,7 @@ def _ascending(edges: array, name: str) -> None:
                           f"after {tiles[p]}; a KWG exported by an older lexc put the separator last: export it again)")
 
 
-def _sorted_siblings(edges: array) -> array:
+def _sorted_siblings(edges: array[int]) -> array[int]:
     """The edges with every sibling list sorted by tile (the last-edge flag moved to the new
     last edge), for reading the words of a KWG written in another order (an older lexc put
     the separator last): the loader requires ascending lists, the words do not depend on
@@ -147,7 +148,7 @@ def read_kwg(data: bytes, alphabet: Alphabet, name: str = "<kwg>", max_words: in
     return sorted(lexicon.iter_codes())
 
 
-def looks_like_kwg(path: str | os.PathLike) -> bool:
+def looks_like_kwg(path: str | os.PathLike[str]) -> bool:
     """Whether a file's content looks like a KWG: a whole number of four-byte edges, at least
     two, the first two being pointer edges (tile 0, end of siblings, not accepting). A text
     word list never does (its fourth byte would be a NUL)."""
@@ -166,7 +167,7 @@ def looks_like_kwg(path: str | os.PathLike) -> bool:
     return all(e & ~LAYOUT.child_mask == pointer for e in pointers)
 
 
-def open_kwg(path: str | os.PathLike, ruleset: str = "english", backend: native.Backend | None = None) -> Gaddawg:
+def open_kwg(path: str | os.PathLike[str], ruleset: str = "english", backend: native.Backend | None = None) -> Gaddawg:
     """A KWG file as a read-only ``gaddawg`` lexicon over its own array (no rebuild), after the
     checks of ``build --from kwg`` (``_open``), on ``backend`` (``native.select()``'s by
     default). Every query and the move generator then read it as they read lexc's own
@@ -181,7 +182,7 @@ def open_kwg(path: str | os.PathLike, ruleset: str = "english", backend: native.
     return lexicon
 
 
-def read_kwg_file(path: str | os.PathLike, alphabet: Alphabet, max_words: int = MAX_WORDS,
+def read_kwg_file(path: str | os.PathLike[str], alphabet: Alphabet, max_words: int = MAX_WORDS,
                   **list_options: Any) -> WordList:
     """A KWG file's words as a WordList (``min_len``, ``max_len`` and the like applied as
     for a plain list)."""

@@ -50,7 +50,7 @@ class Minimizer:
     register keys a node by one object (``_key``: the edge itself for a node of one edge,
     the edges' bytes for more) rather than by a tuple of boxed ints."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._edges = array("Q", [_LAST])  # index 0 is never a node: child 0 means "no edges"
         self._register: dict[int | bytes, int] = {}
         self.trie_nodes = 0  # nodes of the equivalent trie (the paper's "before" count)
@@ -142,12 +142,12 @@ class Minimizer:
         """Distinct edge lists registered."""
         return len(self._register)
 
-    def _starts(self) -> array:
+    def _starts(self) -> array[int]:
         """The first edge of every registered node, in build order (children before parents)."""
         edges = self._edges
         return array("Q", (i + 1 for i in range(len(edges) - 1) if edges[i] & _LAST))  # no list of millions
 
-    def _reachable(self, roots: Sequence[int], starts: array) -> bytearray:
+    def _reachable(self, roots: Sequence[int], starts: array[int]) -> bytearray:
         """One byte per edge index: 1 at the first edge of every node reachable from ``roots``."""
         edges = self._edges
         reach = bytearray(len(edges))
@@ -175,7 +175,7 @@ class Minimizer:
         return t
 
     def pack(self, roots: Sequence[int], layout: str = "auto", *,
-             share_tails: bool = False) -> tuple[array, EdgeLayout, int]:
+             share_tails: bool = False) -> tuple[array[int], EdgeLayout, int]:
         """The edge array of the graph reachable from ``roots``: one root pointer per root
         (letter 0, last, child = the root's first edge; 0 for no root), then the node lists
         in build order, in the narrowest layout that fits (or the requested one). Returns the

@@ -70,8 +70,8 @@ class PrefixClosed(LexiconBase):
 
     capabilities = Capability.TRIE
     _root: ClassVar[bytes | str]
-    _letters: ClassVar[tuple]  # letter code -> the one-letter key piece
-    _ord: ClassVar[Callable[[Any], int]]  # an item of a key (iterating it) -> its letter code
+    _letters: ClassVar[tuple[bytes, ...] | tuple[str, ...]]  # letter code -> the one-letter key piece
+    _ord: Callable[[Any], int]  # an item of a key (iterating it) -> its letter code (a class attribute)
 
     def __init__(self, stream: bytes, alphabet: Alphabet, word_count: int,
                  build_options: dict[str, Any] | None = None, backend: native.Backend | None = None):
@@ -336,7 +336,7 @@ class PrefixSet(PrefixClosed):
     version = 2
     description = "Norvig's words + prefixes: marisa-trie BinaryTrie built on load from a (depth, letter) key stream"
     _root = b""
-    _letters = tuple(bytes((c,)) for c in range(256))
+    _letters: ClassVar[tuple[bytes, ...]] = tuple(bytes((c,)) for c in range(256))
     _ord = staticmethod(index)  # a bytes key's items are its codes
 
     def _index(self, stream: bytes) -> int:

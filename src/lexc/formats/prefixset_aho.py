@@ -10,8 +10,9 @@ automaton is rebuilt on load.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from operator import itemgetter
+from typing import Any, ClassVar
 
 import ahocorasick
 
@@ -37,8 +38,8 @@ class AhoPrefixSet(PrefixClosed):
     description = "Norvig's words + prefixes: pyahocorasick trie rebuilt on load from a (depth, letter) key stream"
     capabilities = Capability.TRIE | Capability.NATIVE_PATTERN
     _root = ""
-    _letters = tuple(chr(c) for c in range(256))
-    _ord = ord  # a str key's items are characters
+    _letters: ClassVar[tuple[str, ...]] = tuple(chr(c) for c in range(256))
+    _ord: Callable[[Any], int] = ord  # a str key's items are characters
 
     def _index(self, stream: bytes) -> int:
         """Rebuild the automaton from the (validating) key stream; the words it flags."""
@@ -54,7 +55,8 @@ class AhoPrefixSet(PrefixClosed):
 
     def _flag(self, key: str) -> int | None:
         """The automaton's value for the key."""
-        return self._get(key, None)
+        flag: int | None = self._get(key, None)
+        return flag
 
     def _items(self, prefix: str) -> Iterator[tuple[str, int]]:
         """pyahocorasick iterates in no useful order, so sort."""
@@ -82,7 +84,7 @@ def wildcard_head(tokens: tuple[int, ...]) -> tuple[str, int]:
     """The pattern up to its first ``*`` as a pyahocorasick wildcard string (a one-letter
     token as its character, any other as WILDCARD) and the match mode: exact length when
     the pattern has no ``*``, at least the head's length otherwise."""
-    head = []
+    head: list[str] = []
     for token in tokens:
         if token == STAR:
             return "".join(head), ahocorasick.MATCH_AT_LEAST_PREFIX

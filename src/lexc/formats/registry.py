@@ -39,7 +39,7 @@ def build(wordlist: WordList, format: str = "dawg", ruleset: str = "english",
     if unknown:
         raise FormatError(f"format {format!r} has no option(s) {', '.join(sorted(unknown))}")
     chosen = {**cls.options, **options}
-    extra = {"ruleset": ruleset} if cls.uses_ruleset else {}
+    extra: dict[str, Any] = {"ruleset": ruleset} if cls.uses_ruleset else {}
     if progress is not None:
         extra["progress"] = progress
     misread = rereading.first_misread(wordlist.words, wordlist.alphabet)
@@ -70,7 +70,7 @@ def dumps(lexicon: LexiconBase, extra_options: dict[str, Any] | None = None) -> 
     return container.pack(header, lexicon.payload())
 
 
-def save(lexicon: LexiconBase, path: str | os.PathLike, extra_options: dict[str, Any] | None = None) -> int:
+def save(lexicon: LexiconBase, path: str | os.PathLike[str], extra_options: dict[str, Any] | None = None) -> int:
     """Write a lexicon file atomically; returns its size in bytes. A word graph lexc built
     itself is remembered as proved (``proofs``): loading the file again skips the walk."""
     data = dumps(lexicon, extra_options)
@@ -89,7 +89,7 @@ def loads(data: bytes, name: str = "<bytes>", backend: native.Backend | None = N
     return _from_checked(header, payload, name, backend)
 
 
-def load(path: str | os.PathLike, backend: native.Backend | None = None) -> LexiconBase:
+def load(path: str | os.PathLike[str], backend: native.Backend | None = None) -> LexiconBase:
     """Load a lexicon file, every check done first, on ``backend`` (by default
     ``native.select()``'s: the compiled core when it is built, unless ``LEXC_PURE=1``)."""
     header, payload = container.read_file(path)

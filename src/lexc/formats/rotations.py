@@ -42,15 +42,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .base import LexiconBase
 from .errors import FormatError
 
+if TYPE_CHECKING:
+    from .gaddag import Gaddag
+
 SEP = 0  # the separator's letter code
 
 
-def prove(lexicon: LexiconBase, words: Sequence[bytes]) -> str | None:
+def prove(lexicon: Gaddag, words: Sequence[bytes]) -> str | None:
     """None when the GADDAG of ``lexicon`` spells exactly the rotations of ``words`` (what its
     DAWG root spells, strictly increasing), else a one-line finding naming a word or a
     string: "the GADDAG does not spell CAT's rotation TAC", "the GADDAG spells TAD, which
@@ -92,7 +95,7 @@ def _prefix_keys(lexicon: LexiconBase, words: Sequence[bytes]) -> list[tuple[byt
     return keys
 
 
-def _first_missing(lexicon: LexiconBase, words: Sequence[bytes]) -> str | None:
+def _first_missing(lexicon: Gaddag, words: Sequence[bytes]) -> str | None:
     """A finding for the first rotation (in the order of the keys) the GADDAG does not spell,
     or for a string it spells in place of one; None when every rotation is spelled."""
     contains = lexicon.contains_codes  # a GADDAG's membership: rev(w) from the GADDAG root, terminal
@@ -100,7 +103,7 @@ def _first_missing(lexicon: LexiconBase, words: Sequence[bytes]) -> str | None:
         if not contains(word):
             return _missing(lexicon, word, len(word))
     child, is_word = lexicon.child, lexicon.is_word
-    walked = [lexicon.gaddag_root()]  # walked[k]: the GADDAG handle after key[:k] (None: no path)
+    walked: list[int | None] = [lexicon.gaddag_root()]  # walked[k]: the GADDAG handle after key[:k] (None: no path)
     previous = b""
     same: dict[tuple[Any, Any], tuple[bytes, bool] | None] = {}
     for key, dawg, word in _prefix_keys(lexicon, words):

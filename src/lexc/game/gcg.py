@@ -113,7 +113,7 @@ def decode_gcg(data: bytes) -> tuple[str, str]:
                        f"as #character-encoding says") from None
 
 
-def read_gcg(source: str | bytes | os.PathLike) -> Game:
+def read_gcg(source: str | bytes | os.PathLike[str]) -> Game:
     """Read a game from a path, from the file's bytes, or from GCG text (a str with a newline
     or starting with ``#``/``>``)."""
     if isinstance(source, str) and ("\n" in source or source.lstrip().startswith(("#", ">"))):

@@ -154,7 +154,7 @@ class Report:
                 "events": [asdict(e) for e in self.events]}
 
 
-def replay(source: str | bytes | os.PathLike | Game, lexicon: Any = None,
+def replay(source: str | bytes | os.PathLike[str] | Game, lexicon: Any = None,
            ruleset: Ruleset | str | None = None) -> Report:
     """Replay a game through the referee (GCGError if the file is malformed). Without a
     lexicon every word counts as valid; the ruleset defaults to the one ``#tile-distribution``

@@ -12,7 +12,7 @@ import os
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .. import formats
 from ..formats import FORMATS, Capability, FormatError, LexiconBase, container, rotations
@@ -20,17 +20,20 @@ from ..ruleset import load_ruleset
 from ..wordlist import MAX_LISTED_WORDS, WordList, digest
 from .source import check_listable, read_list
 
+if TYPE_CHECKING:
+    from ..formats.gaddag import Gaddag
 
-def default_output(wordlist: str | os.PathLike, format: str) -> Path:
+
+def default_output(wordlist: str | os.PathLike[str], format: str) -> Path:
     """``words.txt`` -> ``words.<format>`` in the current directory."""
     return Path(Path(wordlist).stem + "." + format)
 
 
 def compile_file(
-    wordlist: str | os.PathLike,
+    wordlist: str | os.PathLike[str],
     format: str = "dawg",
     ruleset: str = "english",
-    out: str | os.PathLike | None = None,
+    out: str | os.PathLike[str] | None = None,
     *,
     min_len: int = 2,
     max_len: int | None = None,
@@ -59,9 +62,9 @@ def compile_file(
 
 
 def compile_all(
-    wordlist: str | os.PathLike,
+    wordlist: str | os.PathLike[str],
     ruleset: str = "english",
-    out_dir: str | os.PathLike | None = None,
+    out_dir: str | os.PathLike[str] | None = None,
     *,
     names: Iterable[str] | None = None,
     min_len: int = 2,
@@ -114,7 +117,7 @@ def compile_all(
     return reports
 
 
-def _read(wordlist: str | os.PathLike, ruleset: str, list_options: dict[str, Any],
+def _read(wordlist: str | os.PathLike[str], ruleset: str, list_options: dict[str, Any],
           progress: Callable[..., None] | None, source: str = "list",
           max_words: int = MAX_LISTED_WORDS) -> tuple[WordList, float]:
     """Read and normalize a word list (``source="kwg"``: the words of a KWG file); (the
@@ -179,7 +182,7 @@ def _with_rejects(report: dict[str, Any], words: WordList) -> dict[str, Any]:
     return report
 
 
-def describe(lexicon: LexiconBase, path: str | os.PathLike | None = None) -> dict[str, Any]:
+def describe(lexicon: LexiconBase, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
     """Header and size figures of a lexicon, for ``lexc info``."""
     stats = lexicon.stats()
     header = getattr(lexicon, "header", {})
@@ -212,7 +215,7 @@ def describe(lexicon: LexiconBase, path: str | os.PathLike | None = None) -> dic
 
 
 def verify(lexicon: LexiconBase, against: WordList | None = None, max_words: int = MAX_LISTED_WORDS,
-           path: str | os.PathLike = "") -> dict[str, Any]:
+           path: str | os.PathLike[str] = "") -> dict[str, Any]:
     """Check a loaded lexicon's invariants, its word count and checksum of its words, and
     (with ``against``) that it holds exactly the words of a list. A lexicon of more than
     ``max_words`` words is refused (FormatError) before its words are listed."""
@@ -226,7 +229,7 @@ def verify(lexicon: LexiconBase, against: WordList | None = None, max_words: int
     if any(a >= b for a, b in itertools.pairwise(words)):
         problems.append("words do not come out in strictly increasing order")
     elif Capability.GADDAG in lexicon.capabilities:  # its strings are exactly the rotations of the words
-        finding = rotations.prove(lexicon, words)
+        finding = rotations.prove(cast("Gaddag", lexicon), words)  # (the capability: a GADDAG's primitives)
         if finding is not None:
             problems.append(finding)
     sha = digest(words, lexicon.alphabet)

@@ -24,9 +24,9 @@ from .source import check_listable
 
 
 def convert_file(
-    source: str | os.PathLike,
+    source: str | os.PathLike[str],
     format: str,
-    out: str | os.PathLike | None = None,
+    out: str | os.PathLike[str] | None = None,
     *,
     progress: Callable[[str], None] | None = None,
     max_words: int = MAX_LISTED_WORDS,
@@ -61,10 +61,10 @@ def convert_file(
 
 
 def edit_file(
-    source: str | os.PathLike,
+    source: str | os.PathLike[str],
     add: Iterable[str] = (),
     remove: Iterable[str] = (),
-    out: str | os.PathLike | None = None,
+    out: str | os.PathLike[str] | None = None,
     *,
     progress: Callable[[str], None] | None = None,
     max_words: int = MAX_LISTED_WORDS,

@@ -47,7 +47,7 @@ def cache_dir() -> Path:
     return Path(base) / "lexc"
 
 
-def read_list(path: str | os.PathLike, ruleset: str = "english", **options: Any) -> WordList:
+def read_list(path: str | os.PathLike[str], ruleset: str = "english", **options: Any) -> WordList:
     """Read a word list with a ruleset's alphabet (board size for the long-word count)."""
     from ..ruleset import load_ruleset
     from ..wordlist import read_wordlist
@@ -56,7 +56,7 @@ def read_list(path: str | os.PathLike, ruleset: str = "english", **options: Any)
     return read_wordlist(path, rules.alphabet, board_size=rules.board_size, **options)
 
 
-def read_words(path: str | os.PathLike, ruleset: str = "english",
+def read_words(path: str | os.PathLike[str], ruleset: str = "english",
                max_words: int = MAX_LISTED_WORDS) -> LexiconBase | WordList:
     """The words of a file without compiling anything: a compiled lexicon is loaded, a plain
     word list is read (for word-by-word work such as ``lexc diff`` and ``lexc stats``). A
@@ -74,7 +74,7 @@ def read_words(path: str | os.PathLike, ruleset: str = "english",
     return lexicon
 
 
-def check_listable(lexicon: LexiconBase, path: str | os.PathLike, max_words: int = MAX_LISTED_WORDS) -> None:
+def check_listable(lexicon: LexiconBase, path: str | os.PathLike[str], max_words: int = MAX_LISTED_WORDS) -> None:
     """FormatError unless the lexicon's words (counted from its graph on load) are few enough
     to be listed in memory: ``--max-words`` raises the limit."""
     if len(lexicon) > max_words:
@@ -83,14 +83,14 @@ def check_listable(lexicon: LexiconBase, path: str | os.PathLike, max_words: int
 
 
 
-def compile_list(path: str | os.PathLike, format: str = "dawg", ruleset: str = "english",
+def compile_list(path: str | os.PathLike[str], format: str = "dawg", ruleset: str = "english",
                  **options: Any) -> tuple[WordList, LexiconBase]:
     """Read and compile a word list in memory."""
     wordlist = read_list(path, ruleset, **options)
     return wordlist, formats.build(wordlist, format, ruleset)
 
 
-def open_lexicon(path: str | os.PathLike | None = None, format: str = "dawg", ruleset: str = "english",
+def open_lexicon(path: str | os.PathLike[str] | None = None, format: str = "dawg", ruleset: str = "english",
                  progress: Callable[[str], None] | None = None) -> LexiconBase:
     """A lexicon from a compiled file, a word list (compiled in memory), or the bundled
     ENABLE list when ``path`` is None."""

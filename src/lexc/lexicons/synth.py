@@ -81,7 +81,7 @@ class Chain:
             context = (context + letter)[-order:]
 
 
-def training_words(path: str | os.PathLike | None = None) -> list[str]:
+def training_words(path: str | os.PathLike[str] | None = None) -> list[str]:
     """The words of a list to train a chain on, lower case (default: the bundled ENABLE)."""
     if path is None:
         from .source import bundled_wordlist
@@ -126,15 +126,15 @@ def generate(count: int, *, seed: int = 1, order: int = 4, min_len: int = 2, max
     return sorted(seen)
 
 
-def write_list(words: list[str], out: str | os.PathLike) -> int:
+def write_list(words: list[str], out: str | os.PathLike[str]) -> int:
     """Write the words one per line, atomically; the bytes written."""
     data = ("\n".join(words) + "\n").encode("utf-8")
     container.write_atomic(out, data)
     return len(data)
 
 
-def synth_file(out: str | os.PathLike, count: int, *, seed: int = 1, order: int = 4, min_len: int = 2,
-               max_len: int = 15, training: str | os.PathLike | None = None,
+def synth_file(out: str | os.PathLike[str], count: int, *, seed: int = 1, order: int = 4, min_len: int = 2,
+               max_len: int = 15, training: str | os.PathLike[str] | None = None,
                progress: Callable[[int, int], None] | None = None) -> dict[str, object]:
     """Generate a synthetic list (see ``generate``) and write it to ``out``; the report."""
     started = time.perf_counter()

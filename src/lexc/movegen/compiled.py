@@ -21,6 +21,7 @@ from typing import Any
 from .. import native
 from ..board.board import Board, tile_text
 from ..board.notation import Play
+from ..formats.base import LexiconBase
 from ..ruleset import Ruleset
 
 RECORD = 40  # bytes of a play record (lexc.native._core.RECORD): int64 score, row, column, down, length, tiles
@@ -202,7 +203,7 @@ def _ruleset_arrays(ruleset: Ruleset) -> tuple[bytes, bytes, bytes]:
     return values, letter, word
 
 
-def applicable(lexicon: Any, strategy: str) -> bool:
+def applicable(lexicon: LexiconBase, strategy: str) -> bool:
     """Whether the lexicon's backend generates whole positions of this strategy itself (the
     compiled core over a word graph): what the bench reports."""
     return bool(lexicon.backend.runs_whole(strategy, lexicon.search_graph(strategy)[0]))
@@ -216,7 +217,8 @@ def position(board: Board, counts: list[int]) -> native.Position:
                            ruleset.bingo_bonus, ruleset.start)
 
 
-def plays(board: Board, counts: list[int], lexicon: Any, strategy: str, reference: Callable[[], Plays]) -> Plays:
+def plays(board: Board, counts: list[int], lexicon: LexiconBase, strategy: str,
+          reference: Callable[[], Plays]) -> Plays:
     """Every play of the position on the lexicon's backend: the compiled core's records where
     it runs ``strategy`` over the lexicon's word graph, else ``reference()`` (the strategy lane
     by lane, in Python). ``MoveGenError`` past ``MAX_PLAYS`` plays (a crafted lexicon)."""

@@ -18,11 +18,12 @@ from __future__ import annotations
 import os
 from typing import Any
 
+_core: Any  # the compiled module (lexc.native._core), or None when it does not load
 try:
     from . import _core
     UNAVAILABLE = ""
 except ImportError as exc:  # no compiler at install time, or a host the core does not run on
-    _core = None  # type: ignore[assignment]
+    _core = None
     _error = exc
 
 
@@ -43,7 +44,7 @@ def _missing_core() -> tuple[str, bool]:
 
         dist = metadata.distribution("lexc")
         built = [f for f in dist.files or () if compiled(f.name) and f.parent.name == "native"]
-        installed = os.path.dirname(os.path.abspath(dist.locate_file(built[0]))) if built else ""
+        installed = os.path.dirname(os.path.abspath(str(dist.locate_file(built[0])))) if built else ""
     except Exception:  # no installed distribution, or unreadable metadata: nothing was expected
         return "is not in this lexc (installed without a C compiler?)", False
     if not installed:

@@ -13,7 +13,7 @@ construction, and the agreement tests hold them to it on generated inputs.
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -94,7 +94,8 @@ class Backend:
         the search has read as it stood at each group, and at the end."""
         return reference()
 
-    def scan_words(self, data: Any, disk: int, letters: int, reference: Callable[[], list[bytes]]) -> list[bytes]:
+    def scan_words(self, data: Any, disk: int, letters: int,
+                   reference: Callable[[], Iterable[bytes]]) -> Iterable[bytes]:
         """Every word of an anagram trie's letter table, in file order."""
         return reference()
 
@@ -177,7 +178,8 @@ class CompiledBackend(Backend):
             p += nwords * depth
         record(nbytes, nodes)
 
-    def scan_words(self, data: Any, disk: int, letters: int, reference: Callable[[], list[bytes]]) -> list[bytes]:
+    def scan_words(self, data: Any, disk: int, letters: int,
+                   reference: Callable[[], Iterable[bytes]]) -> Iterable[bytes]:
         """The core's pass over the file; the reference names a damaged record (the core
         only says there is one)."""
         blob = self.core.scan_words(data, disk, letters)
@@ -203,16 +205,19 @@ class CompiledBackend(Backend):
     def ranked(self, records: bytes, count: int, board: bytes, size: int, texts: tuple[bytes, ...],
                limit: int) -> tuple[list[str], list[int]]:
         """The plays of the core's records best first: (notations, scores), the first ``limit``."""
-        return self.core.ranked(records, count, board, size, texts, limit)
+        ranked: tuple[list[str], list[int]] = self.core.ranked(records, count, board, size, texts, limit)
+        return ranked
 
     def notations(self, records: bytes, count: int, board: bytes, size: int, texts: tuple[bytes, ...]) -> list[str]:
         """The notation of each of the core's play records."""
-        return self.core.notations(records, count, board, size, texts)
+        notations: list[str] = self.core.notations(records, count, board, size, texts)
+        return notations
 
     def batch_json(self, records: bytes, count: int, board: bytes, size: int, texts: tuple[bytes, ...],
                    json_texts: tuple[bytes, ...], limit: int) -> bytes:
         """The line ``lexc moves --batch --json`` prints for the core's records."""
-        return self.core.batch_json(records, count, board, size, texts, json_texts, limit)
+        line: bytes = self.core.batch_json(records, count, board, size, texts, json_texts, limit)
+        return line
 
 
 class CompiledMinimizer:
