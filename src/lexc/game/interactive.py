@@ -48,9 +48,9 @@ HELP = """commands:
                       (Ctrl-C ends and saves the game too)"""
 
 LEGEND = "= triple word  - double word  ; triple letter  : double letter  * start"
-_MARK_STYLE = {"=": {"bg": "red", "fg": "white"}, "-": {"bg": "magenta", "fg": "white"},
-               ";": {"bg": "blue", "fg": "white"}, ":": {"bg": "cyan", "fg": "black"},
-               "*": {"bg": "magenta", "fg": "white"}}
+_MARK_STYLE: dict[str, dict[str, Any]] = {"=": {"bg": "red", "fg": "white"}, "-": {"bg": "magenta", "fg": "white"},
+                                           ";": {"bg": "blue", "fg": "white"}, ":": {"bg": "cyan", "fg": "black"},
+                                           "*": {"bg": "magenta", "fg": "white"}}
 
 
 class Quit(Exception):
@@ -248,7 +248,7 @@ class Session:
         return (f"rack {view.rack}   {me} {view.scores[0]} - {other} {view.scores[1]}   "
                 f"bag {view.bag}   turn {view.turn}")
 
-    def unseen(self, view: TurnView) -> Counter:
+    def unseen(self, view: TurnView) -> Counter[int]:
         """Tiles the player on turn has not seen: every tile less the board and their rack."""
         return +unseen(view.board, view.rack)
 
@@ -291,6 +291,7 @@ def play_game(manager: GameManager, session: Session) -> str:
             console.say(f"{manager.players[event.player].nick}: end of game {event.score:+d} ({event.tiles})")
     a, b = manager.players[0].nick, manager.players[1].nick
     console.say(f"final: {a} {manager.scores[0]} - {b} {manager.scores[1]} ({manager.end})")
+    assert manager.end is not None  # (the game is over)
     return manager.end
 
 

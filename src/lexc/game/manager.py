@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +28,7 @@ from ..board.referee import Ruling, judge
 from ..errors import LexcError
 from ..ruleset import Ruleset, load_ruleset
 from . import gcg
-from .gcg import END_PENALTY, END_POINTS, EXCHANGE, PASS, PLAY, Event, write_gcg
+from .gcg import END_PENALTY, END_POINTS, EXCHANGE, PASS, PLAY, Event, Game, write_gcg
 from .players import Action, Player, ProgramPlayer, TurnView
 from .replay import Report, replay
 
@@ -96,8 +97,8 @@ class GameResult:
     or ``SCORELESS``), the number of turns, the seed, the ruleset and the final board."""
 
     gcg: str
-    record: gcg.Game
-    positions: tuple[dict, ...]
+    record: Game
+    positions: tuple[dict[str, Any], ...]
     scores: tuple[int, int]
     players: tuple[str, str]
     end: str
@@ -121,7 +122,7 @@ class GameManager:
     """One game between two players: draws who goes first, deals the racks, and then ``step``
     (ask the player on turn) or ``submit`` (apply an action) until ``over``."""
 
-    def __init__(self, ruleset: Ruleset, players: tuple[Player, Player] | list[Player], lexicon: Any,
+    def __init__(self, ruleset: Ruleset, players: Sequence[Player], lexicon: Any,
                  seed: int = 0, end_rule: str = DOUBLING, lexicon_name: str | None = None,
                  description: str | None = None):
         if end_rule not in END_RULES:
@@ -136,8 +137,9 @@ class GameManager:
         self.players = (players[first], players[1 - first])
         self.racks = [self.bag.draw(ruleset.rack_size), self.bag.draw(ruleset.rack_size)]
         self.board, self.scores = Board.empty(ruleset), [0, 0]
+        self.end: str | None  # how the game ended (OUT or SCORELESS), once it has
         self.on_turn, self.turns, self.scoreless, self.end = 0, 0, 0, None
-        self.positions: list[dict] = []
+        self.positions: list[dict[str, Any]] = []
         pragmas = [("lexicon", lexicon_name)] if lexicon_name else []
         pragmas += [("tile-distribution", ruleset.name)] + ([("description", description)] if description else [])
         said = "; ".join(", ".join(f"{players[i].nick} {tiles_text(ruleset.alphabet, [t])}" for i, t in enumerate(d))
@@ -190,7 +192,7 @@ class GameManager:
 
     def result(self) -> GameResult:
         """The result of the finished game."""
-        if not self.over:
+        if self.end is None:  # (not over)
             raise ValueError("the game is not over")
         return GameResult(write_gcg(self.record), self.record, tuple(self.positions), (self.scores[0], self.scores[1]),
                           (self.players[0].nick, self.players[1].nick), self.end, self.turns, self.seed,
@@ -207,6 +209,7 @@ class GameManager:
             raise IllegalAction(str(exc)) from None
         if not ruling.legal:
             raise IllegalAction(ruling.reason or "illegal play", ruling)
+        assert ruling.play is not None and ruling.score is not None  # (a legal play has both)
         play = parse_play(ruling.play, self.board)  # the canonical play: the whole word
         for code in play.rack_letters():
             self.racks[p].remove(code)

@@ -195,6 +195,7 @@ class _Replay:
 
     def _over_text(self) -> str:
         """How the game ended, for a message."""
+        assert self.over is not None  # (asked once the game is over)
         how, line, _, p = self.over
         return (f"{self.game.players[p][0]} went out at line {line}" if how == OUT
                 else f"{SCORELESS_TURNS} scoreless turns in a row, the last at line {line}")
@@ -203,6 +204,7 @@ class _Replay:
         """An event that may come once the game is over: end-of-game rack points and
         penalties, time penalties, and a challenge of the play that went out (a bonus, or
         the play's withdrawal, which undoes the end)."""
+        assert self.over is not None  # (asked once the game is over)
         how, _, at, _ = self.over
         return e.kind in ENDINGS or (how == OUT and e.kind in (CHALLENGE, PHONY) and i == at + 1)
 
@@ -223,7 +225,7 @@ class _Replay:
             elif e.kind in ENDINGS and not ended:
                 ended = e
             getattr(self, "_" + e.kind.replace("-", "_"))(i, e, r)
-            r.error = "; ".join(problems + [r.error] * bool(r.error)) or None
+            r.error = "; ".join(problems + ([r.error] if r.error else [])) or None
             if r.computed is not None and r.computed != e.score and not r.anomaly:
                 r.mismatch, r.note = True, f"recorded {e.score:+d}, computed {r.computed:+d}" + (
                     f" ({r.note})" if r.note else "")
@@ -241,7 +243,7 @@ class _Replay:
         self.computed[p] += e.score if r.computed is None else r.computed
         r.computed_total = self.computed[p]
         if e.total in (self.cum[p] + e.score, self.run_total[p] + e.score) or (
-                r.anomaly and e.total == self.cum[p] + r.computed):
+                r.anomaly and r.computed is not None and e.total == self.cum[p] + r.computed):
             self.cum[p] = self.run_total[p] = e.total
             return
         if not r.mismatch:
@@ -339,7 +341,7 @@ class _Replay:
 
     def _phony_returned(self, i: int, e: Event, r: EventReport) -> None:
         prev, done = (self.events[i - 1], self.reports[i - 1]) if i else (None, None)
-        if not prev or prev.kind != PLAY or prev.player != e.player:
+        if not prev or not done or prev.kind != PLAY or prev.player != e.player:
             r.error = (f"tiles returned (--), but the previous event{f' (line {prev.line})' if prev else ''} "
                        f"is not a play by {r.player} to withdraw")
         elif done.computed is not None:  # (a play that could not be placed left the board as it was)

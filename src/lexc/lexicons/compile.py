@@ -188,7 +188,7 @@ def describe(lexicon: LexiconBase, path: str | os.PathLike[str] | None = None) -
     header = getattr(lexicon, "header", {})
     kwg = getattr(lexicon, "file_layout", None) == "kwg"
     compiled = path is not None and (kwg or container.looks_like_container(path))
-    file_bytes = Path(path).stat().st_size if compiled else None
+    file_bytes = Path(path).stat().st_size if compiled and path is not None else None
     layout = "kwg" if kwg else "lexc" if compiled else None  # None: a list compiled in memory
     return {
         "path": str(path) if path is not None else None,

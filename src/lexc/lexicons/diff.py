@@ -17,14 +17,16 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn, TypeVar
 
 from ..alphabet import Alphabet, AlphabetError, fold
 from ..errors import LexcError
 from ..formats.base import Capability
 from ..wordlist import WordList
+
+Word = TypeVar("Word", bytes, str)  # a word as a stream gives it: letter codes, or text with no alphabet
 
 __all__ = [
     "AlphabetMismatchError",
@@ -151,7 +153,7 @@ def _check_source(source: object, name: str) -> None:
                         f"{source!r} (open a file with lexc.lexicons.source.open_lexicon first)")
 
 
-def sorted_codes(source: object, alphabet: Alphabet, name: str = "lexicon") -> Iterator[bytes]:
+def sorted_codes(source: Any, alphabet: Alphabet, name: str = "lexicon") -> Iterator[bytes]:
     """The words of a source as letter codes in code order: streamed in the source's own
     order (strictly increasing for a sound lexicon; ``diff_lexicons`` checks it) or sorted
     and deduplicated here.
@@ -182,7 +184,7 @@ def _unique(codes: list[bytes]) -> Iterator[bytes]:
             previous = word
 
 
-def _sorted_texts(source: object, name: str) -> Iterator[str]:
+def _sorted_texts(source: Any, name: str) -> Iterator[str]:
     """With no alphabet anywhere: the folded words of a plain iterable, sorted as text."""
     _check_source(source, name)
     texts = set()
@@ -228,24 +230,24 @@ def diff_lexicons(a: object, b: object, *, limit: int | None = None,
     if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 0):
         raise ValueError(f"limit must be a non-negative integer or None, not {limit!r}")
     shared = _resolve_alphabet(a, b, alphabet)
-    if shared is None:
-        stream_a, stream_b = _sorted_texts(a, "A"), _sorted_texts(b, "B")
-    else:
-        stream_a, stream_b = sorted_codes(a, shared, "A"), sorted_codes(b, shared, "B")
     keep = limit if limit is not None else -1
-    only_a, only_b, count_a, count_b, common = _merge(stream_a, stream_b, keep, shared)
-    if shared is not None:
-        only_a = shared.decode_many(only_a)
-        only_b = shared.decode_many(only_b)
+    if shared is None:
+        only_a, only_b, count_a, count_b, common = _merge(_sorted_texts(a, "A"), _sorted_texts(b, "B"), keep, None)
+    else:
+        codes_a, codes_b, count_a, count_b, common = _merge(sorted_codes(a, shared, "A"), sorted_codes(b, shared, "B"),
+                                                            keep, shared)
+        only_a = shared.decode_many(codes_a)
+        only_b = shared.decode_many(codes_b)
     return LexiconDiff(only_a=only_a, only_b=only_b, count_a=count_a, count_b=count_b, common=common, limit=limit)
 
 
-def _merge(stream_a: Iterator, stream_b: Iterator, keep: int, alphabet: Alphabet | None):
+def _merge(stream_a: Iterator[Word], stream_b: Iterator[Word], keep: int,
+           alphabet: Alphabet | None) -> tuple[list[Word], list[Word], int, int, int]:
     """Merge two strictly increasing streams: (only_a, only_b, count_a, count_b, common),
     keeping at most ``keep`` words per list (all of them when ``keep`` is negative).
     A stream that goes backwards (or repeats a word) is a LexiconDiffError."""
-    only_a: list = []
-    only_b: list = []
+    only_a: list[Word] = []
+    only_b: list[Word] = []
     count_a = count_b = common = 0
     a = next(stream_a, None)
     b = next(stream_b, None)
@@ -278,13 +280,14 @@ def _merge(stream_a: Iterator, stream_b: Iterator, keep: int, alphabet: Alphabet
     return only_a, only_b, count_a + common, count_b + common, common
 
 
-def _drain(first, stream: Iterator, kept: list, keep: int, name: str, alphabet: Alphabet | None) -> int:
+def _drain(first: Word | None, stream: Iterator[Word], kept: list[Word], keep: int, name: str,
+           alphabet: Alphabet | None) -> int:
     """Count the words left in a stream (``first`` and the rest), keeping up to ``keep``."""
     if first is None:
         return 0
     n = 0
     last = None
-    word = first
+    word: Word | None = first
     while word is not None:
         if last is not None and word <= last:
             _out_of_order(name, last, word, alphabet)
@@ -296,8 +299,8 @@ def _drain(first, stream: Iterator, kept: list, keep: int, name: str, alphabet: 
     return n
 
 
-def _out_of_order(name: str, previous, word, alphabet: Alphabet | None) -> None:
+def _out_of_order(name: str, previous: bytes | str, word: bytes | str, alphabet: Alphabet | None) -> NoReturn:
     """Raise the error for a streamed source that is not strictly increasing."""
-    show = alphabet.decode if alphabet is not None else str
+    show: Callable[[Any], str] = alphabet.decode if alphabet is not None else str
     raise LexiconDiffError(f"{name}: words are not in strictly increasing code order "
                            f"({show(previous)!r} then {show(word)!r}); is its format's iteration broken?")

@@ -51,11 +51,15 @@ def _bag(ruleset: Ruleset) -> tuple[int, ...]:
     kept = _BAGS.get(key)
     if kept is None or kept[0]() is not ruleset:
         bag = tuple(ruleset.count(code) for code in range(len(ruleset.alphabet) + 1))
-        kept = _BAGS[key] = (weakref.ref(ruleset, lambda _, key=key: _BAGS.pop(key, None)), bag)
+
+        def forget(_: weakref.ref[Ruleset]) -> None:  # the ruleset is gone: so is its entry
+            _BAGS.pop(key, None)
+
+        kept = _BAGS[key] = (weakref.ref(ruleset, forget), bag)
     return kept[1]
 
 
-_BAGS: dict[int, tuple[weakref.ref, tuple[int, ...]]] = {}  # id -> (the ruleset, weakly; its bag)
+_BAGS: dict[int, tuple[weakref.ref[Ruleset], tuple[int, ...]]] = {}  # id -> (the ruleset, weakly; its bag)
 
 
 def _combinations(codes: bytes, bag: tuple[int, ...], in_bag: int, blanks: int) -> int:

@@ -27,11 +27,12 @@ from typing import Any
 
 from ..alphabet import BLANK_CHAR, UNBLANK, Alphabet
 from ..errors import LexcError
+from ..formats.base import LexiconBase
 from ..limits import MAX_COUNT, MAX_WORD_TILES
 from ..pattern import STAR, as_regex, can_match, parse_pattern
 from ..ruleset import Ruleset
 from .probability import combinations_list
-from .study import study_index
+from .study import StudyIndex, study_index
 
 
 class SearchError(LexcError, ValueError):
@@ -42,10 +43,10 @@ class Context:
     """What conditions share during one search: the lexicon, the ruleset, and answers worked
     out once (the lexicon's study index: ranks and anagram counts; each word's combinations)."""
 
-    def __init__(self, lexicon: Any, ruleset: Ruleset):
+    def __init__(self, lexicon: LexiconBase, ruleset: Ruleset):
         self.lexicon, self.ruleset, self.alphabet = lexicon, ruleset, lexicon.alphabet
         self._combinations: dict[int, dict[bytes, int]] = {}
-        self._indexes: dict[int, Any] = {}
+        self._indexes: dict[int, StudyIndex] = {}
         self._anagrams: dict[bytes, int] = {}
 
     def words_of_length(self, length: int) -> list[bytes]:
@@ -59,7 +60,7 @@ class Context:
         """The word's probability rank among the lexicon's words of its length."""
         return self.index(blanks).rank(len(word), self.combinations(word, blanks))
 
-    def index(self, blanks: int = 2) -> Any:
+    def index(self, blanks: int = 2) -> StudyIndex:
         """The lexicon's study index (``lexc.lexicons.study``) with up to ``blanks`` blanks."""
         if blanks not in self._indexes:
             self._indexes[blanks] = study_index(self.lexicon, self.ruleset, blanks)
@@ -154,7 +155,7 @@ class Pattern(Condition):
 
 
 @lru_cache(maxsize=256)
-def _rack(text: str, alphabet: Alphabet, star: bool) -> tuple[Counter, int, bool]:
+def _rack(text: str, alphabet: Alphabet, star: bool) -> tuple[Counter[int], int, bool]:
     """A rack's tiles, its blanks, and (when ``star`` is allowed) whether it holds a ``*``."""
     wild = star and "*" in text
     try:
@@ -379,7 +380,7 @@ class DropsLast(Condition):
 class InLexicon(Condition):
     """The word is in another lexicon (of the same alphabet); negated: a word it lacks."""
 
-    other: Any
+    other: LexiconBase
     name: str = ""
 
     def test(self, word: bytes, context: Context) -> bool:

@@ -72,9 +72,9 @@ def lexicon_stats(lexicon: object, ruleset: Ruleset | str) -> dict[str, Any]:
     over = [re.compile(_more_than(single, count)) for single, count in zip(singles, bag, strict=True)]
 
     words = letters = 0
-    lengths: Counter = Counter()
+    lengths: Counter[int] = Counter()
     occurrences = [0] * len(codes)
-    containing: Counter = Counter()
+    containing: Counter[int] = Counter()
     needs_blanks = impossible = 0
     examples: list[bytes] = []
     longest: list[bytes] = []

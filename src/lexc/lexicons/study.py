@@ -29,7 +29,7 @@ import weakref
 from array import array
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -40,14 +40,14 @@ from .probability import BLANK_VARIANTS, _bag, combinations_list
 from .source import cache_dir
 
 MAGIC, VERSION = b"LEXCSTDY", 1
-_MEMO: weakref.WeakKeyDictionary[Any, dict[tuple, StudyIndex]] = weakref.WeakKeyDictionary()
+_MEMO: weakref.WeakKeyDictionary[Any, dict[tuple[tuple[int, ...], int, int], StudyIndex]] = weakref.WeakKeyDictionary()
 
 
 class StudyIndex:
     """Per word length, the combinations of every word of that length, ascending; and the
     number of words of every anagram set of two or more."""
 
-    def __init__(self, by_length: dict[int, Sequence[int]], anagram_sets: dict[bytes, int]):
+    def __init__(self, by_length: Mapping[int, Sequence[int]], anagram_sets: dict[bytes, int]):
         self.by_length, self.anagram_sets = by_length, anagram_sets
 
     def rank(self, length: int, count: int) -> int:
@@ -115,7 +115,7 @@ def _key(lexicon: Any, bag: tuple[int, ...], in_bag: int, blanks: int) -> str:
     header = getattr(lexicon, "header", None)
     if isinstance(header, dict) and header.get("payload_sha256"):
         identity = "payload:" + header["payload_sha256"]
-    elif header is None and getattr(lexicon, "wordlist_sha256", ""):
+    elif header is None and getattr(lexicon, "wordlist_sha256", None):
         identity = "list:" + lexicon.wordlist_sha256  # built in this process from that list
     else:
         return ""

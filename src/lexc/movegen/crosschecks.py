@@ -13,12 +13,12 @@ from typing import Any
 
 from ..alphabet import BLANK_FLAG
 from ..board.board import Board, neighbours
-from ..formats.base import Capability
+from ..formats.base import Capability, LexiconBase
 
 ANY = -1  # every letter: a square with no perpendicular neighbour
 
 
-def cross_checks(board: Board, lexicon: Any, searched: dict | None = None) -> list[list[int]]:
+def cross_checks(board: Board, lexicon: Any, searched: dict[bytes, list[bytes]] | None = None) -> list[list[int]]:
     """``checks[r][c]`` for plays *across*: the letters that make a word with the tiles above
     and below square (r, c) (ANY when there are none; 0 on an occupied square). For plays
     down, ask with the transposed board. ``searched`` keeps an anagram index's searches by
@@ -51,7 +51,7 @@ def cross_checks(board: Board, lexicon: Any, searched: dict | None = None) -> li
     return checks
 
 
-def _trie_check(lexicon: Any, before: bytes, after: bytes) -> int:
+def _trie_check(lexicon: LexiconBase, before: bytes, after: bytes) -> int:
     """The cross-check by walking the trie: the letters below the node of ``before`` from
     which ``after`` ends a word."""
     node = lexicon.walk(before)
@@ -67,7 +67,7 @@ def _trie_check(lexicon: Any, before: bytes, after: bytes) -> int:
     return mask
 
 
-def _anagram_check(lexicon: Any, before: bytes, after: bytes, searched: dict) -> int:
+def _anagram_check(lexicon: Any, before: bytes, after: bytes, searched: dict[bytes, list[bytes]]) -> int:
     """The cross-check by one anagram search, Shapiro & Smith's way (findwords2): the words
     made of the line's letters, all required, and one blank, one letter longer than the
     line, that read ``before`` + L + ``after``. Lines with the same letters share the

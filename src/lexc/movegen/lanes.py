@@ -52,7 +52,7 @@ class Lane:
 def lanes(board: Board, lexicon: Any) -> Iterator[Lane]:
     """Every row (across) then every column (down) that holds an anchor."""
     marks = anchors(board)
-    searched: dict = {}  # the cross-checks' anagram searches, shared by both directions
+    searched: dict[bytes, list[bytes]] = {}  # the cross-checks' anagram searches, shared by both directions
     for down, grid in ((False, board), (True, board.transposed())):
         checks = cross_checks(grid, lexicon, searched)
         flags = marks if not down else [list(col) for col in zip(*marks, strict=True)]

@@ -21,7 +21,7 @@ class Rack:
         for code in letters:
             self.counts[code] += 1
         self.counts[0] = blanks
-        self.memo: dict = {}  # a strategy's scratch for lookups shared by the lanes of one position
+        self.memo: dict[Any, Any] = {}  # a strategy's scratch for lookups shared by the lanes of one position
 
     def usable(self, blanks: bool = True) -> int:
         """Bitmask of the letters the rack can put down: its letters, or every letter of
@@ -70,7 +70,7 @@ class Rack:
         self.counts[0 if tile & BLANK_FLAG else tile] += 1
 
 
-class Remembered(dict):
+class Remembered(dict[Any, Any]):
     """A mapping whose value for a key is computed the first time it is asked for (``mapping[key]``)
     and then kept."""
 
