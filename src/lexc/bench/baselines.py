@@ -14,6 +14,7 @@ the alphagram structures answer nothing but anagrams.
 from __future__ import annotations
 
 from itertools import combinations, combinations_with_replacement
+from typing import Any
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -41,7 +42,7 @@ class MarisaBaseline:
 
     name = "marisa-trie"
 
-    def __init__(self, trie):
+    def __init__(self, trie: Any) -> None:
         self.trie = trie
         self.member = trie.__contains__  # the structure's own membership call, as the bench times it
 
@@ -53,7 +54,7 @@ class MarisaBaseline:
         return next(self.trie.iterkeys(p), None) is not None
 
 
-def prefix_anagrams(lex, rack: str) -> list[str]:
+def prefix_anagrams(lex: Any, rack: str) -> list[str]:
     """Sub-anagrams by letter-at-a-time search pruned by is-prefix (Norvig's method)."""
     letters = [c for c in rack if c != "?"]
     out: set[str] = set()
@@ -77,7 +78,7 @@ def prefix_anagrams(lex, rack: str) -> list[str]:
     return sorted(out)
 
 
-def baseline_hooks(lex, word: str) -> tuple[str, str]:
+def baseline_hooks(lex: Any, word: str) -> tuple[str, str]:
     """Front and back hooks by membership tests."""
     az = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
     return "".join(c for c in az if c + word in lex), "".join(c for c in az if word + c in lex)
@@ -89,7 +90,7 @@ class AlphagramTrie:
     name = "alphagram-trie"
 
     def __init__(self, words: list[str]):
-        self.root: dict = {}
+        self.root: dict[Any, Any] = {}  # a letter -> its node; None -> the node's words
         self.words = set(words)
         self.member = self.words.__contains__  # the structure's own membership call, as the bench times it
         for w in words:
@@ -106,7 +107,7 @@ class AlphagramTrie:
         counts = {c: rack.count(c) for c in set(rack) if c != "?"}
         out: list[str] = []
 
-        def search(node: dict, blanks: int) -> None:
+        def search(node: dict[Any, Any], blanks: int) -> None:
             for c, child in node.items():
                 if c is None:
                     out.extend(child)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
+from typing import Any
 from xml.sax.saxutils import escape
 
 # Okabe-Ito (colour-blind safe), then Tableau 10; cycled when there are more series.
@@ -99,7 +100,7 @@ def _document(width: float, height: float, title: str, body: list[str], note: st
 def _nice_step(span: float, target: int = 5) -> float:
     """A 1, 2 or 5 times 10^k step giving about ``target`` intervals over ``span``."""
     raw = span / target
-    mag = 10 ** math.floor(math.log10(raw))
+    mag: float = 10 ** math.floor(math.log10(raw))
     return next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw * (1 - 1e-9))
 
 
@@ -115,7 +116,7 @@ def _log_ticks(lo: float, hi: float, px_per_decade: float) -> list[tuple[float, 
     return ticks
 
 
-def scatter_svg(points: list[dict], *, title: str, x_label: str, y_label: str,
+def scatter_svg(points: list[dict[str, Any]], *, title: str, x_label: str, y_label: str,
                 x_format: Callable[[float], str] = format_bytes, y_format: Callable[[float], str] = format_number,
                 log_x: bool = True, width: int = 720, height: int = 440, note: str = "") -> str:
     """A labelled scatter plot as an SVG document.
@@ -166,8 +167,8 @@ def scatter_svg(points: list[dict], *, title: str, x_label: str, y_label: str,
     top, right, bottom = ly + 14, width - 16.0, height - (62 if note else 46)
     if bottom - top < 40:
         raise ValueError(f"height {height} leaves no room for the plot")
-    X = lambda v: left + (tx(v) - lo) / (hi - lo) * (right - left)  # noqa: E731
-    Y = lambda v: bottom - v / ytop * (bottom - top)  # noqa: E731
+    X: Callable[[float], float] = lambda v: left + (tx(v) - lo) / (hi - lo) * (right - left)  # noqa: E731
+    Y: Callable[[float], float] = lambda v: bottom - v / ytop * (bottom - top)  # noqa: E731
     body = [*legend, f'<rect x="{_n(left)}" y="{_n(top)}" width="{_n(right - left)}" '
                      f'height="{_n(bottom - top)}" fill="none" stroke="#999"/>']
     for t, s in zip(yticks, ylabels, strict=True):
@@ -204,6 +205,7 @@ def scatter_svg(points: list[dict], *, title: str, x_label: str, y_label: str,
                         base, moved = d + 10, True
             if best is None or base < best[1]:
                 best = (x0, base)
+        assert best is not None  # (the first candidate sets it)
         x0, base = best[0], min(best[1], height - 4)
         boxes.append((x0, x0 + w, base - 9, base + 2))
         if abs(base - 4 - py) > 6:
@@ -213,7 +215,7 @@ def scatter_svg(points: list[dict], *, title: str, x_label: str, y_label: str,
     return _document(width, height, title, body + marks + labels, note)
 
 
-def panels_svg(panels: list[dict], series: list[str], *, title: str,
+def panels_svg(panels: list[dict[str, Any]], series: list[str], *, title: str,
                value_format: Callable[[float], str] = format_seconds, columns: int = 3,
                panel_width: int = 300, bar_height: int = 14, note: str = "") -> str:
     """Small multiples of horizontal log-scale bar charts as an SVG document.

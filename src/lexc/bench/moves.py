@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 import random
 import signal
 import statistics
@@ -37,7 +38,7 @@ def bundled_positions() -> Path:
     return Path(str(resources.files("lexc.bench") / POSITIONS))
 
 
-def read_positions(path: str | Path | None = None) -> list[dict[str, Any]]:
+def read_positions(path: str | os.PathLike[str] | None = None) -> list[dict[str, Any]]:
     """Positions from a JSONL file (``{"cgp": ..., "rack": ...}`` per line); the built-in
     set by default. A bad line is a PositionError naming it."""
     source = Path(path) if path else bundled_positions()
@@ -176,7 +177,9 @@ def compact_and_json(lexicon: Any, strategy: str, used: list[tuple[Any, str, int
     compact, as_json, edges = [], [], []
     if compiled.applicable(lexicon, strategy):  # the edges each position's search reads (Gordon's claim explained)
         for board, rack, _ in used:
-            edges.append(generate_plays(board, rack, lexicon, strategy).search_edges)
+            plays = generate_plays(board, rack, lexicon, strategy)
+            assert isinstance(plays, compiled.CorePlays)  # (the core ran the search: its plays)
+            edges.append(plays.search_edges)
     for _ in range(repeat):
         t = time.perf_counter()
         for board, rack, _ in used:
@@ -186,7 +189,8 @@ def compact_and_json(lexicon: Any, strategy: str, used: list[tuple[Any, str, int
         for board, rack, _ in used:
             generate_plays(board, rack, lexicon, strategy).batch_json()
         as_json.append(time.perf_counter() - t)
-    out = {"compact_positions_per_s": _rate(len(used), compact), "json_positions_per_s": _rate(len(used), as_json)}
+    out: dict[str, Any] = {"compact_positions_per_s": _rate(len(used), compact),
+                           "json_positions_per_s": _rate(len(used), as_json)}
     if edges:
         out["search_edges_per_position"] = statistics.median(edges)
     return out
@@ -246,7 +250,7 @@ def _deadline(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def load_positions(path: str | Path | None = None,
+def load_positions(path: str | os.PathLike[str] | None = None,
                    ruleset: str = "english") -> tuple[list[tuple[Any, str, int]], dict[str, Any]]:
     """The positions of a set as (board, rack, blanks on the rack), and a description of
     the set: its source, size and mix of blanks."""

@@ -27,7 +27,8 @@ def _pos_s(result: dict[str, Any], fmt: str, strategy: str) -> float | None:
     figures = result["formats"].get(fmt, {}).get("movegen", {}).get(strategy)
     if not figures or "skipped" in figures:
         return None
-    return figures["positions_per_s"]["median"]
+    median: float = figures["positions_per_s"]["median"]
+    return median
 
 
 def appel_jacobson(result: dict[str, Any], texts: list[str]) -> dict[str, Any]:

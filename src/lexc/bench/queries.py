@@ -100,7 +100,8 @@ def search_askers(lex: Any, ruleset: Any) -> dict[str, Callable[[str], Any]]:
     study_index(lex, ruleset)  # what the rows read, made once before any is timed (study-index times it)
 
     def words(condition: Any) -> list[str]:
-        return decode(s.search(lex, [condition], ruleset))
+        found: list[str] = decode(s.search(lex, [condition], ruleset))
+        return found
 
     return {
         "search-pattern": lambda p: words(s.Pattern(p)),
@@ -132,7 +133,9 @@ def marisa_askers(base: Any) -> dict[str, Callable[[str], Any]]:
     ask["completions"] = lambda p: sorted(trie.keys(p))
 
     def pattern(p: str) -> list[str]:
-        lead = re.match(r"[A-Z]*", p).group(0)
+        head = re.match(r"[A-Z]*", p)
+        assert head is not None  # (the pattern matches any text, if only with "")
+        lead = head.group(0)
         rx = _regex(p)
         return sorted(w for w in trie.keys(lead) if rx.fullmatch(w))
 

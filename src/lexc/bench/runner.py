@@ -70,7 +70,8 @@ def run_job(job: dict[str, Any], tmp: Path, on_progress: Callable[[str], None], 
         last = last.replace(str(tmp) + os.sep, "bench scratch: ")
         raise BenchError(f"bench: the {job['job']} job of {job.get('name', job['job'])} failed: "
                          f"{last or f'exit status {proc.returncode}'}")
-    return json.loads(result_path.read_text(encoding="utf-8"))
+    result: dict[str, Any] = json.loads(result_path.read_text(encoding="utf-8"))
+    return result
 
 
 def run_bench(wordlist: str | os.PathLike[str] | None = None, formats_: list[str] | None = None,
@@ -101,6 +102,9 @@ def run_bench(wordlist: str | os.PathLike[str] | None = None, formats_: list[str
         if progress:
             progress(step, total, message)
 
+    def noting(prefix: str) -> Callable[[str], None]:  # a job's progress, told as the structure's
+        return lambda message: note(f"{prefix}: {message}")
+
     with tempfile.TemporaryDirectory(prefix="lexc-bench-") as tmpdir:
         tmp = Path(tmpdir)
         query_path = tmp / "queries.json"
@@ -111,12 +115,12 @@ def run_bench(wordlist: str | os.PathLike[str] | None = None, formats_: list[str
             file = tmp / f"bench.{name}"
             step += 1
             figures = run_job({"job": "build", "wordlist": str(source), "out": str(file), **common}, tmp,
-                              lambda m, n=name: note(f"{n}: {m}"))
+                              noting(name))
             step += 1
             use = {"job": "use", "file": str(file), "queries": str(query_path), "budget_query_s": 2.0,
                    "positions": (str(positions) if positions else "") if movegen else None,
                    "movegen_repeat": movegen_repeat or repeat, "budget_s": budget_s, **common}
-            figures.update(run_job(use, tmp, lambda m, n=name: note(f"{n}: {m}")))
+            figures.update(run_job(use, tmp, noting(name)))
             answers[name] = figures.pop("answers")
             figures["baseline"] = name in BASELINES
             figures["engine"] = engine_of(name)
@@ -127,7 +131,7 @@ def run_bench(wordlist: str | os.PathLike[str] | None = None, formats_: list[str
                                                                      "search_memory", "movegen_memory")}
                 # the strategies the compiled core runs (the others are the same Python code on either path)
                 pure_use = {**use, "strategies": list(CORE_SEARCHED)}
-                twin.update(run_job(pure_use, tmp, lambda m, n=name: note(f"{n} (pure Python): {m}"), pure=True))
+                twin.update(run_job(pure_use, tmp, noting(f"{name} (pure Python)"), pure=True))
                 answers[pure_row(name)] = twin.pop("answers")
                 twin["engine"], twin["pure_of"] = "pure Python", name
                 result["formats"][pure_row(name)] = twin
@@ -136,7 +140,7 @@ def run_bench(wordlist: str | os.PathLike[str] | None = None, formats_: list[str
             step += 1
             job = {"job": kind, "name": kind, "wordlist": str(source), "ruleset": ruleset, "repeat": repeat,
                    "queries": str(query_path), "dir": str(tmp), "max_len": 8}
-            jobs[kind] = run_job(job, tmp, lambda m, k=kind: note(f"papers: {m}"))
+            jobs[kind] = run_job(job, tmp, noting("papers"))
     problems = compare_answers(answers)
     moves = {name: f["movegen"] for name, f in result["formats"].items() if "movegen" in f}
     move_problems = compare_digests(moves)

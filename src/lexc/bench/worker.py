@@ -24,7 +24,10 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..wordlist import WordList
 
 BASELINES = ("python-set", "marisa-trie", "alphagram-trie", "alphagram-dict")
 ORDERS = ("1979", "1979-s-before-l", "1977", "alpha", "values", "frequency")
@@ -81,7 +84,8 @@ def build_job(job: dict[str, Any]) -> dict[str, Any]:
     name, repeat, out = job["name"], job["repeat"], Path(job["out"])
     start = peak_mb()
     read_s, build_s = [], []
-    lex = words = None
+    lex: Any = None  # a lexc lexicon, a marisa-trie or a baseline
+    words: WordList | None = None
     for run in range(repeat):
         progress(f"build {run + 1}/{repeat}")
         lex = words = None
@@ -100,6 +104,7 @@ def build_job(job: dict[str, Any]) -> dict[str, Any]:
             lex = formats.build(words, name, job["ruleset"])
         build_s.append(time.perf_counter() - t)
     result: dict[str, Any] = {"read_s": summarize(read_s), "build_s": summarize(build_s)}
+    assert words is not None  # (built at least once)
     if name == "marisa-trie":
         lex.save(str(out))
     elif name in BASELINES:  # the "file" of an in-memory structure is the plain list it is made from
@@ -150,7 +155,7 @@ def use_job(job: dict[str, Any]) -> dict[str, Any]:
     name, repeat = job["name"], job["repeat"]
     start = peak_mb()
     load_s = []
-    lex = None
+    lex: Any = None  # a lexc lexicon, a marisa-trie or a baseline
     added: list[float] = []
     for run in range(repeat):
         progress(f"load {run + 1}/{repeat}")
@@ -205,6 +210,7 @@ def orders_job(job: dict[str, Any]) -> dict[str, Any]:
     """Shapiro & Smith's trie in each canonical order: nodes, file bytes, and the median
     nodes and bytes a sub-anagram search reads, with its time."""
     from .. import formats
+    from ..formats.anatrie import AnagramTrie
     from ..lexicons.source import read_list
 
     words = read_list(job["wordlist"], job["ruleset"])
@@ -220,6 +226,7 @@ def orders_job(job: dict[str, Any]) -> dict[str, Any]:
         path = Path(job["dir"]) / f"order-{order}.anatrie"
         size = formats.save(lex, path)
         lex = formats.load(path)
+        assert isinstance(lex, AnagramTrie)
         figures: dict[str, Any] = {"order": "".join(words.alphabet.label(c) for c in lex.order),
                                    "nodes": lex.stats().get("nodes"), "file_bytes": size}
         for b in (0, 1, 2):

@@ -77,9 +77,11 @@ def cli() -> None:
 def _register(group: click.Group) -> None:
     """Add every command module's commands to the group, each --help naming its code."""
     for module in (lexicons, inspect, query, board, game, bench):
+        assert module.__file__ is not None  # (each is a file of this package)
         where = f"src/lexc/cli/{Path(module.__file__).name}"
         for command in vars(module).values():
             if isinstance(command, click.Command):
+                assert command.callback is not None and command.name is not None  # (a command of ours has both)
                 command.epilog = f"Code: {where} ({command.callback.__name__}), over {LIBRARY[command.name]}."
                 group.add_command(command)
 

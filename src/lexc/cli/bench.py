@@ -28,7 +28,8 @@ from .common import Bounded, BoundedFloat, emit, note, status_line
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), metavar="DIR",
               help="Also write DIR/bench.md, DIR/bench.json and two SVG charts.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
-def bench(wordlist, formats_, positions, repeat, movegen_repeat, budget, movegen, papers, ruleset, out_dir, as_json):
+def bench(wordlist: str | None, formats_: str | None, positions: str | None, repeat: int, movegen_repeat: int | None,
+          budget: float, movegen: bool, papers: bool, ruleset: str, out_dir: str | None, as_json: bool) -> None:
     """Measure every format side by side: build time, file bytes, nodes and edges, load time,
     peak memory, the time of every query kind, move generation per strategy, beside a plain
     Python set and marisa-trie; then the papers' claims measured again. Each structure is

@@ -31,7 +31,8 @@ from .common import (
               help='One position per line, {"cgp": ..., "rack": ...}: one JSON line out per position.')
 @lexicon_option
 @max_words_option
-def moves(lexfile, cgp, board_file, rack, ruleset, as_json, strategy, top, batch, lexicon_opt, max_words):
+def moves(lexfile: str | None, cgp: str | None, board_file: str | None, rack: str | None, ruleset: str, as_json: bool,
+          strategy: str, top: int | None, batch: str | None, lexicon_opt: str | None, max_words: int) -> None:
     """Every legal play for a position and rack, best first (score, then notation); exit 1
     (and "no play" on stderr) if there is none. --rack alone is on the empty board.
 
@@ -71,7 +72,8 @@ def moves(lexfile, cgp, board_file, rack, ruleset, as_json, strategy, top, batch
 @click.argument("args", nargs=-1, required=True, metavar="[LEXFILE] PLAY")
 @position_options
 @lexicon_option
-def judge(args, cgp, board_file, rack, ruleset, as_json, lexicon_opt):
+def judge(args: tuple[str, ...], cgp: str | None, board_file: str | None, rack: str | None, ruleset: str,
+          as_json: bool, lexicon_opt: str | None) -> None:
     """Judge a play: legal or not (and why), the words it forms, its score. LEXFILE is a
     lexicon file or word list [default: bundled ENABLE]. PLAY is '8H WORD' (across) or
     'H8 WORD' (down) from the whole word's first square, an exchange '-ABC' or a pass '-'
@@ -102,7 +104,7 @@ def judge(args, cgp, board_file, rack, ruleset, as_json, lexicon_opt):
                                               if ruling.score is not None else "")
     elif ruling.play == "-":
         text = f"legal: - (a pass) scores 0; leave {ruling.leave or '-'}"
-    elif ruling.play.startswith("-"):
+    elif ruling.play is not None and ruling.play.startswith("-"):  # (a legal ruling names its play)
         text = (f"legal: {ruling.play} exchanges {ruling.tiles_played} tile{'s' * (ruling.tiles_played != 1)}, "
                 f"scores 0; leave {ruling.leave or '-'}")
     else:

@@ -6,15 +6,21 @@ from __future__ import annotations
 import math
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from ..formats import FORMATS  # the registry's names (each format's module is imported when used)
 from ..formats.errors import FormatError
 from ..limits import MAX_COUNT, MAX_LISTED_WORDS
+
+if TYPE_CHECKING:
+    from ..board.board import Position
+    from ..ruleset import Ruleset
+
+F = TypeVar("F", bound=Callable[..., Any])  # a command function, as a decorator hands it on
 
 MAX_MESSAGE = 400  # characters of an error line: an input of any size is quoted in part
 
@@ -88,7 +94,7 @@ def lexicon_file(positional: str | None, option: str | None) -> str | None:
     return positional if positional is not None else option
 
 
-def lexicon_option(f):
+def lexicon_option(f: F) -> F:
     """``-L/--lexicon FILE``, spelled the same on every command that uses a lexicon."""
     return click.option("-L", "--lexicon", "lexicon_opt", metavar="FILE",
                         help="Lexicon file or word list [default: the LEXFILE argument, else bundled ENABLE].")(f)
@@ -100,7 +106,7 @@ def nothing_found(what: str) -> None:
     raise Negative
 
 
-def lexicon_options(f):
+def lexicon_options(f: F) -> F:
     """Options shared by the query commands."""
     f = click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")(f)
     f = click.option("-r", "--ruleset", default="english", show_default=True,
@@ -113,7 +119,7 @@ def lexicon_options(f):
     return f
 
 
-def position_options(f):
+def position_options(f: F) -> F:
     """Options shared by the board commands."""
     f = click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")(f)
     f = click.option("-r", "--ruleset", default="english", show_default=True, help="Ruleset: board, tiles, bingo.")(f)
@@ -125,7 +131,8 @@ def position_options(f):
     return f
 
 
-def position_args(cgp: str | None, board_file: str | None, rack: str | None, ruleset: str):
+def position_args(cgp: str | None, board_file: str | None, rack: str | None,
+                  ruleset: str) -> tuple[Ruleset, Position, str]:
     """(ruleset, position, rack) from the board options: ``--rack`` as given (an explicit
     ``--rack ''`` is an empty rack), else the CGP's rack to move; neither is a usage error.
     A rack with no position (no ``--cgp``, no ``--board``) is on the ruleset's empty board."""
@@ -156,7 +163,7 @@ def stages(length: int) -> Iterator[Any]:
         return
     unit = 100  # steps of the bar per stage
     with click.progressbar(length=length * unit, label="reading", file=sys.stderr, show_eta=True) as bar:
-        state = {"stage": None, "index": -1}
+        state: dict[str, Any] = {"stage": None, "index": -1}
 
         def progress(stage: str, done: float = 0.0) -> None:
             if stage != state["stage"]:
@@ -171,7 +178,7 @@ def stages(length: int) -> Iterator[Any]:
 
 
 @contextmanager
-def status_line():
+def status_line() -> Iterator[Callable[[int, int, str], None]]:
     """A one-line progress display on a terminal (``[step/total] message``), cleared at the end."""
     import shutil
 
@@ -231,7 +238,7 @@ class BoundedFloat(click.FloatRange):
         return f"{self.min:g}<=x<={self.max:g}"
 
 
-def count_option(*names: str, low: int = 1, help: str, **kwargs: Any):
+def count_option(*names: str, low: int = 1, help: str, **kwargs: Any) -> Callable[[F], F]:
     """An option holding a count or limit (``-n``, ``--limit``): ``Bounded(low, MAX_COUNT)``,
     shown as N."""
     return click.option(*names, type=Bounded(low, MAX_COUNT), metavar="N", help=help, **kwargs)
@@ -264,7 +271,7 @@ def _shown(arg: str, width: int = 60) -> str:
     return text + ("..." if len(arg) > width else "")
 
 
-def max_words_option(f):
+def max_words_option(f: F) -> F:
     """``--max-words``: how many words of a compiled file lexc lists at once (convert, edit,
     export, build --from kwg, the listing queries); a file that spells more is refused before
     any word is listed."""

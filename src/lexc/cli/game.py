@@ -21,7 +21,7 @@ from .common import Bounded, Negative, emit, lexicon_file, lexicon_option, note
               help="Lexicon file or word list to judge the words [default: bundled ENABLE].")
 @click.option("-a", "--all", "every_event", is_flag=True, help="Show every event, not only the problems.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
-def replay(game, lexfile, every_event, as_json):
+def replay(game: str, lexfile: str | None, every_event: bool, as_json: bool) -> None:
     """Replay a GCG game through the referee: recorded and computed scores, words the
     lexicon lacks, score mismatches, broken rules (the bag's too: an exchange with too few
     tiles in the bag, a turn after the end, going out with tiles left). Exit status 0 iff no
@@ -55,7 +55,8 @@ def replay(game, lexfile, every_event, as_json):
               help='Write every position met, {"game", "turn", "cgp", "rack"} per line.')
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 @lexicon_option
-def selfplay(lexfile, ruleset, games, seed, strategy, end_rule, out_dir, positions_out, as_json, lexicon_opt):
+def selfplay(lexfile: str | None, ruleset: str, games: int, seed: int, strategy: str, end_rule: str,
+             out_dir: str | None, positions_out: str | None, as_json: bool, lexicon_opt: str | None) -> None:
     """Greedy programs play complete games (a real bag, exchanges and passes, the standard end of
     game); every game's GCG record is replayed through the referee (exit 1 if a replay
     disagrees) and, with -o, written to DIR. The same seed gives the same games.
@@ -71,7 +72,9 @@ def selfplay(lexfile, ruleset, games, seed, strategy, end_rule, out_dir, positio
     lexicon = open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset, progress=note)
     check_listable(lexicon, lexfile or "the bundled lexicon")  # the programs' plays grow with the lexicon
     name = Path(lexfile).stem if lexfile else "ENABLE"
-    summaries, positions, failed = [], [], []
+    summaries: list[dict[str, Any]] = []
+    positions: list[dict[str, Any]] = []
+    failed: list[int] = []
     bar = click.progressbar(length=games, label="self-play", file=sys.stderr) if common.on_terminal() else None
     for i in range(games):
         result = play_game(lexicon, ruleset, seed + i, strategy, end_rule, lexicon_name=name)
@@ -124,7 +127,8 @@ def selfplay(lexfile, ruleset, games, seed, strategy, end_rule, out_dir, positio
 @click.option("--color/--no-color", default=None, help="Colour the board [default: on a colour terminal].")
 @click.option("--json", "as_json", is_flag=True, help="The game's summary as JSON at the end (the game on stderr).")
 @lexicon_option
-def play(lexfile, ruleset, seed, strategy, level, name, end_rule, save, watch, color, as_json, lexicon_opt):
+def play(lexfile: str | None, ruleset: str, seed: int | None, strategy: str, level: str, name: str, end_rule: str,
+         save: str | None, watch: bool, color: bool | None, as_json: bool, lexicon_opt: str | None) -> None:
     """Play a game against lexc in the terminal: type plays as 8H WORD (across) or H8 WORD
     (down), or pass, exchange TILES, check, anagram, hooks, hint, add, score, board, help, quit
     (Ctrl-C ends and saves the game as quit does).

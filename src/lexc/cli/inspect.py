@@ -5,6 +5,7 @@ Thin wrappers over ``lexc.lexicons`` (compile.describe/verify, diff, stats) and 
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import click
 
@@ -16,7 +17,7 @@ from .common import Negative, count_option, emit, max_words_option, note, one_li
 @click.command()
 @click.argument("file", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
-def info(file, as_json):
+def info(file: str | None, as_json: bool) -> None:
     """Show a lexicon's header and size figures (FILE defaults to bundled ENABLE).
 
     Example: lexc info enable.dawg --json
@@ -39,7 +40,7 @@ def info(file, as_json):
 @click.option("-r", "--ruleset", default=None, help="Ruleset to read --against with [default: the file's].")
 @max_words_option
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
-def verify_cmd(file, against, ruleset, max_words, as_json):
+def verify_cmd(file: str | None, against: str | None, ruleset: str | None, max_words: int, as_json: bool) -> None:
     """Check a lexicon file: magic, version, checksums, invariants, its words' count and
     SHA-256, and (with --against) the exact word set, naming the first words that differ.
 
@@ -58,7 +59,8 @@ def verify_cmd(file, against, ruleset, max_words, as_json):
     except (FormatError, WordListError) as exc:
         if file is None or not os.path.isfile(file):
             raise  # nothing to verify: bad usage, not a finding
-        result = {"path": file, "words": None, "wordlist_sha256": None, "problems": [one_line(exc)], "ok": False}
+        result: dict[str, Any] = {"path": file, "words": None, "wordlist_sha256": None, "problems": [one_line(exc)],
+                                  "ok": False}
         emit(result, as_json, f"FAILED: {one_line(exc)}")
         raise Negative from None
     words = None
@@ -83,7 +85,7 @@ def verify_cmd(file, against, ruleset, max_words, as_json):
 @click.argument("file", required=False)
 @count_option("-n", "--limit", low=0, default=None, help="Show at most N rows.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
-def dump(file, limit, as_json):
+def dump(file: str | None, limit: int | None, as_json: bool) -> None:
     """Print a lexicon's low-level table, one row per edge (a prefix set: one per key).
 
     Example: lexc dump formats/golden/hook.gaddawg
@@ -91,7 +93,7 @@ def dump(file, limit, as_json):
     from ..lexicons.source import open_lexicon
 
     lexicon = open_lexicon(file, progress=note)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for row in lexicon.dump_rows():
         if limit is not None and len(rows) >= limit:
             break
@@ -107,10 +109,11 @@ def dump(file, limit, as_json):
 
 @click.command(name="formats")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
-def formats_cmd(as_json):
+def formats_cmd(as_json: bool) -> None:
     """List the registered lexicon formats and their capabilities."""
-    data = [{"name": cls.name, "version": cls.version, "description": cls.description,
-             "capabilities": cls.capabilities.names(), "options": cls.options} for cls in FORMATS.values()]
+    data: list[dict[str, Any]] = [{"name": cls.name, "version": cls.version, "description": cls.description,
+                                   "capabilities": cls.capabilities.names(), "options": cls.options}
+                                  for cls in FORMATS.values()]
     width = max(len(d["name"]) for d in data)
     emit(data, as_json, "\n".join(f"{d['name']:<{width}}  v{d['version']}  {d['description']}\n"
                                   f"{'':<{width + 2}}capabilities: {', '.join(d['capabilities']) or '-'}"
@@ -119,7 +122,7 @@ def formats_cmd(as_json):
 
 @click.command()
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
-def rulesets(as_json):
+def rulesets(as_json: bool) -> None:
     """List the bundled rulesets (alphabet, tiles, board)."""
     from ..ruleset import available, load_ruleset
 
@@ -139,7 +142,7 @@ def rulesets(as_json):
 @click.option("--counts", "counts_only", is_flag=True, help="Counts only, no word lists.")
 @max_words_option
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
-def diff(a, b, ruleset, limit, counts_only, max_words, as_json):
+def diff(a: str, b: str, ruleset: str, limit: int | None, counts_only: bool, max_words: int, as_json: bool) -> None:
     """Words only in A, only in B, and the counts. A and B may be compiled lexicons of any
     format or plain word lists; they are compared in the alphabet's order, by streaming
     merge. Exit status 0 when they hold the same words, 1 when they differ.
@@ -169,7 +172,7 @@ def diff(a, b, ruleset, limit, counts_only, max_words, as_json):
 @click.option("-r", "--ruleset", help="Ruleset to measure against (default: the lexicon's own, else english).")
 @max_words_option
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
-def stats(file, ruleset, max_words, as_json):
+def stats(file: str | None, ruleset: str | None, max_words: int, as_json: bool) -> None:
     """Length histogram, letter frequencies and how many words fit the board, a rack, a bingo
     and the bag, for a compiled lexicon or a plain word list (default: the bundled ENABLE).
 

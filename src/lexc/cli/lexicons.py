@@ -43,8 +43,9 @@ from .common import Bounded, emit, max_words_option, note, stages
 @max_words_option
 @click.option("-v", "--verbose", is_flag=True, help="List rejected words.")
 @click.option("--json", "as_json", is_flag=True, help="Print the build report as JSON (-f all: a list of them).")
-def build(wordlist, format_, ruleset, out, min_len, max_len, skip_invalid, layout, order, disk, source, max_words,
-          verbose, as_json):
+def build(wordlist: str, format_: str, ruleset: str, out: str | None, min_len: int, max_len: int | None,
+          skip_invalid: bool, layout: str, order: str, disk: str, source: str, max_words: int, verbose: bool,
+          as_json: bool) -> None:
     """Compile WORDLIST into a lexicon file, or with -f all into one file per format.
 
     Example: lexc build wordlists/enable1.txt -f dawg -o enable.dawg
@@ -53,7 +54,7 @@ def build(wordlist, format_, ruleset, out, min_len, max_len, skip_invalid, layou
     """
     from ..lexicons.compile import compile_all, compile_file
 
-    list_options = {"min_len": min_len, "max_len": max_len, "skip_invalid": skip_invalid}
+    list_options: dict[str, Any] = {"min_len": min_len, "max_len": max_len, "skip_invalid": skip_invalid}
     chosen = {"layout": layout, "order": order, "disk": disk}
     if format_ == "all":
         with stages(1 + 2 * len(FORMATS)) as progress:
@@ -108,7 +109,7 @@ def _reject_lines(report: dict[str, Any]) -> list[str]:
               "in the current directory].")
 @max_words_option
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def convert(source, format_, out, max_words, as_json):
+def convert(source: str, format_: str, out: str | None, max_words: int, as_json: bool) -> None:
     """Re-encode the compiled lexicon IN into another format, keeping its words, alphabet,
     ruleset and word-list options (--min-len, --max-len, --skip-invalid).
 
@@ -138,7 +139,8 @@ def convert(source, format_, out, max_words, as_json):
 @click.option("-o", "--out", type=click.Path(dir_okay=False), help="Output file [default: FILE, replaced atomically].")
 @max_words_option
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def edit(file, add, remove, add_file, remove_file, out, max_words, as_json):
+def edit(file: str, add: tuple[str, ...], remove: tuple[str, ...], add_file: tuple[str, ...],
+         remove_file: tuple[str, ...], out: str | None, max_words: int, as_json: bool) -> None:
     """Add and remove words in the compiled lexicon FILE, rebuilding it in the same format with
     the same ruleset and options (the result is byte-identical to building the edited list).
 
@@ -190,7 +192,7 @@ def _edit_lines(report: dict[str, Any]) -> list[str]:
 @click.option("-r", "--ruleset", default="english", show_default=True, help="Alphabet when FILE is a plain word list.")
 @max_words_option
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
-def export(file, target, out, ruleset, max_words, as_json):
+def export(file: str, target: str, out: str, ruleset: str, max_words: int, as_json: bool) -> None:
     """Write a lexicon (any format, or a plain word list) in another engine's layout: a KWG
     file (wolges, Macondo, MAGPIE: DAWG and GADDAG in one array of 32-bit edges), written
     atomically. `lexc build --from kwg` reads one back.
@@ -225,7 +227,8 @@ def export(file, target, out, ruleset, max_words, as_json):
 @click.option("--train", type=click.Path(dir_okay=False, exists=True), metavar="LIST",
               help="Word list the chain learns from [default: the bundled ENABLE].")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def synth(count, out, seed, order, min_len, max_len, train, as_json):
+def synth(count: int, out: str | None, seed: int, order: int, min_len: int, max_len: int, train: str | None,
+          as_json: bool) -> None:
     """Write a synthetic word list of N distinct words, far bigger than any real lexicon, for
     testing and measuring the formats at scale. Words come from a letter Markov chain trained
     on a real list: English-like beginnings, endings and lengths, mostly not English. The same

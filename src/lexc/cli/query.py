@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import chain, islice
+from typing import TYPE_CHECKING
 
 import click
 
 from ..limits import MAX_COUNT, MAX_WORD_TILES
 from .common import Bounded, Negative, count_option, emit, lexicon_arg, lexicon_options, max_words_option, nothing_found
 
+if TYPE_CHECKING:
+    from ..lexicons.search import Row
+
 
 @click.command()
 @click.argument("args", nargs=-1, required=True, metavar="[FILE] WORD...")
 @lexicon_options
-def check(args, lexicon_opt, format_, ruleset, as_json):
+def check(args: tuple[str, ...], lexicon_opt: str | None, format_: str, ruleset: str, as_json: bool) -> None:
     """Check words; exit 0 iff every word is valid.
 
     Example: lexc check QI ZA XU
@@ -31,7 +36,8 @@ def check(args, lexicon_opt, format_, ruleset, as_json):
 @click.option("--pattern", default=None, help="Pattern: ? one letter, * any run, [ABC], [^ABC].")
 @count_option("-n", "--limit", default=None, help="Show at most N words.")
 @lexicon_options
-def words(args, prefix, pattern, limit, lexicon_opt, format_, ruleset, as_json):
+def words(args: tuple[str, ...], prefix: str, pattern: str | None, limit: int | None, lexicon_opt: str | None,
+          format_: str, ruleset: str, as_json: bool) -> None:
     """List words, all or by prefix or pattern ([A-E] a range, [^AEIOU] any but those); exit 1
     (and "no words" on stderr) if none.
 
@@ -44,7 +50,8 @@ def words(args, prefix, pattern, limit, lexicon_opt, format_, ruleset, as_json):
         raise click.UsageError(f"unexpected argument {rest[0]!r} (a prefix is --prefix, a pattern --pattern)")
     found = lexicon.iter_words(prefix, pattern)  # streamed: a list of millions prints in bounded memory
     first = next(found, None)
-    shown = chain((first,), islice(found, limit - 1) if limit is not None else found) if first is not None else iter(())
+    shown: Iterator[str] = (chain((first,), islice(found, limit - 1) if limit is not None else found)
+                            if first is not None else iter(()))
     if as_json:
         emit(answers(shown), True)
     else:
@@ -62,7 +69,8 @@ def words(args, prefix, pattern, limit, lexicon_opt, format_, ruleset, as_json):
                    "(with --json: {words, stats}).")
 @lexicon_options
 @max_words_option
-def anagram(args, sub, stats, lexicon_opt, format_, ruleset, max_words, as_json):
+def anagram(args: tuple[str, ...], sub: bool, stats: bool, lexicon_opt: str | None, format_: str, ruleset: str,
+            max_words: int, as_json: bool) -> None:
     """Anagrams of RACK (? is a blank; blank-made letters print in lower case); exit 1 (and
     "no words" on stderr) if none.
 
@@ -90,7 +98,7 @@ def anagram(args, sub, stats, lexicon_opt, format_, ruleset, max_words, as_json)
 @click.command()
 @click.argument("args", nargs=-1, required=True, metavar="[FILE] WORD...")
 @lexicon_options
-def hooks(args, lexicon_opt, format_, ruleset, as_json):
+def hooks(args: tuple[str, ...], lexicon_opt: str | None, format_: str, ruleset: str, as_json: bool) -> None:
     """Front and back hooks of words, and whether each word is valid.
 
     Example: lexc hooks CARE
@@ -134,9 +142,12 @@ def hooks(args, lexicon_opt, format_, ruleset, as_json):
 @count_option("-n", "--limit", default=None, help="Show at most N rows (after sorting).")
 @lexicon_options
 @max_words_option
-def search_cmd(args, pattern, anagram, subanagram, length, contains, begins, ends, anagram_count, front_hook,
-               back_hook, drops_first, drops_last, in_file, probability, blanks, negated, sort, group, as_csv,
-               limit, lexicon_opt, format_, ruleset, max_words, as_json):
+def search_cmd(args: tuple[str, ...], pattern: str | None, anagram: str | None, subanagram: str | None,
+               length: str | None, contains: str | None, begins: str | None, ends: str | None,
+               anagram_count: str | None, front_hook: str | None, back_hook: str | None, drops_first: bool,
+               drops_last: bool, in_file: str | None, probability: str | None, blanks: int, negated: tuple[str, ...],
+               sort: str, group: bool, as_csv: bool, limit: int | None, lexicon_opt: str | None, format_: str,
+               ruleset: str, max_words: int, as_json: bool) -> None:
     """Words that meet every condition given (AND; --not KIND=VALUE negates one), as a study
     table: front hooks, the word (a dot where removing its first or last tile leaves a word),
     back hooks, probability rank, alphagram, number of anagrams. Exit 1 (and "no words" on
@@ -187,7 +198,7 @@ def search_cmd(args, pattern, anagram, subanagram, length, contains, begins, end
         nothing_found("no words")
 
 
-def _study_table(table, group: bool) -> str:
+def _study_table(table: list[Row], group: bool) -> str:
     """The rows as a text table under a header: hooks around the word, inner-hook dots,
     probability rank, alphagram, number of anagrams (a blank line between anagram sets with
     ``group``)."""

@@ -17,13 +17,15 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from operator import add
-from typing import Any, ClassVar, NoReturn, Protocol, runtime_checkable
+from typing import Any, ClassVar, NoReturn, Protocol, TypeVar, runtime_checkable
 
 from .. import native
 from ..alphabet import BLANK_FLAG, MAX_WORD_TILES, UNBLANK, Alphabet
 from ..pattern import Matcher, can_match, parse_pattern
 from . import schema
 from .errors import FormatError
+
+T = TypeVar("T")
 
 # an opaque handle: whatever the format uses to name a position in its graph (an edge index, a
 # key), handed back to the same lexicon's primitives; each format's own methods say which
@@ -420,7 +422,7 @@ class TooManyAnswers(FormatError):
         super().__init__(f"more than {MAX_ANSWERS:,} answers: narrow the query")
 
 
-def answers(found: Iterable[bytes]) -> list[bytes]:
+def answers(found: Iterable[T]) -> list[T]:
     """The words of a search as a list, refused (TooManyAnswers) past ``MAX_ANSWERS``: a
     small file can spell an enormous list, and memory is bounded by what was asked."""
     out = list(islice(found, MAX_ANSWERS + 1))
