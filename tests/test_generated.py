@@ -48,13 +48,16 @@ from rulegen import WordSet
 # suite reports the failing example as found (the message holds all of it); LEXC_SHRINK=1
 # asks Hypothesis for the smallest one.
 PHASES = (Phase.explicit, Phase.generate) + ((Phase.shrink,) if os.environ.get("LEXC_SHRINK") else ())
-SETTINGS = settings(deadline=None, derandomize=True, database=None, print_blob=False, phases=PHASES,
+# LEXC_SOAK=N (a soak run, not the suite's): N times as many examples, drawn afresh each run
+# (not derandomized), e.g. LEXC_SOAK=20 pytest -n0 -s tests/test_generated.py
+SOAK = int(os.environ.get("LEXC_SOAK", "1") or 1)
+SETTINGS = settings(deadline=None, derandomize=SOAK == 1, database=None, print_blob=False, phases=PHASES,
                     suppress_health_check=list(HealthCheck))
-LOADS = 150  # rulesets drawn to check the loader reads what the TOML says
+LOADS = 150 * SOAK  # rulesets drawn to check the loader reads what the TOML says
 # rulesets (each with its word list) whose positions are compared, and whose lexicons are
 # queried, by regime (``rulegen.rulesets``)
-PLAY_RULESETS = {"small": 24, "tiny": 8, "wide": 8, "huge": 8}
-QUERY_RULESETS = {"small": 20, "tiny": 6, "wide": 10, "huge": 6}
+PLAY_RULESETS = {regime: n * SOAK for regime, n in {"small": 24, "tiny": 8, "wide": 8, "huge": 8}.items()}
+QUERY_RULESETS = {regime: n * SOAK for regime, n in {"small": 20, "tiny": 6, "wide": 10, "huge": 6}.items()}
 POSITIONS = 4  # positions per ruleset: the empty board and boards after 1..4 plays
 ATTEMPTS = 4  # placements (legal or not) per position judged over every lexicon
 
