@@ -4,10 +4,11 @@ A lexicon is given a backend when it is made (built, loaded, opened: ``lexc.nati
 and keeps it; its format, the move generator and the searches hand every hot operation to it
 and never ask which one it is. Each operation comes with its *reference*: the pure-Python code
 that defines the answer (a word graph's queries, the minimizer, Shapiro & Smith's search, a
-position's plays, Zyzzyva's combinations). ``PureBackend`` runs the reference; ``Compiled``
-runs the compiled core where it has the operation and the reference where it has not (a
-strategy it does not implement, a count past 64 bits), so the two give the same answers by
-construction, and the agreement tests hold them to it on generated inputs.
+position's plays, Zyzzyva's combinations). ``Backend`` (``native.PURE``) runs the reference;
+``CompiledBackend`` (``native.COMPILED``) runs the compiled core where it has the operation and
+the reference where it has not (a strategy it does not implement, a lexicon that is no word
+graph, a count past 64 bits), so the callers never ask which one they hold, and the agreement
+tests hold the two to the same answers, on the bundled rulesets and on generated ones.
 """
 
 from __future__ import annotations
