@@ -36,7 +36,14 @@ class PlayError(LexcError, ValueError):
 
 class PlacementError(PlayError):
     """Readable notation that does not fit the board: off the board, or a letter marked as
-    on the board that is not there. The referee reports it as the play's fault."""
+    on the board that is not there. The referee reports it as the play's fault.
+    ``suggestion`` is the play written as the rule wants it when the only fault is where
+    the word starts or ends (the message's ``write ...``), else None; it is notation, not
+    a ruling: the play it names may still be illegal."""
+
+    def __init__(self, message: str, suggestion: str | None = None):
+        super().__init__(message)
+        self.suggestion = suggestion
 
 
 @dataclass(frozen=True, order=True)
@@ -178,7 +185,8 @@ def _whole_word(written: str, play: Play, board: Board) -> Play:
     starts = f"starts at {whole.coordinate()}, not {play.coordinate()}" if before else ""
     continues = f"continues at {Play(end_r, end_c, play.down, b'').coordinate()}" if after else ""
     fault = f"{starts}, and {continues}" if starts and continues else starts or continues
-    raise PlacementError(f"{written}: the word {fault}: write {whole.notation(board)}")
+    suggestion = whole.notation(board)
+    raise PlacementError(f"{written}: the word {fault}: write {suggestion}", suggestion)
 
 
 def _tokens(word: str, alphabet: Alphabet) -> Iterator[tuple[int | None, bool]]:

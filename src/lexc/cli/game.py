@@ -122,8 +122,10 @@ def selfplay(lexfile: str | None, ruleset: str, games: int, seed: int, strategy:
 @click.option("--end-rule", type=click.Choice(["doubling", "add-and-subtract"]), default="doubling",
               show_default=True, help="End-rack points: NASPA's doubling or WESPA's add-and-subtract.")
 @click.option("--save", type=click.Path(dir_okay=False), metavar="FILE.gcg",
-              help="Where the game is saved as GCG [default: lexc-game-SEED.gcg].")
-@click.option("--watch", is_flag=True, help="Watch two programs play (the same game loop).")
+              help="Where the game is saved as GCG [default: your game to lexc-game-SEED.gcg in the current "
+                   "folder, never over a file already there; a --watch game only with --save].")
+@click.option("--watch", is_flag=True,
+              help="Watch two programs play (the same game loop); saved only with --save.")
 @click.option("--color/--no-color", default=None, help="Colour the board [default: on a colour terminal].")
 @click.option("--json", "as_json", is_flag=True, help="The game's summary as JSON at the end (the game on stderr).")
 @lexicon_option
@@ -146,6 +148,8 @@ def play(lexfile: str | None, ruleset: str, seed: int | None, strategy: str, lev
 
     if not name or name.split() != [name] or ":" in name or name == "lexc":
         raise click.BadParameter("a nickname without spaces or ':', other than 'lexc'", param_hint="--name")
+    if save is not None:  # refused before the game, not after it
+        check_save_path(save)
     rules = load_ruleset(ruleset)
     lexfile = lexicon_file(lexfile, lexicon_opt)
     lexicon = open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset, progress=note)
@@ -176,12 +180,37 @@ def play(lexfile: str | None, ruleset: str, seed: int | None, strategy: str, lev
     say(f"lexc play: seed {seed} (the same seed deals the same game), {rules.name} rules, lexicon {name_tag}; "
         "type help for the commands")
     end = play_game(manager, session)
-    path = save or f"lexc-game-{seed}.gcg"
-    write_atomic(path, save_record(manager).encode("utf-8"))
-    say(f"saved to {path} (lexc replay {path})")
+    path = save if save is not None or watch else free_game_path(seed)
+    if path is None:  # a watched game is the seed's to play again: nothing is written unasked
+        say(f"not saved (--save FILE.gcg saves a game; lexc play --watch --seed {seed} plays this one again)")
+    else:
+        write_atomic(path, save_record(manager).encode("utf-8"))
+        say(f"saved to {path} (lexc replay {path})")
     if as_json:
         emit({"seed": seed, "players": [p.nick for p in manager.players], "scores": list(manager.scores),
               "end": end, "turns": manager.turns, "added": session.added, "gcg": path}, True)
+
+
+def check_save_path(save: str) -> None:
+    """Refuse a --save path the game could not be written to (no such folder, a folder not
+    writable; click refuses a folder), in one line before the game starts."""
+    folder = os.path.dirname(os.path.abspath(save))
+    problem = (f"no folder {folder}" if not os.path.isdir(folder)
+               else f"the folder {folder} is not writable" if not os.access(folder, os.W_OK) else None)
+    if problem:
+        raise click.BadParameter(f"{save}: {problem}", param_hint="--save")
+
+
+def free_game_path(seed: int) -> str:
+    """Where a game played without --save goes: lexc-game-SEED.gcg in the current folder, or
+    lexc-game-SEED-2.gcg, -3, ... if that file is there already (a game is never written over
+    another), as an absolute path so that the message says where it is."""
+    base = os.path.abspath(f"lexc-game-{seed}")
+    path, n = f"{base}.gcg", 1
+    while os.path.lexists(path):
+        n += 1
+        path = f"{base}-{n}.gcg"
+    return path
 
 
 def typed_line(stream: Any) -> str | None:

@@ -157,7 +157,7 @@ def parse_gcg(text: str, encoding: str = "utf-8") -> Game:
                     raise GCGError(f"line {n}: both players have the nickname {excerpt(nick)}")
                 game.players[p], nicks[nick] = (nick, full or nick), p
             elif name == "note":
-                _add_note(game, value)
+                add_note(game, value)
             else:
                 game.pragmas.append((name, value))
         elif line.startswith(">"):
@@ -170,7 +170,7 @@ def parse_gcg(text: str, encoding: str = "utf-8") -> Game:
                 raise GCGError(f"line {n}: no player has the nickname {excerpt(nick.strip())} (players: {known})")
             game.events.append(_event(n, nicks[nick.strip()], body))
         elif in_note:
-            _add_note(game, line)
+            add_note(game, line)
         else:
             raise GCGError(f"line {n}: not a pragma (#...), an event (>...) or a #note's continuation")
     if not game.events and not any(nick for nick, _ in game.players):
@@ -178,12 +178,28 @@ def parse_gcg(text: str, encoding: str = "utf-8") -> Game:
     return game
 
 
-def _add_note(game: Game, text: str) -> None:
-    """Append a note line to the last event's note (or the game's, before any event)."""
+def add_note(game: Game, text: str) -> None:
+    """Append a note line to the last event's note (or the game's, before any event): the
+    reader's rule for a ``#note`` line, and how a program records one as the game goes."""
     if game.events:
         game.events[-1].note = f"{game.events[-1].note}\n{text}".lstrip("\n")
     else:
         game.notes = f"{game.notes}\n{text}".lstrip("\n")
+
+
+ADDED_WORDS = "added to this game's lexicon:"  # a #note of lexc play's add: "NICK added ...: WORD WORD"
+
+
+def added_words(game: Game) -> list[str]:
+    """The words a game's notes say were added to its lexicon during the game (``lexc play``'s
+    ``add`` writes ``#note NICK added to this game's lexicon: WORD...``), in order."""
+    words: list[str] = []
+    for note in [game.notes, *(e.note for e in game.events)]:
+        for line in note.split("\n"):
+            head, found, tail = line.partition(ADDED_WORDS)
+            if found and len(head.split()) == 1:
+                words += [w for w in tail.split() if w not in words]
+    return words
 
 
 def _event(n: int, player: int, body: str) -> Event:

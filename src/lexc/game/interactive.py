@@ -6,8 +6,11 @@ rack, both scores and the bag. The person types a play in standard notation (``8
 across, ``H8 WORD`` down, from the whole word's first square, a blank in lower case, the
 board's letters in parentheses or spelled out; the rule is ``play.parse_play``'s, the same
 as ``lexc judge`` and ``lexc replay``), ``pass``, ``exchange TILES``, or asks the
-lexicon manager (``check``, ``anagram``, ``hooks``, ``add``), and the game manager referees
-the play: a refusal is one line naming the rule or the words. ``hint`` lists the best plays
+lexicon manager (``check``, ``anagram``, ``hooks``, ``add``, which the saved game records
+as a ``#note``), and the game manager referees the play: a refusal is one line naming the
+rule or the words, with how to write the play (from the word's first square, a blank in
+lower case) only when the referee accepts it so written (``advice.py``); a word that is
+neither a command nor a coordinate is an unknown command. ``hint`` lists the best plays
 for the person's rack. The program answers with its play, score and leave. Ctrl-C ends the
 game like ``quit``: the game so far is saved. Programs and people go through the same ``GameManager`` loop
 (``play_game``), so a game between two programs (``--watch``) runs the very same code.
@@ -26,7 +29,9 @@ from ..alphabet import BLANK_FLAG
 from ..board.board import Board, tile_text, unseen
 from ..board.referee import judge
 from ..lexicons.edit import with_words
-from .gcg import EXCHANGE, PASS, PLAY, write_gcg
+from ..wordlist import excerpt
+from .advice import explain_refusal
+from .gcg import ADDED_WORDS, EXCHANGE, PASS, PLAY, add_note, write_gcg
 from .manager import GameManager, IllegalAction, tiles_text
 from .players import Action, ProgramPlayer, TurnView
 
@@ -40,7 +45,7 @@ HELP = """commands:
   anagram [LETTERS]   the words your rack (or LETTERS, ? a blank) makes, longest first
   hooks WORD          the letters that go before and after a word
   hint [N]            the N best plays for your rack (5 if no N), with their scores
-  add WORD            add a word to this game's lexicon (asks first)
+  add WORD            add a word to this game's lexicon (asks first; the saved game notes it)
   score               the scores, the bag and the unseen tiles
   board               show the board again
   help                this list
@@ -55,6 +60,13 @@ _MARK_STYLE: dict[str, dict[str, Any]] = {"=": {"bg": "red", "fg": "white"}, "-"
 
 class Quit(Exception):
     """The person ended the game."""
+
+
+def looks_like_play(word: str) -> bool:
+    """Whether the first word of a line is meant as a play's coordinate (``8H``, ``H8``,
+    ``h8word``: a digit first, or a letter then a digit) rather than a command."""
+    return bool(word) and word[0].isascii() and (word[0].isdigit() or (
+        len(word) > 1 and word[0].isalpha() and word[1].isascii() and word[1].isdigit()))
 
 
 def premium_mark(board: Board, row: int, col: int) -> str:
@@ -138,6 +150,9 @@ class HumanPlayer:
             if handler:
                 handler(view, rest)
                 continue
+            if not looks_like_play(words[0]):
+                console.say(f"unknown command {excerpt(words[0], 20)}: type help for the commands")
+                continue
             return Action.place(line.strip())  # the referee reads it (play.parse_play's rule) and says why not
 
 
@@ -217,6 +232,9 @@ class Session:
             return self.console.say(str(exc))
         self.use_lexicon(lexicon)
         self.added += added
+        if self.manager is not None:  # the saved game says so: lexc replay judges by its own list
+            add_note(self.manager.record, f"{self.manager.players[self.manager.on_turn].nick} {ADDED_WORDS} "
+                                          f"{' '.join(added)}")
         self.console.say(f"added for this game: {' '.join(added)}")
 
     def use_lexicon(self, lexicon: Any) -> None:
@@ -271,10 +289,15 @@ def play_game(manager: GameManager, session: Session) -> str:
             player, view = manager.players[manager.on_turn], manager.view()
             if not player.program and not refused:
                 session.board(view, [])
+            action = None
             try:
-                event = manager.step()
+                if player.program:
+                    event = manager.step()
+                else:  # (the person's action is kept, to explain a refusal)
+                    action = player.choose(view)
+                    event = manager.submit(action)
             except IllegalAction as exc:
-                console.say(f"illegal: {exc.reason}")
+                console.say(f"illegal: {refusal(exc, action, view, session.lexicon)}")
                 refused = True
                 continue
             except Quit:
@@ -293,6 +316,14 @@ def play_game(manager: GameManager, session: Session) -> str:
     console.say(f"final: {a} {manager.scores[0]} - {b} {manager.scores[1]} ({manager.end})")
     assert manager.end is not None  # (the game is over)
     return manager.end
+
+
+def refusal(exc: IllegalAction, action: Action | None, view: TurnView, lexicon: Any) -> str:
+    """Why an action was refused, as the person is told it: for a play they typed, the
+    referee's reason with a suggestion only when it is legal (``advice.explain_refusal``)."""
+    if action is None or action.kind != PLAY or not isinstance(action.play, str):
+        return exc.reason
+    return explain_refusal(view.board, view.rack, action.play, exc.reason, lexicon)
 
 
 def describe_turn(nick: str, event: Any, view: TurnView, lexicon: Any) -> str:
