@@ -1200,9 +1200,12 @@ def test_judge_empty_rack_is_a_ruling(capsys):
     assert code == 0 and out == "legal: - (a pass) scores 0; leave -\n"
     code, out, _ = run_main(capsys, "judge", "--cgp", cgp, "--rack", "", "-A")
     assert code == 1 and "not on the rack" in out
-    # no --rack and no rack in the CGP: a usage error
-    code, _, err = run_main(capsys, "judge", "--cgp", f"{EMPTY_CGP} /AEINRST 0/0 0", "-")
-    assert code == 2 and assert_one_error_line(err, "no rack")
+    # an empty rack field in the CGP is an empty rack, as MAGPIE reads it (issue 35): only a pass
+    code, out, err = run_main(capsys, "judge", "--cgp", f"{EMPTY_CGP} /AEINRST 0/0 0", "-")
+    assert code == 0 and err == "" and out == "legal: - (a pass) scores 0; leave -\n"
+    code, out, err = run_main(capsys, "judge", "--cgp", f"{EMPTY_CGP} /AEINRST 0/0 0", "8D RETAINS")
+    assert code == 1 and err == "" and out.startswith("illegal: tile not on the rack: R (the rack is empty)")
+    # no --rack and no rack field in the CGP at all: a usage error
     code, _, err = run_main(capsys, "judge", "--cgp", EMPTY_CGP, "8D RETAINS")
     assert code == 2 and assert_one_error_line(err, "no rack")
 

@@ -12,7 +12,8 @@ them 1.. and A.. (``square_name``).
 the rows top to bottom separated by ``/`` (a number is a run of empty squares, upper case a
 tile, lower case a blank; a multi-character tile is written in brackets, ``[CH]``, or
 ``[ch]`` for a blank), then the racks of the player to move and of the other player
-separated by ``/`` (``?`` a blank; either may be empty), the two scores ``S1/S2``, the
+separated by ``/`` (``?`` a blank; either may be empty, as MAGPIE reads it: an empty rack, so
+``... / 0/0 0`` is a position where neither player holds a tile), the two scores ``S1/S2``, the
 number of consecutive scoreless turns, and optional operations ``op args;`` (such as
 ``lex NWL20;``).
 
@@ -158,13 +159,16 @@ class Board:
 @dataclass(frozen=True)
 class Position:
     """A board, the racks (the player to move first), the scores, the count of consecutive
-    scoreless turns and the CGP operations (``{"lex": "NWL20"}``)."""
+    scoreless turns and the CGP operations (``{"lex": "NWL20"}``). ``racks_given``: whether
+    the racks were given (a CGP's rack field, even ``/``: two empty racks), or not at all (a
+    board picture, a CGP of the board alone), when a command asks for a rack elsewhere."""
 
     board: Board
     racks: tuple[str, str] = ("", "")
     scores: tuple[int, int] = (0, 0)
     scoreless_turns: int = 0
     ops: tuple[tuple[str, str], ...] = ()
+    racks_given: bool = field(default=False, compare=False)  # (how the position was given, not what it is)
 
     @property
     def rack(self) -> str:
@@ -243,7 +247,7 @@ def parse_cgp(text: str, ruleset: Ruleset) -> Position:
                 ops.append((key, value.strip()))
         if not fields[4].rstrip().endswith(";"):
             raise PositionError("a CGP operation must end with ';'")
-    return Position(board, racks, scores, zeros, tuple(ops))
+    return Position(board, racks, scores, zeros, tuple(ops), racks_given=len(fields) > 1)
 
 
 def tile_text(alphabet: Alphabet, code: int) -> str:

@@ -134,7 +134,8 @@ def position_options(f: F) -> F:
 def position_args(cgp: str | None, board_file: str | None, rack: str | None,
                   ruleset: str) -> tuple[Ruleset, Position, str]:
     """(ruleset, position, rack) from the board options: ``--rack`` as given (an explicit
-    ``--rack ''`` is an empty rack), else the CGP's rack to move; neither is a usage error.
+    ``--rack ''`` is an empty rack), else the CGP's rack to move (an empty rack field, ``/``,
+    is an empty rack, as MAGPIE reads it); neither is a usage error.
     A rack with no position (no ``--cgp``, no ``--board``) is on the ruleset's empty board."""
     from ..board.board import Board, Position, read_position
     from ..ruleset import load_ruleset
@@ -147,7 +148,7 @@ def position_args(cgp: str | None, board_file: str | None, rack: str | None,
     position = read_position(rules, cgp, board_file)
     if rack is None:
         rack = position.rack
-        if not rack:
+        if not rack and not position.racks_given:
             raise click.UsageError("no rack: give --rack (the CGP has none for the player to move)")
     return rules, position, rack
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from ..limits import MAX_GAMES, MAX_LINE_BYTES, MAX_SEED
+from ..limits import MAX_COUNT, MAX_GAMES, MAX_LINE_BYTES, MAX_SEED
 from . import common
 from .common import Bounded, Negative, emit, lexicon_file, lexicon_option, note
 
@@ -20,22 +20,81 @@ from .common import Bounded, Negative, emit, lexicon_file, lexicon_option, note
 @click.option("-L", "--lexicon", "lexfile", metavar="FILE",
               help="Lexicon file or word list to judge the words [default: bundled ENABLE].")
 @click.option("-a", "--all", "every_event", is_flag=True, help="Show every event, not only the problems.")
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
-def replay(game: str, lexfile: str | None, every_event: bool, as_json: bool) -> None:
+@click.option("--until", type=Bounded(1, MAX_COUNT), metavar="N",
+              help="Replay up to the event on line N of the file and stop there: N is the line number "
+                   "replay prints for each event ('line  12  Josh: ...'; replay -a lists them all).")
+@click.option("--board", "show_board", is_flag=True,
+              help="Print the position after the last event replayed (--until's, else the last), "
+                   "drawn as lexc play draws it, instead of the report.")
+@click.option("--cgp", "show_cgp", is_flag=True,
+              help="Print that position as a CGP line: the player to move first, racks the record gives "
+                   "in full (else empty), the recorded scores, the game's #lexicon as lex.")
+@click.option("--color/--no-color", default=None, help="Colour the --board [default: on a colour terminal].")
+@click.option("--json", "as_json", is_flag=True,
+              help="Machine-readable JSON output (with --until, --board or --cgp, the position as 'position').")
+def replay(game: str, lexfile: str | None, every_event: bool, until: int | None, show_board: bool,
+           show_cgp: bool, color: bool | None, as_json: bool) -> None:
     """Replay a GCG game through the referee: recorded and computed scores, words the
     lexicon lacks, score mismatches, broken rules (the bag's too: an exchange with too few
-    tiles in the bag, a turn after the end, going out with tiles left). Exit status 0 iff no
-    score mismatch and no broken rule.
+    tiles in the bag, a turn after the end, going out with tiles left). A mismatch is a
+    move (a play, exchange, pass, withdrawal or challenge bonus) whose recorded score or
+    total differs; the end-of-game lines and the final scores are reported apart. A game
+    whose #lexicon names another lexicon than the one used gets a warning. Exit status 0
+    iff nothing differs and no rule is broken (up to --until's event).
 
-    Example: lexc replay game.gcg -L enable.dawg
+    Example: lexc replay game.gcg -L enable.dawg; lexc replay game.gcg --until 12 --board
     """
+    from ..game.gcg import GCGError, read_gcg
+    from ..game.position import position_after
+    from ..game.replay import ReplayError
     from ..game.replay import replay as replay_game
     from ..lexicons.source import open_lexicon
+    from .board import _lexicon_name
 
+    try:
+        record = read_gcg(game)
+    except GCGError as exc:  # (the message names the line: the file's name goes before it)
+        raise GCGError(f"{game}: {exc}") from None
     lexicon = open_lexicon(lexfile, "dawg", "english", progress=note)
-    report = replay_game(game, lexicon)
-    emit(report.as_dict(), as_json, "\n".join(report.lines(every_event)))
+    using = _lexicon_name(lexfile)
+    try:
+        report = replay_game(record, lexicon, until=until, lexicon_name=using)
+    except ReplayError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--until'") from None
+    named = report.game_lexicon
+    if named and named.casefold() != using.casefold():
+        click.echo(f"lexc replay: warning: the game names lexicon {named}; judging with {using}", err=True)
+    data = report.as_dict()
+    if until is not None or show_board or show_cgp:
+        position = position_after(report)
+        data["position"] = position.as_dict()
+        if show_board or show_cgp:
+            _show_position(report, position, show_board, show_cgp, color, as_json, data)
+            return
+    emit(data, as_json, "\n".join(report.lines(every_event)))
     if not report.ok:
+        raise Negative()
+
+
+def _show_position(report: Any, position: Any, show_board: bool, show_cgp: bool, color: bool | None,
+                   as_json: bool, data: dict[str, Any]) -> None:
+    """``replay --board/--cgp``: the position instead of the report (its JSON as ever), a note
+    on stderr when the CGP's rack to move stands for a rack the record does not give, or when
+    the replay found problems (exit status 1, as without --board)."""
+    if color is None:
+        color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    shown = position.lines(color) if show_board else []
+    emit(data, as_json, "\n".join(shown + ([position.cgp()] if show_cgp else [])))
+    mover = position.seats[position.to_move]
+    if show_cgp and not as_json and mover.rack is None:
+        click.echo(f"lexc replay: note: the record does not give {mover.nickname}'s rack in full: the CGP's rack "
+                   "to move is empty (give lexc moves or judge a --rack)", err=True)
+    if not report.ok:
+        if not as_json:
+            until = f" up to line {report.until}" if report.until is not None else ""
+            click.echo(f"lexc replay: note: the replay{until} finds problems ({report.mismatches} mismatch(es) in "
+                       f"the moves, {len(report.errors)} error(s)): the report without --board/--cgp lists them",
+                       err=True)
         raise Negative()
 
 

@@ -97,8 +97,15 @@ class Game:
 
 
 def decode_gcg(data: bytes) -> tuple[str, str]:
-    """The text of a GCG file's bytes and the encoding used (see the module docstring)."""
+    """The text of a GCG file's bytes and the encoding used (see the module docstring). A
+    NUL byte, which no text encoding of a game record holds, makes it a binary file (or
+    UTF-16): refused with its line."""
     data = data.removeprefix(b"\xef\xbb\xbf")
+    if b"\0" in data:
+        line = data.count(b"\n", 0, data.index(b"\0")) + 1
+        utf16 = data.startswith((b"\xff\xfe", b"\xfe\xff"))
+        raise GCGError(f"line {line}: " + ("UTF-16 text: a game record is UTF-8 or ISO-8859-1" if utf16 else
+                                           "a NUL byte: a binary file, not a GCG game record"))
     m = re.match(rb"[ \t]*#character-encoding[ \t]+(\S+)", data)
     declared = m.group(1).decode("latin-1") if m else ""
     encoding = _ENCODINGS.get(declared.upper()) if declared else "utf-8"
@@ -172,7 +179,9 @@ def parse_gcg(text: str, encoding: str = "utf-8") -> Game:
         elif in_note:
             add_note(game, line)
         else:
-            raise GCGError(f"line {n}: not a pragma (#...), an event (>...) or a #note's continuation")
+            unread = "" if game.events or any(nick for nick, _ in game.players) else \
+                " (no player and no move before it: not a GCG game record?)"
+            raise GCGError(f"line {n}: not a pragma (#...), an event (>...) or a #note's continuation{unread}")
     if not game.events and not any(nick for nick, _ in game.players):
         raise GCGError("no players and no moves: not a GCG game record")
     return game

@@ -24,6 +24,14 @@ rack not empty); an end-of-game rack, points or penalty, with more of a tile tha
 once the board's are counted; and, a player out, an end rack that is not every tile off the
 board. What may follow the end: end-rack points and penalties, time penalties, and a
 challenge of the last play (a bonus, or its withdrawal, which takes the game back).
+
+Mismatches are counted apart: ``Report.mismatches`` the game's moves (plays, exchanges,
+passes, withdrawals, challenge bonuses) whose recorded score or total differs from the
+computed one; ``Report.end_mismatches`` the end-of-game lines (rack points and penalties,
+time penalties) that differ; ``Report.final_mismatch`` whether the final scores do.
+
+``replay(..., until=LINE)`` stops after the event on that line of the file (the numbers the
+report gives its events); ``lexc.game.position.position_after`` gives the position there.
 """
 
 from __future__ import annotations
@@ -38,6 +46,7 @@ from ..alphabet import BLANK_FLAG
 from ..board.board import Board, overdrawn, unseen
 from ..board.notation import PlayError, parse_play
 from ..board.referee import judge
+from ..errors import LexcError
 from ..ruleset import Ruleset, available, load_ruleset
 from .gcg import (
     CHALLENGE,
@@ -54,6 +63,11 @@ from .gcg import (
     is_count,
     read_gcg,
 )
+
+
+class ReplayError(LexcError, ValueError):
+    """A replay asked for something the game does not have (``until`` not an event's line)."""
+
 
 SCORELESS_TURNS = 6  # no ruleset sets it: the standard (NASPA, WESPA) limit, the game manager's too
 OUT, SCORELESS = "out", "six scoreless turns"  # how a game ended (the game manager's names)
@@ -96,11 +110,32 @@ class Report:
     board: Board | None = None
     end: str | None = None  # how the game ended, by the rules: OUT, SCORELESS, or None (not over)
     end_line: int | None = None  # the line of the play that went out, or of the sixth scoreless turn
+    lexicon: str | None = None  # the name of the lexicon that judged the words (None: every word counted)
+    until: int | None = None  # the line of the last event replayed, if the replay stopped there
+    held: tuple[int, int] = (0, 0)  # the tiles each player holds after the last event replayed
+    scoreless_turns: int = 0  # consecutive scoreless turns after the last event replayed
+
+    @property
+    def game_lexicon(self) -> str | None:
+        """The lexicon the game's ``#lexicon`` line names, or None."""
+        return self.game.pragma("lexicon")
 
     @property
     def mismatches(self) -> int:
-        """Events whose score or total disagrees, plus one if the final scores do."""
-        return sum(e.mismatch for e in self.events) + (self.final_recorded != self.final_computed)
+        """The game's moves (every event but the end-of-game lines) whose recorded score or
+        total disagrees with the computed one."""
+        return sum(e.mismatch for e in self.events if e.kind not in ENDINGS)
+
+    @property
+    def end_mismatches(self) -> int:
+        """The end-of-game lines (rack points and penalties, time penalties) whose recorded
+        score or total disagrees."""
+        return sum(e.mismatch for e in self.events if e.kind in ENDINGS)
+
+    @property
+    def final_mismatch(self) -> bool:
+        """Whether the final scores (as recorded and as computed) differ."""
+        return self.final_recorded != self.final_computed
 
     @property
     def errors(self) -> list[str]:
@@ -119,8 +154,9 @@ class Report:
 
     @property
     def ok(self) -> bool:
-        """True iff nothing disagrees and no rule is broken."""
-        return not self.mismatches and not any(e.error for e in self.events)
+        """True iff nothing disagrees (moves, end-of-game lines, final scores) and no rule is broken."""
+        return (not self.mismatches and not self.end_mismatches and not self.final_mismatch
+                and not any(e.error for e in self.events))
 
     def lines(self, every_event: bool = False) -> list[str]:
         """Human-readable lines: the events with something to say (or all), then a summary."""
@@ -135,8 +171,12 @@ class Report:
                            f"{e.computed_total}{bag})  " + "; ".join(f for f in flags if f))
         (a, b), (x, y) = self.final_recorded, self.final_computed
         names = [nick for nick, _ in self.game.players]
-        out.append(f"final: {names[0]} {a} - {names[1]} {b} recorded, {x} - {y} computed; "
-                   f"{self.mismatches} mismatch(es), {len(self.errors)} error(s), {len(self.anomalies)} anomaly(ies)")
+        endings = sum(e.kind in ENDINGS for e in self.events)
+        out.append(f"{'final' if self.until is None else f'after line {self.until}'}: {names[0]} {a} - {names[1]} {b} "
+                   f"recorded, {x} - {y} computed ({'they differ' if self.final_mismatch else 'they agree'})"
+                   + (f"; end-of-game lines: {self.end_mismatches} mismatch(es)" if endings else ""))
+        out.append(f"{self.mismatches} mismatch(es) in the moves, {len(self.errors)} error(s), "
+                   f"{len(self.anomalies)} anomaly(ies)")
         if every_event:
             out.append(f"ended: {self.end} at line {self.end_line}" if self.end else "ended: not over by the rules")
         if self.unknown_words:
@@ -145,27 +185,50 @@ class Report:
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-friendly dict."""
-        return {"ok": self.ok, "ruleset": self.ruleset, "lexicon": self.game.pragma("lexicon"),
-                "players": [{"nickname": n, "name": f} for n, f in self.game.players],
+        return {"ok": self.ok, "ruleset": self.ruleset, "lexicon": self.lexicon, "game_lexicon": self.game_lexicon,
+                "players": [{"nickname": n, "name": f} for n, f in self.game.players], "until": self.until,
                 "final_recorded": list(self.final_recorded), "final_computed": list(self.final_computed),
-                "mismatches": self.mismatches, "errors": self.errors, "anomalies": self.anomalies,
+                "mismatches": self.mismatches, "end_mismatches": self.end_mismatches,
+                "final_mismatch": self.final_mismatch, "errors": self.errors, "anomalies": self.anomalies,
                 "end_rule": self.end_rule, "end": self.end, "end_line": self.end_line,
                 "unknown_words": self.unknown_words,
                 "events": [asdict(e) for e in self.events]}
 
 
 def replay(source: str | bytes | os.PathLike[str] | Game, lexicon: Any = None,
-           ruleset: Ruleset | str | None = None) -> Report:
+           ruleset: Ruleset | str | None = None, *, until: int | None = None,
+           lexicon_name: str | None = None) -> Report:
     """Replay a game through the referee (GCGError if the file is malformed). Without a
     lexicon every word counts as valid; the ruleset defaults to the one ``#tile-distribution``
-    or ``#tile-set`` names, else english."""
+    or ``#tile-set`` names, else english. ``until``: stop after the event on that line of the
+    file (ReplayError if no event is on it); ``lexicon_name`` names the lexicon in the report."""
     game = source if isinstance(source, Game) else read_gcg(source)
+    if until is not None:
+        check_until(game, until)
     if ruleset is None:
         named = [(game.pragma(k) or "").split(" ")[0].lower() for k in ("tile-distribution", "tile-set")]
         ruleset = next((name for name in named if name in available()), "english")
     ruleset = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
     anyword = SimpleNamespace(contains_codes=lambda codes: True)
-    return _Replay(game, ruleset, anyword if lexicon is None else lexicon).run()
+    report = _Replay(game, ruleset, anyword if lexicon is None else lexicon).run(until)
+    report.lexicon = lexicon_name
+    return report
+
+
+def check_until(game: Game, line: int) -> None:
+    """ReplayError, one line, unless an event of the game is on line ``line`` of the file."""
+    lines = [e.line for e in game.events]
+    if line in lines:
+        return
+    if not lines:
+        raise ReplayError(f"line {line}: the game has no events to replay")
+    where = f"the events are on lines {lines[0]} to {lines[-1]}, as replay numbers them (replay -a lists them)"
+    if line < lines[0] or line > lines[-1]:
+        side = "before the first" if line < lines[0] else "after the last"
+        raise ReplayError(f"line {line} is {side} event: {where}")
+    before = max(n for n in lines if n < line)
+    after = min(n for n in lines if n > line)
+    raise ReplayError(f"line {line} holds no event (the events nearest it are on lines {before} and {after}); {where}")
 
 
 class _Replay:
@@ -208,7 +271,8 @@ class _Replay:
         how, _, at, _ = self.over
         return e.kind in ENDINGS or (how == OUT and e.kind in (CHALLENGE, PHONY) and i == at + 1)
 
-    def run(self) -> Report:
+    def run(self, until: int | None = None) -> Report:
+        """Replay the events (up to the one on line ``until``, if given) and report."""
         turn, ended = None, None
         for i, e in enumerate(self.events):
             r = EventReport(e.line, self.game.players[e.player][0], e.kind, e.move(), e.score, None, e.total, 0)
@@ -232,9 +296,12 @@ class _Replay:
             self._check_total(e, r)
             r.bag = max(self.bag(), 0)
             self.reports.append(r)
+            if e.line == until:
+                break
         how, line = self.over[:2] if self.over else (None, None)
         return Report(self.game, self.ruleset.name, self.reports, (self.cum[0], self.cum[1]),
-                      (self.computed[0], self.computed[1]), self.end_rule, self.board, how, line)
+                      (self.computed[0], self.computed[1]), self.end_rule, self.board, how, line,
+                      until=until, held=(self.held[0], self.held[1]), scoreless_turns=self.zeros)
 
     def _check_total(self, e: Event, r: EventReport) -> None:
         """The recorded total must be the previous one plus the recorded score. A typo in one
