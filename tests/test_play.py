@@ -152,7 +152,12 @@ def test_add_a_word_then_play_it(tmp_path):
     first = next(e for e in game.events if game.players[e.player][0] == "you")
     assert first.kind == PLAY and first.word == word
     report = replay(saved.read_text(encoding="utf-8"), lexicon)
-    assert report.ok and word in report.unknown_words  # the saved game is judged by the list, not the game's
+    assert report.ok and word not in report.unknown_words  # the replay learns the word from the game's note
+    assert report.added_words == (word,) and report.as_dict()["added_words"] == [word]
+    assert any(line == f"added to the lexicon by the game's notes: {word}" for line in report.lines())
+    cut = "\n".join(line for line in saved.read_text(encoding="utf-8").splitlines() if "added to" not in line)
+    plain = replay(cut, lexicon)  # without the note, the word is one the lexicon lacks, reported as such
+    assert word in plain.unknown_words and plain.added_words == ()
 
 
 def test_board_letters_spelled_out_and_the_whole_word_rule(enable_file, tmp_path):

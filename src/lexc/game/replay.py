@@ -47,8 +47,10 @@ from ..board.board import Board, overdrawn, unseen
 from ..board.notation import PlayError, parse_play
 from ..board.referee import judge
 from ..errors import LexcError
+from ..lexicons.edit import with_words
 from ..ruleset import Ruleset, available, load_ruleset
 from .gcg import (
+    ADDED_WORDS,
     CHALLENGE,
     END_PENALTY,
     END_POINTS,
@@ -60,6 +62,7 @@ from .gcg import (
     TURNS,
     Event,
     Game,
+    added_words,
     is_count,
     read_gcg,
 )
@@ -114,6 +117,7 @@ class Report:
     until: int | None = None  # the line of the last event replayed, if the replay stopped there
     held: tuple[int, int] = (0, 0)  # the tiles each player holds after the last event replayed
     scoreless_turns: int = 0  # consecutive scoreless turns after the last event replayed
+    added_words: tuple[str, ...] = ()  # words the game's notes added to its lexicon (lexc play's add), as used
 
     @property
     def game_lexicon(self) -> str | None:
@@ -181,6 +185,8 @@ class Report:
             out.append(f"ended: {self.end} at line {self.end_line}" if self.end else "ended: not over by the rules")
         if self.unknown_words:
             out.append(f"not in the lexicon: {', '.join(self.unknown_words)}")
+        if self.added_words:
+            out.append(f"added to the lexicon by the game's notes: {', '.join(self.added_words)}")
         return out
 
     def as_dict(self) -> dict[str, Any]:
@@ -191,7 +197,7 @@ class Report:
                 "mismatches": self.mismatches, "end_mismatches": self.end_mismatches,
                 "final_mismatch": self.final_mismatch, "errors": self.errors, "anomalies": self.anomalies,
                 "end_rule": self.end_rule, "end": self.end, "end_line": self.end_line,
-                "unknown_words": self.unknown_words,
+                "unknown_words": self.unknown_words, "added_words": list(self.added_words),
                 "events": [asdict(e) for e in self.events]}
 
 
@@ -210,7 +216,7 @@ def replay(source: str | bytes | os.PathLike[str] | Game, lexicon: Any = None,
         ruleset = next((name for name in named if name in available()), "english")
     ruleset = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
     anyword = SimpleNamespace(contains_codes=lambda codes: True)
-    report = _Replay(game, ruleset, anyword if lexicon is None else lexicon).run(until)
+    report = _Replay(game, ruleset, anyword if lexicon is None else lexicon, lexicon is not None).run(until)
     report.lexicon = lexicon_name
     return report
 
@@ -238,8 +244,10 @@ class _Replay:
     over (``over``: OUT or SCORELESS, the line, the event's index, the player who went out)
     and the racks the end-of-game lines give each player."""
 
-    def __init__(self, game: Game, ruleset: Ruleset, lexicon: Any):
+    def __init__(self, game: Game, ruleset: Ruleset, lexicon: Any, learns: bool = False):
         self.game, self.events, self.ruleset, self.lexicon = game, game.events, ruleset, lexicon
+        self.learns = learns  # the lexicon takes the words the game's notes say were added (lexc play's add)
+        self.added: list[str] = []
         self.board = self.before = Board.empty(ruleset)
         self.cum, self.run_total, self.computed = [0, 0], [0, 0], [0, 0]
         self.reports: list[EventReport] = []
@@ -271,9 +279,24 @@ class _Replay:
         how, _, at, _ = self.over
         return e.kind in ENDINGS or (how == OUT and e.kind in (CHALLENGE, PHONY) and i == at + 1)
 
+    def _learn(self, note: str) -> None:
+        """Add to the lexicon the words a note says were added to this game's lexicon (``lexc
+        play``'s ``add`` records them so: ``gcg.ADDED_WORDS``), from this point of the game on."""
+        if not self.learns or ADDED_WORDS not in note:
+            return
+        holder = SimpleNamespace(notes=note, events=[])
+        words = [w for w in added_words(holder) if w not in self.added]  # type: ignore[arg-type]
+        if words:
+            try:
+                self.lexicon, new = with_words(self.lexicon, words)
+            except LexcError:  # (a word outside the alphabet: the plays that use it are reported as usual)
+                return
+            self.added += new
+
     def run(self, until: int | None = None) -> Report:
         """Replay the events (up to the one on line ``until``, if given) and report."""
         turn, ended = None, None
+        self._learn(self.game.notes)
         for i, e in enumerate(self.events):
             r = EventReport(e.line, self.game.players[e.player][0], e.kind, e.move(), e.score, None, e.total, 0)
             problems = []
@@ -296,12 +319,14 @@ class _Replay:
             self._check_total(e, r)
             r.bag = max(self.bag(), 0)
             self.reports.append(r)
+            self._learn(e.note)
             if e.line == until:
                 break
         how, line = self.over[:2] if self.over else (None, None)
         return Report(self.game, self.ruleset.name, self.reports, (self.cum[0], self.cum[1]),
                       (self.computed[0], self.computed[1]), self.end_rule, self.board, how, line,
-                      until=until, held=(self.held[0], self.held[1]), scoreless_turns=self.zeros)
+                      until=until, held=(self.held[0], self.held[1]), scoreless_turns=self.zeros,
+                      added_words=tuple(self.added))
 
     def _check_total(self, e: Event, r: EventReport) -> None:
         """The recorded total must be the previous one plus the recorded score. A typo in one

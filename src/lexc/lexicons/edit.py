@@ -208,7 +208,8 @@ def with_words(lexicon: LexiconBase, add: Iterable[str]) -> tuple[LexiconBase, l
     if not new:
         return lexicon, []
     words = WordList(words=sorted(before | set(new)), alphabet=lexicon.alphabet, source="(with added words)")
-    return formats.build(words, lexicon.name, lexicon.ruleset, **options), [adding[code] for code in new]
+    return (formats.build(words, lexicon.name, lexicon.ruleset, backend=lexicon.backend, **options),
+            [adding[code] for code in new])
 
 
 __all__ = ["convert_file", "edit_file", "with_words"]
