@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DEMO   := build/demo
 
-.PHONY: help install demo check test bench biglist fuzz sanitize sanitize-quick positions lint clean
+.PHONY: help install demo check test bench biglist fuzz sanitize sanitize-quick positions lint docs docs-reference clean
 
 help:           ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -121,6 +121,21 @@ $(LINTED): $(BIN)/python pyproject.toml
 lint: install $(LINTED) ## ruff and mypy (configured in pyproject.toml): zero findings on src/, tests/ and tools/ for ruff, src/ for mypy
 	$(BIN)/ruff check src tests tools
 	$(BIN)/mypy src
+
+DOCSINSTALLED := $(VENV)/.docs-installed
+
+$(DOCSINSTALLED): $(BIN)/python pyproject.toml
+	@$(BIN)/python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']['docs'])" \
+	    | xargs $(BIN)/python -m pip install --quiet \
+	    || { echo "make docs: MkDocs could not be installed; install the docs extra by hand ($(BIN)/python -m pip install 'mkdocs>=1.6') and run make docs again" >&2; exit 2; }
+	touch $(DOCSINSTALLED)
+
+docs: $(STAMP) $(DOCSINSTALLED) ## the manual (docs/, README.md, formats/) as a static site in build/site/ (MkDocs, the docs extra, installed on first use)
+	$(BIN)/mkdocs build --strict --quiet
+	@echo "the manual: build/site/index.html"
+
+docs-reference: $(STAMP) ## rewrite docs/commands.md from the click commands (after a command or an option changed; the tests compare)
+	PYTHONPATH=$(CURDIR)/src $(BIN)/python -m lexc.cli.reference docs/commands.md
 
 clean:          ## remove the virtualenv and build outputs
 	rm -rf $(VENV) build dist *.egg-info src/*.egg-info .pytest_cache
