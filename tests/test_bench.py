@@ -172,7 +172,7 @@ def test_a_disagreement_fails_the_run_after_the_report(capsys, monkeypatch):
                          "--no-papers")
     assert code == 2
     assert "disagreement: dawg: member answers differ" in out
-    assert err.strip() == "lexc: error: 1 disagreement(s) between the structures (listed above)"
+    assert err.strip() == "lexc: error: 1 disagreement between the structures (listed above)"
 
 
 def test_readme_update(bench_run, tmp_path):

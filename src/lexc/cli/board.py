@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..plural import plural
 from .common import (
     Negative,
     count_option,
@@ -105,7 +106,7 @@ def judge(args: tuple[str, ...], cgp: str | None, board_file: str | None, rack: 
     elif ruling.play == "-":
         text = f"legal: - (a pass) scores 0; leave {ruling.leave or '-'}"
     elif ruling.play is not None and ruling.play.startswith("-"):  # (a legal ruling names its play)
-        text = (f"legal: {ruling.play} exchanges {ruling.tiles_played} tile{'s' * (ruling.tiles_played != 1)}, "
+        text = (f"legal: {ruling.play} exchanges {plural(ruling.tiles_played, 'tile')}, "
                 f"scores 0; leave {ruling.leave or '-'}")
     else:
         text = f"legal: {ruling.play} scores {ruling.score} ({words}); leave {ruling.leave or '-'}"

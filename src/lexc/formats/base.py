@@ -22,6 +22,7 @@ from typing import Any, ClassVar, NoReturn, Protocol, TypeVar, runtime_checkable
 from .. import native
 from ..alphabet import BLANK_FLAG, MAX_WORD_TILES, UNBLANK, Alphabet
 from ..pattern import Matcher, can_match, parse_pattern
+from ..plural import plural
 from . import schema
 from .errors import FormatError
 
@@ -388,7 +389,7 @@ class LexiconBase:
         )
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.name}: {self.word_count} words>"
+        return f"<{type(self).__name__} {self.name}: {plural(self.word_count, 'word')}>"
 
 
 def in_anagram_order(found: list[bytes]) -> bytes:

@@ -1,0 +1,61 @@
+"""The command line's rough edges (issue 35), each a rule that holds on every command:
+
+- a count is printed with its noun in the singular for one (``1 row``), by one helper;
+- a missing file is ``FILE: no such file`` whichever command or option named it, and a usage
+  error points at the command's own ``--help``;
+- a WORD argument that is not a word of the lexicon's alphabet is bad input (exit 2, one line
+  naming it) on every command that takes words, never a negative answer;
+- ``search`` names its columns one way in the text table, CSV and JSON;
+- hooks of multi-character tiles are written as the move notation writes them (``[CH]``);
+- a lexicon keeps the ruleset it was built with, and every command uses it unless ``-r`` says
+  otherwise;
+- ``lexc moves`` says how it counts, and ``--count-like`` counts as wolges and MAGPIE do.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lexc.plural import is_are, plural
+from test_cli import assert_one_error_line, run_main
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = ROOT / "wordlists" / "tiny.txt"
+SPANISH = ROOT / "wordlists" / "spanish-sample.txt"
+EMPTY = "/".join(["15"] * 15)
+
+
+# -- one helper for a count and its noun ------------------------------------------------------
+
+def test_plural_is_singular_for_one_only():
+    assert [plural(n, "row") for n in (0, 1, 2, 1234)] == ["0 rows", "1 row", "2 rows", "1,234 rows"]
+    assert plural(1, "entry", "entries") == "1 entry" and plural(3, "entry", "entries") == "3 entries"
+    assert (is_are(1), is_are(0), is_are(2)) == ("is", "are", "are")
+
+
+def test_a_board_picture_of_one_row_says_1_row(tmp_path, tiny_dawg, capsys):
+    picture = tmp_path / "board.txt"
+    picture.write_text("." * 15 + "\n", encoding="utf-8")
+    code, out, err = run_main(capsys, "moves", tiny_dawg, "--board", picture, "--rack", "CAT")
+    assert code == 2 and out == ""
+    assert_one_error_line(err, "the picture has 1 row;")
+
+
+def test_a_build_report_counts_one_of_each_in_the_singular(tmp_path, capsys):
+    source = tmp_path / "one.txt"
+    source.write_text("cat\nCAT\nabcdefghijklmnop\n", encoding="utf-8")
+    code, out, _ = run_main(capsys, "build", source, "-o", tmp_path / "one.dawg")
+    assert code == 0
+    first, second = out.splitlines()[:2]
+    assert ": dawg, 2 words (1 duplicate dropped," in first
+    assert second.strip() == "1 word is longer than the english board"
+
+
+def test_a_verify_of_a_one_word_lexicon_says_1_word(tmp_path, capsys):
+    source = tmp_path / "one.txt"
+    source.write_text("cat\n", encoding="utf-8")
+    assert run_main(capsys, "build", source, "-o", tmp_path / "one.dawg")[0] == 0
+    code, out, _ = run_main(capsys, "verify", tmp_path / "one.dawg")
+    assert (code, out) == (0, "OK: 1 word, invariants hold\n")
+    code, out, _ = run_main(capsys, "stats", tmp_path / "one.dawg")
+    assert code == 0 and out.startswith("1 word, 3 tiles,")
