@@ -197,7 +197,7 @@ def test_readme_update(bench_run, tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["--formats", "dawg,nosuch"], "unknown format 'nosuch'"),
     (["--repeat", "0"], "--repeat"),
-    (["/no/such/list.txt"], "does not exist"),
+    (["/no/such/list.txt"], "/no/such/list.txt: no such file"),
 ])
 def test_bad_options(capsys, args, message):
     code, _out, err = run(capsys, "bench", *args)

@@ -1266,7 +1266,7 @@ def test_judge_warns_when_the_cgp_names_another_lexicon(tiny_dawg, capsys):
     (["moves", "--cgp", EMPTY_CGP, "--rack", "AB", "--strategy", "gordon-x"], "unknown strategy"),
     (["judge", "--cgp", EMPTY_CGP, "--rack", "AB", "HH AB"], "not a play"),
     (["judge", "--cgp", EMPTY_CGP, "--rack", "AB", "8H AB", "extra"], "expected [LEXFILE] PLAY"),
-    (["judge", "--cgp", EMPTY_CGP, "--rack", "AB", "--jsn", "8H AB"], "no such option: --jsn"),
+    (["judge", "--cgp", EMPTY_CGP, "--rack", "AB", "--jsn", "8H AB"], "No such option '--jsn'. Did you mean '--json'?"),
     (["judge", "--cgp", EMPTY_CGP, "--rack", "KOI", "-K.OI"], "exchange '-K.OI'"),
     (["judge", "--cgp", EMPTY_CGP, "--rack", "AB", "--", "--"], "not a move"),
 ])

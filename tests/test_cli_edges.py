@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from lexc.plural import is_are, plural
 from test_cli import assert_one_error_line, run_main
 
@@ -59,3 +61,67 @@ def test_a_verify_of_a_one_word_lexicon_says_1_word(tmp_path, capsys):
     assert (code, out) == (0, "OK: 1 word, invariants hold\n")
     code, out, _ = run_main(capsys, "stats", tmp_path / "one.dawg")
     assert code == 0 and out.startswith("1 word, 3 tiles,")
+
+
+# -- one wording for one problem: a missing file, a usage error --------------------------------
+
+def missing_file_cases(tmp_path: Path, tiny_dawg: Path) -> list[list[str]]:
+    """A missing file named by every command and every option that reads one."""
+    gone = str(tmp_path / "gone.txt")
+    tiny, gcg = str(tiny_dawg), str(ROOT / "tests" / "lexc-game-0.gcg")
+    return [
+        ["check", gone, "CAT"], ["check", "-L", gone, "CAT"], ["words", gone], ["anagram", "-L", gone, "CAT"],
+        ["hooks", gone, "CAT"], ["search", gone], ["search", tiny, "--in", gone], ["info", gone], ["verify", gone],
+        ["verify", tiny, "--against", gone], ["dump", gone], ["stats", gone], ["diff", gone, tiny],
+        ["diff", tiny, gone], ["build", gone], ["convert", gone, "-f", "dawg"], ["edit", gone, "--add", "CAT"],
+        ["edit", tiny, "--add-file", gone], ["export", gone, "--to", "kwg", "-o", str(tmp_path / "x.kwg")],
+        ["synth", "-n", "5", "--train", gone, "-o", str(tmp_path / "s.txt")], ["moves", gone, "--rack", "CAT"],
+        ["moves", tiny, "--board", gone, "--rack", "CAT"], ["moves", tiny, "--batch", gone],
+        ["judge", gone, "8H CAT", "--rack", "CAT"], ["judge", tiny, "--board", gone, "8H CAT", "--rack", "CAT"],
+        ["replay", gone], ["replay", gcg, "-L", gone], ["selfplay", gone], ["play", gone], ["bench", gone],
+        ["bench", TINY.as_posix(), "--positions", gone],
+    ]
+
+
+def test_a_missing_file_is_the_same_line_on_every_command(tmp_path, tiny_dawg, capsys):
+    gone = str(tmp_path / "gone.txt")
+    for args in missing_file_cases(tmp_path, tiny_dawg):
+        code, out, err = run_main(capsys, *args)
+        assert (code, out) == (2, ""), args
+        assert err == f"lexc: error: {gone}: no such file\n", args
+
+
+def test_a_directory_given_as_a_file_is_the_same_line_on_every_command(tmp_path, tiny_dawg, capsys):
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    for args in (["stats", folder], ["diff", folder, tiny_dawg], ["info", folder], ["build", folder],
+                 ["moves", tiny_dawg, "--board", folder, "--rack", "CAT"], ["replay", folder],
+                 ["export", folder, "--to", "kwg", "-o", tmp_path / "x.kwg"]):
+        code, out, err = run_main(capsys, *args)
+        assert (code, out, err) == (2, "", f"lexc: error: {folder}: is a directory\n"), args
+
+
+def test_a_missing_output_folder_keeps_its_own_words(tmp_path, capsys):
+    code, _, err = run_main(capsys, "build", TINY, "-o", tmp_path / "no" / "out.dawg")
+    assert code == 2 and err == f"lexc: error: {tmp_path / 'no'}: no such directory\n"
+
+
+def commands() -> list[str]:
+    from lexc.cli import cli
+
+    return sorted(cli.commands)
+
+
+@pytest.mark.parametrize("command", commands())
+def test_a_usage_error_points_at_the_commands_own_help(command, capsys):
+    code, out, err = run_main(capsys, command, "--bogus")
+    assert (code, out) == (2, "")
+    line = assert_one_error_line(err, "No such option '--bogus'.")
+    assert line.endswith(f"(see 'lexc {command} --help')")
+
+
+def test_a_mistyped_option_of_judge_is_worded_as_everywhere(capsys):
+    for command in ("judge", "moves"):
+        code, _, err = run_main(capsys, command, "--rak", "AB", "8H AB")
+        assert code == 2
+        assert_one_error_line(err, "No such option '--rak'. Did you mean '--rack'?", f"(see 'lexc {command} --help')")

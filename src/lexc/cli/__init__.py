@@ -26,7 +26,7 @@ from .. import native
 from .._version import __version__
 from ..errors import LexcError
 from . import bench, board, game, inspect, lexicons, query
-from .common import Negative, check_arguments, one_line
+from .common import FilePath, Negative, check_arguments, one_line
 
 
 def is_user_error(exc: BaseException) -> bool:
@@ -83,6 +83,9 @@ def _register(group: click.Group) -> None:
             if isinstance(command, click.Command):
                 assert command.callback is not None and command.name is not None  # (a command of ours has both)
                 command.epilog = f"Code: {where} ({command.callback.__name__}), over {LIBRARY[command.name]}."
+                for param in command.params:  # a missing file: one wording on every command (common.FilePath)
+                    if type(param.type) is click.Path:
+                        param.type = FilePath.like(param.type)
                 group.add_command(command)
 
 

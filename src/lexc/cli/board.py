@@ -87,8 +87,10 @@ def judge(args: tuple[str, ...], cgp: str | None, board_file: str | None, rack: 
     from ..lexicons.source import open_lexicon
 
     unknown = [a for a in args if a.startswith("--") and a != "--"]
-    if unknown:
-        raise click.UsageError(f"no such option: {unknown[0]}")
+    if unknown:  # (click's own error, worded as for every other command)
+        ctx = click.get_current_context()
+        raise click.NoSuchOption(unknown[0].partition("=")[0], ctx=ctx,
+                                 possibilities=[o for p in ctx.command.params for o in p.opts if o.startswith("--")])
     if len(args) > 2:
         raise click.UsageError(f"expected [LEXFILE] PLAY, got {len(args)} arguments (quote a play: '8H WORD')")
     lexfile, play = (None, *args) if len(args) == 1 else args

@@ -3,6 +3,7 @@ and the types of the integer options (``Bounded``: every one has a range, stated
 
 from __future__ import annotations
 
+import errno
 import math
 import os
 import sys
@@ -199,12 +200,42 @@ def status_line() -> Iterator[Callable[[int, int, str], None]]:
 
 
 def one_line(exc: BaseException) -> str:
-    """An exception as one line (OSError gets its file name; click's errors name the option)."""
+    """An exception as one line (click's errors name the option). An OSError names its file,
+    worded as every reader of the user's files words it (``lexc.textfile.open_error``): a
+    missing file is ``FILE: no such file`` whichever command, argument or option named it."""
     if isinstance(exc, OSError) and exc.filename:
-        return f"{exc.filename}: {exc.strerror}"
+        from ..textfile import open_error
+
+        name = os.fsdecode(exc.filename)
+        if exc.strerror in (None, os.strerror(exc.errno or 0)):  # the system's words, not lexc's own
+            return one_line(open_error(name, exc))
+        return f"{name}: {exc.strerror}"
     text = exc.format_message() if isinstance(exc, click.ClickException) else str(exc)
     text = " ".join(text.split()) or type(exc).__name__
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
+
+
+class FilePath(click.Path):
+    """``click.Path`` whose file is missing, or is a directory where a file is wanted, raises
+    the OSError that ``main`` words as every command words it (``FILE: no such file``, ``FILE:
+    is a directory``: ``one_line``), rather than click's own sentence about the parameter.
+    ``cli._register`` gives it to every path argument and option of every command."""
+
+    @classmethod
+    def like(cls, other: click.Path) -> FilePath:
+        """A FilePath checking what ``other`` checks."""
+        return cls(exists=other.exists, file_okay=other.file_okay, dir_okay=other.dir_okay,
+                   writable=other.writable, readable=other.readable, resolve_path=other.resolve_path,
+                   allow_dash=other.allow_dash, path_type=other.type, executable=other.executable)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if not (self.allow_dash and value in ("-", b"-")):
+            path = os.fsdecode(value)
+            if self.exists and not os.path.lexists(path):
+                raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
+            if not self.dir_okay and os.path.isdir(path):
+                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+        return super().convert(value, param, ctx)
 
 
 class Bounded(click.IntRange):
