@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from lexc.plural import is_are, plural
-from test_cli import assert_one_error_line, run_main
+from test_cli import _cache_env, assert_one_error_line, cache_dir, run_main  # noqa: F401 (ENABLE compiled once)
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "wordlists" / "tiny.txt"
@@ -125,3 +125,41 @@ def test_a_mistyped_option_of_judge_is_worded_as_everywhere(capsys):
         code, _, err = run_main(capsys, command, "--rak", "AB", "8H AB")
         assert code == 2
         assert_one_error_line(err, "No such option '--rak'. Did you mean '--rack'?", f"(see 'lexc {command} --help')")
+
+
+# -- words are words ----------------------------------------------------------------------------
+
+def test_check_takes_a_leading_word_naming_a_file_as_a_word_of_the_alphabet(tmp_path, monkeypatch, capsys):
+    """``check README.md QI``: README.md is read as a word (the note says how to name the file),
+    and a word that is no word of the alphabet is bad input, as hooks and anagram say."""
+    monkeypatch.chdir(ROOT)
+    for command in ("check", "hooks"):
+        code, out, err = run_main(capsys, command, "README.md", "QI")
+        note, error = err.splitlines()
+        assert (code, out) == (2, "")
+        assert note.startswith("lexc: note: README.md is read as a word, not as the file of that name")
+        assert error == ("lexc: error: README.md: not a word of the english alphabet ('.' at position 7 is no tile "
+                         "of it)")
+
+
+FOUR = "('4' at position 2 is no tile of it)"
+
+
+@pytest.mark.parametrize("args, line", [
+    (["check", "CAT", "C4T"], f"C4T: not a word of the english alphabet {FOUR}"),
+    (["hooks", "CAT", "C4T"], f"C4T: not a word of the english alphabet {FOUR}"),
+    (["anagram", "C4T"], f"rack C4T: not tiles of the english alphabet {FOUR}"),
+    (["words", "--prefix", "C4"], f"--prefix C4: not tiles of the english alphabet {FOUR}"),
+])
+def test_every_command_taking_words_names_the_one_outside_the_alphabet(tiny_dawg, capsys, args, line):
+    command, *rest = args
+    code, out, err = run_main(capsys, command, tiny_dawg, *rest)
+    assert (code, out, err) == (2, "", f"lexc: error: {line}\n")
+
+
+def test_a_word_outside_a_spanish_alphabet_names_that_alphabet(capsys):
+    code, out, err = run_main(capsys, "check", SPANISH, "CHURRO", "WIKI", "-r", "spanish")
+    assert (code, out) == (2, "")
+    assert_one_error_line(err, "WIKI: not a word of the spanish alphabet ('W' at position 1 is no tile of it)")
+    code, out, _ = run_main(capsys, "check", SPANISH, "CHURRO", "CARRO", "-r", "spanish")
+    assert (code, out) == (0, "CHURRO: valid\nCARRO: valid\n")

@@ -7,7 +7,7 @@ import errno
 import math
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -85,6 +85,56 @@ def lexicon_arg(args: tuple[str, ...], lexicon_opt: str | None, format: str, rul
     if len(args) < min_rest:
         raise click.UsageError("missing argument")
     return open_lexicon(path, format, ruleset, progress=note), args
+
+
+def word_codes(lexicon: Any, words: Iterable[str]) -> list[bytes]:
+    """Each WORD argument in the lexicon's tiles, all of them read before any is answered: a
+    word that is not one of the lexicon's alphabet is bad input (one line naming it, exit 2),
+    as ``hooks`` and ``anagram`` always treated it, never a negative answer (``check
+    README.md QI`` says README.md is no word of the alphabet, not that it is not valid)."""
+    from ..alphabet import AlphabetError
+
+    codes = []
+    for word in words:
+        try:
+            codes.append(lexicon.encode(word))
+        except AlphabetError as exc:
+            raise AlphabetError(f"{_shown(word)}: {_fault(exc, 'not a word of', lexicon)}", exc.position,
+                                exc.char) from None
+    return codes
+
+
+def rack_arg(lexicon: Any, rack: str, what: str = "rack") -> str:
+    """A RACK argument (or another text of tiles, ``what`` naming it), checked against the
+    lexicon's alphabet: AlphabetError naming it, as ``word_codes`` names a word."""
+    from ..alphabet import AlphabetError
+
+    try:
+        lexicon.alphabet.parse_rack(rack)
+    except AlphabetError as exc:
+        raise AlphabetError(f"{what} {_shown(rack)}: {_fault(exc, 'not tiles of', lexicon)}", exc.position,
+                            exc.char) from None
+    return rack
+
+
+def alphabet_name(lexicon: Any) -> str:
+    """``the english alphabet`` for a lexicon built with a bundled ruleset, else ``the
+    lexicon's alphabet``."""
+    name = getattr(lexicon, "ruleset", "") or ""
+    return f"the {name} alphabet" if name and "\n" not in name else "the lexicon's alphabet"
+
+
+def _fault(exc: Exception, what: str, lexicon: Any) -> str:
+    """What an AlphabetError found, saying which alphabet: ``not a word of the english
+    alphabet ('.' at position 7 is no tile of it)``; another fault (unbalanced brackets) as it
+    is, without the rack it names (the line names it first)."""
+    import re
+
+    text = str(exc)
+    found = re.fullmatch(r"character (.+?)( at position \d+)?( in rack .*)? is not in the alphabet", text, re.S)
+    if found:
+        return f"{what} {alphabet_name(lexicon)} ({found[1]}{found[2] or ''} is no tile of it)"
+    return re.sub(r"^rack '.*?': ", "", text, flags=re.S)
 
 
 def lexicon_file(positional: str | None, option: str | None) -> str | None:

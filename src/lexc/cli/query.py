@@ -9,7 +9,18 @@ from typing import TYPE_CHECKING
 import click
 
 from ..limits import MAX_COUNT, MAX_WORD_TILES
-from .common import Bounded, Negative, count_option, emit, lexicon_arg, lexicon_options, max_words_option, nothing_found
+from .common import (
+    Bounded,
+    Negative,
+    count_option,
+    emit,
+    lexicon_arg,
+    lexicon_options,
+    max_words_option,
+    nothing_found,
+    rack_arg,
+    word_codes,
+)
 
 if TYPE_CHECKING:
     from ..lexicons.search import Row
@@ -19,12 +30,14 @@ if TYPE_CHECKING:
 @click.argument("args", nargs=-1, required=True, metavar="[FILE] WORD...")
 @lexicon_options
 def check(args: tuple[str, ...], lexicon_opt: str | None, format_: str, ruleset: str, as_json: bool) -> None:
-    """Check words; exit 0 iff every word is valid.
+    """Check words; exit 0 iff every word is valid (exit 2 for a WORD that is not one of the
+    alphabet's: bad input, as for hooks and anagram).
 
     Example: lexc check QI ZA XU
     """
     lexicon, words = lexicon_arg(args, lexicon_opt, format_, ruleset)
-    results = [{"word": w.upper(), "valid": w in lexicon} for w in words]
+    results = [{"word": w.upper(), "valid": lexicon.contains_codes(codes)}
+               for w, codes in zip(words, word_codes(lexicon, words), strict=True)]
     emit(results, as_json, "\n".join(f"{r['word']}: {'valid' if r['valid'] else 'NOT valid'}" for r in results))
     if not all(r["valid"] for r in results):
         raise Negative
@@ -48,6 +61,8 @@ def words(args: tuple[str, ...], prefix: str, pattern: str | None, limit: int | 
     lexicon, rest = lexicon_arg(args, lexicon_opt, format_, ruleset, min_rest=0)
     if rest:
         raise click.UsageError(f"unexpected argument {rest[0]!r} (a prefix is --prefix, a pattern --pattern)")
+    if prefix:
+        rack_arg(lexicon, prefix, "--prefix")
     found = lexicon.iter_words(prefix, pattern)  # streamed: a list of millions prints in bounded memory
     first = next(found, None)
     shown: Iterator[str] = (chain((first,), islice(found, limit - 1) if limit is not None else found)
@@ -82,7 +97,7 @@ def anagram(args: tuple[str, ...], sub: bool, stats: bool, lexicon_opt: str | No
     check_listable(lexicon, "the lexicon", max_words)  # answers grow with the lexicon
     if extra:
         raise click.UsageError("give one RACK (put several tiles together, e.g. RETAINS?)")
-    found = lexicon.anagrams(rack, sub=sub)
+    found = lexicon.anagrams(rack_arg(lexicon, rack), sub=sub)
     read = dict(getattr(lexicon, "last_stats", {}) or {})
     if stats and as_json:
         emit({"words": found, "stats": read}, True)
@@ -104,7 +119,7 @@ def hooks(args: tuple[str, ...], lexicon_opt: str | None, format_: str, ruleset:
     Example: lexc hooks CARE
     """
     lexicon, words = lexicon_arg(args, lexicon_opt, format_, ruleset)
-    results = [lexicon.hooks(w).as_dict() for w in words]
+    results = [lexicon.hooks(codes).as_dict() for codes in word_codes(lexicon, words)]
     emit(results, as_json, "\n".join(
         f"{r['front'] or '-':>8} {r['word']}{'' if r['valid'] else ' (not a word)'} {r['back'] or '-'}"
         for r in results))
