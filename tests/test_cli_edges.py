@@ -14,6 +14,9 @@
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 from pathlib import Path
 
 import pytest
@@ -163,3 +166,42 @@ def test_a_word_outside_a_spanish_alphabet_names_that_alphabet(capsys):
     assert_one_error_line(err, "WIKI: not a word of the spanish alphabet ('W' at position 1 is no tile of it)")
     code, out, _ = run_main(capsys, "check", SPANISH, "CHURRO", "CARRO", "-r", "spanish")
     assert (code, out) == (0, "CHURRO: valid\nCARRO: valid\n")
+
+
+# -- hooks of multi-character tiles, written as the notation writes them -----------------------
+
+@pytest.fixture
+def spanish_hooks(tmp_path) -> Path:
+    """AS takes the front hooks C, CH and H: joined, 'CCHH' could be read as CH, CH."""
+    path = tmp_path / "hooks.txt"
+    path.write_text("as\ncas\nchas\nhas\nasc\n", encoding="utf-8")
+    return path
+
+
+def test_hooks_write_a_multi_character_tile_in_brackets(spanish_hooks, capsys):
+    code, out, _ = run_main(capsys, "hooks", spanish_hooks, "AS", "-r", "spanish")
+    assert (code, out) == (0, "  C[CH]H AS C\n")
+    code, out, _ = run_main(capsys, "hooks", spanish_hooks, "AS", "-r", "spanish", "--json")
+    assert json.loads(out) == [{"word": "AS", "valid": True, "front": "C[CH]H", "back": "C"}]
+
+
+def test_the_search_table_writes_hooks_and_alphagrams_as_the_notation_does(spanish_hooks, capsys):
+    code, out, _ = run_main(capsys, "search", spanish_hooks, "-r", "spanish", "--length", "2-4", "--json")
+    rows = {row["word"]: row for row in json.loads(out)}
+    assert code == 0 and rows["AS"]["front"] == "C[CH]H" and rows["CHAS"]["alphagram"] == "A[CH]S"
+    code, out, _ = run_main(capsys, "search", spanish_hooks, "-r", "spanish", "--length", "2", "--csv")
+    assert code == 0 and next(csv.DictReader(io.StringIO(out)))["front"] == "C[CH]H"
+    code, out, _ = run_main(capsys, "search", spanish_hooks, "-r", "spanish", "--length", "2")
+    assert code == 0 and out.splitlines()[1].split()[:3] == ["C[CH]H", "AS", "C"]
+
+
+def test_the_written_tiles_read_back_as_the_same_tiles_as_cgp_reads_them():
+    """The engines' convention, which CGP follows: one character a tile, a multi-character tile
+    in brackets; so the tiles C and H (no CH) are 'CH', and the tile CH is '[CH]'."""
+    import re
+
+    from lexc.alphabet import written_tiles
+
+    for labels in (["C", "CH", "H"], ["C", "H"], ["LL", "L"], ["RR", "R", "Ñ"], ["L·L", "L"]):
+        text = written_tiles(labels)
+        assert [token.strip("[]") for token in re.findall(r"\[[^\]]*\]|.", text)] == labels, text

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..alphabet import BLANK_FLAG, Alphabet, AlphabetError
+from ..alphabet import BLANK_FLAG, Alphabet, AlphabetError, written
 from ..errors import LexcError
 from ..plural import plural
 from ..ruleset import Ruleset
@@ -252,8 +252,7 @@ def parse_cgp(text: str, ruleset: Ruleset) -> Position:
 def tile_text(alphabet: Alphabet, code: int) -> str:
     """A tile as CGP, pictures and play notation write it: upper case, lower case for a blank, brackets
     around a multi-character label."""
-    label = alphabet.label(code)
-    return f"[{label}]" if len(label) > 1 else label
+    return written(alphabet.label(code))
 
 
 def _tiles(text: str, alphabet: Alphabet, where: str, empty: str = "") -> list[int]:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from ..alphabet import BLANK_CHAR, UNBLANK, Alphabet
+from ..alphabet import BLANK_CHAR, UNBLANK, Alphabet, written_tiles
 from ..errors import LexcError
 from ..formats.base import LexiconBase
 from ..limits import MAX_COUNT, MAX_WORD_TILES
@@ -457,6 +457,7 @@ def rows(lexicon: Any, words: list[bytes], ruleset: Ruleset, blanks: int = 2) ->
     index = context.index(blanks)
     alphabet = lexicon.alphabet
     labels, decode = alphabet.mask_labels, alphabet.decode
+    alphagram = decode if alphabet.single_char else lambda tiles: written_tiles(map(alphabet.label, tiles))
     combinations = context._combinations[blanks]
     value = ruleset.value
     drops_first, drops_last = DropsFirst(), DropsLast()
@@ -464,11 +465,11 @@ def rows(lexicon: Any, words: list[bytes], ruleset: Ruleset, blanks: int = 2) ->
     for word in words:
         count = combinations[word]
         out.append(Row(
-            word=decode(word), front="".join(labels(lexicon.front_hooks(word))),
-            back="".join(labels(lexicon.back_hooks(word))),
+            word=decode(word), front=written_tiles(labels(lexicon.front_hooks(word))),
+            back=written_tiles(labels(lexicon.back_hooks(word))),
             inner_front=drops_first.test(word, context), inner_back=drops_last.test(word, context),
             probability=index.rank(len(word), count), combinations=count,
-            alphagram=decode(bytes(sorted(word))), anagrams=index.anagram_count(word),
+            alphagram=alphagram(bytes(sorted(word))), anagrams=index.anagram_count(word),
             score=sum(map(value, word)), length=len(word)))
     return out
 
