@@ -205,3 +205,31 @@ def test_the_written_tiles_read_back_as_the_same_tiles_as_cgp_reads_them():
     for labels in (["C", "CH", "H"], ["C", "H"], ["LL", "L"], ["RR", "R", "Ñ"], ["L·L", "L"]):
         text = written_tiles(labels)
         assert [token.strip("[]") for token in re.findall(r"\[[^\]]*\]|.", text)] == labels, text
+
+
+# -- search names its columns one way --------------------------------------------------------
+
+def test_search_names_each_column_alike_in_the_text_table_the_csv_and_the_json(tiny_dawg, capsys):
+    from lexc.lexicons.search import COLUMNS, TABLE_COLUMNS
+
+    code, text, _ = run_main(capsys, "search", tiny_dawg, "--length", "3")
+    assert code == 0 and text.splitlines()[0].split() == list(TABLE_COLUMNS)
+    code, out, _ = run_main(capsys, "search", tiny_dawg, "--length", "3", "--csv")
+    header = out.splitlines()[0].split(",")
+    code2, out, _ = run_main(capsys, "search", tiny_dawg, "--length", "3", "--json")
+    rows = json.loads(out)
+    assert code == code2 == 0 and header == list(rows[0]) == list(COLUMNS)
+    assert list(COLUMNS[: len(TABLE_COLUMNS)]) == list(TABLE_COLUMNS)  # the text table's, first and in its order
+    assert "probability" not in COLUMNS  # (the CSV and JSON once called the text table's rank so)
+
+
+def test_search_sorted_by_score_shows_the_score(tiny_dawg, capsys):
+    code, out, _ = run_main(capsys, "search", tiny_dawg, "--length", "2-3", "--sort", "score")
+    lines = out.splitlines()
+    assert code == 0 and lines[0].split()[-1] == "score"
+    code, data, _ = run_main(capsys, "search", tiny_dawg, "--length", "2-3", "--sort", "score", "--json")
+    scores = [row["score"] for row in json.loads(data)]
+    assert scores == sorted(scores, reverse=True)
+    assert [int(line.split()[-1]) for line in lines[1:]] == scores
+    code, out, _ = run_main(capsys, "search", tiny_dawg, "--length", "2-3", "--sort", "alpha")
+    assert "score" not in out.splitlines()[0].split()

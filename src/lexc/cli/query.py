@@ -165,12 +165,16 @@ def search_cmd(args: tuple[str, ...], pattern: str | None, anagram: str | None, 
                ruleset: str, max_words: int, as_json: bool) -> None:
     """Words that meet every condition given (AND; --not KIND=VALUE negates one), as a study
     table: front hooks, the word (a dot where removing its first or last tile leaves a word),
-    back hooks, probability rank, alphagram, number of anagrams. Exit 1 (and "no words" on
-    stderr) if none.
+    back hooks, probability rank, alphagram, number of anagrams (and with --sort score, the
+    score). Exit 1 (and "no words" on stderr) if none.
+
+    The columns have one name each, the text header's, the CSV header's and the JSON keys:
+    front, word, back, rank, alphagram, anagrams, score, then inner_front and inner_back (the
+    dots), combinations (what rank orders) and length, which only the CSV and JSON give.
 
     Example: lexc search --length 7 --sort probability -n 100  |  lexc search --pattern 'Q*' --not contains=U
     """
-    from ..lexicons.search import KINDS, SearchError, make_condition, search, study_table
+    from ..lexicons.search import COLUMNS, KINDS, SearchError, make_condition, search, study_table
     from ..lexicons.source import check_listable, open_lexicon
     from ..ruleset import load_ruleset
 
@@ -202,32 +206,42 @@ def search_cmd(args: tuple[str, ...], pattern: str | None, anagram: str | None, 
         import io
 
         out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=list(table[0].as_dict()), lineterminator="\n")
+        writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
         writer.writeheader()
         writer.writerows(r.as_dict() for r in table)
         click.echo(out.getvalue(), nl=False)
     elif as_json or table:
         emit([r.as_dict() for r in table] if as_json else None, as_json,
-             None if as_json else _study_table(table, group))
+             None if as_json else _study_table(table, group, sort == "score"))
     if not table:
         nothing_found("no words")
 
 
-def _study_table(table: list[Row], group: bool) -> str:
-    """The rows as a text table under a header: hooks around the word, inner-hook dots,
-    probability rank, alphagram, number of anagrams (a blank line between anagram sets with
-    ``group``)."""
-    front = max([len(r.front) for r in table] + [5])
-    word = max([len(r.word) for r in table] + [4]) + 2
-    back = max([len(r.back) for r in table] + [4])
-    rank = max([len(str(r.probability)) for r in table] + [4])
-    lines = [f"{'front':>{front}} {' word':<{word}} {'back':<{back}}  {'rank':>{rank}}  alphagram  anagrams"]
+def _study_table(table: list[Row], group: bool, score: bool = False) -> str:
+    """The rows as a text table under a header naming each column as the CSV and the JSON
+    name it (``search.TABLE_COLUMNS``): hooks around the word, inner-hook dots, probability
+    rank, alphagram, number of anagrams, and with ``score`` (``--sort score``) the score (a
+    blank line between anagram sets with ``group``)."""
+    from ..lexicons.search import TABLE_COLUMNS
+
+    names = (*TABLE_COLUMNS, "score") if score else TABLE_COLUMNS
+    front = max([len(r.front) for r in table] + [len(names[0])])
+    word = max([len(r.word) for r in table] + [len(names[1])]) + 2
+    back = max([len(r.back) for r in table] + [len(names[2])])
+    rank = max([len(str(r.rank)) for r in table] + [len(names[3])])
+    alphagram = max([len(r.alphagram) for r in table] + [len(names[4])])
+    anagrams = max([len(str(r.anagrams)) for r in table] + [len(names[5])])
+    points = max([len(str(r.score)) for r in table] + [len(names[-1])])
+    head = (f"{names[0]:>{front}} {' ' + names[1]:<{word}} {names[2]:<{back}}  {names[3]:>{rank}}  "
+            f"{names[4]:<{alphagram}}  {names[5]:<{anagrams}}")
+    lines = [head + (f"  {names[6]:>{points}}" if score else "")]
     previous = None
     for r in table:
         if group and previous is not None and r.alphagram != previous:
             lines.append("")
         previous = r.alphagram
         marked = ("·" if r.inner_front else " ") + r.word + ("·" if r.inner_back else " ")
-        lines.append(f"{r.front:>{front}} {marked:<{word}} {r.back:<{back}}  {r.probability:>{rank}}  "
-                     f"{r.alphagram:<9}  {r.anagrams}".rstrip())
-    return "\n".join(lines)
+        lines.append((f"{r.front:>{front}} {marked:<{word}} {r.back:<{back}}  {r.rank:>{rank}}  "
+                      f"{r.alphagram:<{alphagram}}  {r.anagrams:<{anagrams}}"
+                      + (f"  {r.score:>{points}}" if score else "")).rstrip())
+    return "\n".join(line.rstrip() for line in lines)

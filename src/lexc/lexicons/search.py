@@ -430,23 +430,36 @@ def search(lexicon: Any, conditions: Iterable[Condition], ruleset: Ruleset) -> l
 
 @dataclass(slots=True)
 class Row:
-    """One word of a search's answer with what a player studies it by."""
+    """One word of a search's answer with what a player studies it by: its columns, named as
+    the text table's header, the CSV's header and the JSON's keys all name them (``COLUMNS``).
 
-    word: str
+    ``front``, ``back``: the hooks (a multi-character tile in brackets, ``[CH]``); ``word``;
+    ``rank``: its probability rank among the words of its length (``--probability``, ``--sort
+    probability``); ``alphagram``; ``anagrams``: how many words share its tiles; ``score``: its
+    tiles' points; ``inner_front``, ``inner_back``: whether it minus its first or last tile is
+    a word (the text table's dots); ``combinations``: the draws that spell it (what ``rank``
+    orders); ``length``: its tiles."""
+
     front: str
+    word: str
     back: str
-    inner_front: bool
-    inner_back: bool
-    probability: int
-    combinations: int
+    rank: int
     alphagram: str
     anagrams: int
     score: int
+    inner_front: bool
+    inner_back: bool
+    combinations: int
     length: int
 
     def as_dict(self) -> dict[str, Any]:
-        """Every column, JSON-friendly."""
-        return {name: getattr(self, name) for name in self.__slots__}
+        """Every column by its name (``COLUMNS``, in that order), JSON-friendly: the JSON's
+        objects and the CSV's rows."""
+        return {name: getattr(self, name) for name in COLUMNS}
+
+
+COLUMNS = Row.__slots__  # every column's name, in order: the text table's are the first (TABLE_COLUMNS)
+TABLE_COLUMNS = COLUMNS[:6]  # the columns the text table shows (score too, sorted by score)
 
 
 def rows(lexicon: Any, words: list[bytes], ruleset: Ruleset, blanks: int = 2) -> list[Row]:
@@ -468,7 +481,7 @@ def rows(lexicon: Any, words: list[bytes], ruleset: Ruleset, blanks: int = 2) ->
             word=decode(word), front=written_tiles(labels(lexicon.front_hooks(word))),
             back=written_tiles(labels(lexicon.back_hooks(word))),
             inner_front=drops_first.test(word, context), inner_back=drops_last.test(word, context),
-            probability=index.rank(len(word), count), combinations=count,
+            rank=index.rank(len(word), count), combinations=count,
             alphagram=alphagram(bytes(sorted(word))), anagrams=index.anagram_count(word),
             score=sum(map(value, word)), length=len(word)))
     return out
@@ -477,7 +490,7 @@ def rows(lexicon: Any, words: list[bytes], ruleset: Ruleset, blanks: int = 2) ->
 SORTS = {
     "alpha": lambda r: (r.word,),
     "length": lambda r: (r.length, r.word),
-    "probability": lambda r: (r.length, r.probability, r.alphagram, r.word),
+    "probability": lambda r: (r.length, r.rank, r.alphagram, r.word),
     "score": lambda r: (-r.score, r.word),
 }
 
@@ -570,8 +583,10 @@ def make_condition(kind: str, value: str | None, negated: bool = False, blanks: 
 
 
 __all__ = [
+    "COLUMNS",
     "KINDS",
     "SORTS",
+    "TABLE_COLUMNS",
     "AnagramCount",
     "AnagramMatch",
     "BeginsWith",
