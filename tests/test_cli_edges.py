@@ -233,3 +233,75 @@ def test_search_sorted_by_score_shows_the_score(tiny_dawg, capsys):
     assert [int(line.split()[-1]) for line in lines[1:]] == scores
     code, out, _ = run_main(capsys, "search", tiny_dawg, "--length", "2-3", "--sort", "alpha")
     assert "score" not in out.splitlines()[0].split()
+
+
+# -- a lexicon keeps its ruleset --------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def tiny_rules(tmp_path_factory) -> Path:
+    """wordlists/tiny.txt built for the tiny ruleset (a 7x7 board, a rack of 5)."""
+    from lexc.lexicons.compile import compile_file
+
+    out = tmp_path_factory.mktemp("tiny-rules") / "tiny.dawg"
+    compile_file(TINY, ruleset="tiny", out=out)
+    return out
+
+
+def test_the_header_records_the_ruleset_the_lexicon_was_built_with(tiny_rules, capsys):
+    code, out, _ = run_main(capsys, "info", tiny_rules, "--json")
+    assert code == 0 and json.loads(out)["ruleset"] == "tiny"
+
+
+def test_moves_and_judge_use_the_lexicons_ruleset_without_r(tiny_rules, capsys):
+    code, out, err = run_main(capsys, "moves", tiny_rules, "--rack", "CATSE", "--json")
+    plays = json.loads(out)
+    starts = {f"4{col}" for col in "ABCD"} | {f"D{row}" for row in "1234"}  # through D4, the 7x7 board's middle
+    assert (code, err) == (0, "") and plays and {play["move"].split()[0] for play in plays} <= starts
+    code, _, err = run_main(capsys, "moves", tiny_rules, "--rack", "CATSEX")
+    assert code == 2
+    assert_one_error_line(err, "the tiny rack holds 5")  # (not 'the english rack holds 7')
+    code, out, err = run_main(capsys, "judge", tiny_rules, "--rack", "CATS", "4B CAT")
+    assert (code, err) == (0, "") and out.startswith("legal: 4B CAT scores")
+
+
+def test_search_selfplay_and_play_use_the_lexicons_ruleset_without_r(tiny_rules, tmp_path, capsys, monkeypatch):
+    code, own, err = run_main(capsys, "search", tiny_rules, "--length", "3", "--json")
+    code2, given, _ = run_main(capsys, "search", TINY, "-r", "tiny", "--length", "3", "--json")
+    assert (code, code2, err) == (0, 0, "") and own == given  # the tiny bag's ranks
+    code, out, err = run_main(capsys, "selfplay", tiny_rules, "-o", tmp_path / "games")
+    assert (code, err) == (0, "")
+    record = next((tmp_path / "games").glob("*.gcg")).read_text(encoding="utf-8")
+    assert "#tile-distribution tiny" in record
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # (a watched game reads nothing)
+    code, out, _ = run_main(capsys, "play", tiny_rules, "--watch", "--seed", "3", "--save", tmp_path / "w.gcg")
+    assert code == 0 and "tiny rules" in out.splitlines()[0]
+
+
+def test_a_ruleset_of_its_own_is_stored_in_the_lexicon_and_used(tmp_path, capsys):
+    rules = tmp_path / "tinier.toml"
+    text = (ROOT / "src" / "lexc" / "rulesets" / "tiny.toml").read_text(encoding="utf-8")
+    rules.write_text(text.replace('name = "tiny"', 'name = "tinier"').replace("rack_size = 5", "rack_size = 4"),
+                     encoding="utf-8")
+    assert run_main(capsys, "build", TINY, "-r", rules, "-o", tmp_path / "tinier.dawg")[0] == 0
+    rules.unlink()  # the file holds the ruleset itself, not a path to it
+    code, _, err = run_main(capsys, "moves", tmp_path / "tinier.dawg", "--rack", "CATSE")
+    assert code == 2
+    assert_one_error_line(err, "the tinier rack holds 4")
+
+
+def test_an_r_other_than_the_lexicons_own_is_warned_about_or_refused(tiny_rules, capsys):
+    """The same alphabet: the ruleset given is used (the same words on another board is a
+    choice), with a warning; another alphabet: refused, for the lexicon's tiles are not its."""
+    code, out, err = run_main(capsys, "moves", tiny_rules, "--rack", "CATSEXY", "-n", "1", "-r", "english")
+    assert code == 0 and out.split()[1][0] in "8H"  # through H8, the english board's middle (no 7x7 square)
+    assert err == (f"lexc moves: warning: {tiny_rules} was built with the tiny ruleset; using -r english as "
+                   "given\n")
+    for command in (["moves", tiny_rules, "--rack", "CAT"], ["judge", tiny_rules, "8H CAT", "--rack", "CAT"],
+                    ["search", tiny_rules], ["check", tiny_rules, "CAT"], ["selfplay", tiny_rules],
+                    ["stats", tiny_rules]):
+        code, out, err = run_main(capsys, *command, "-r", "spanish")
+        assert (code, out) == (2, ""), command
+        assert err == (f"lexc: error: {tiny_rules} was built with the tiny ruleset; -r spanish has another alphabet "
+                       "(leave out -r to use tiny)\n"), command
+    code, out, err = run_main(capsys, "moves", tiny_rules, "--rack", "CATS", "-n", "1", "-r", "tiny")
+    assert (code, err) == (0, "")

@@ -9,6 +9,7 @@ import click
 from ..plural import plural
 from .common import (
     Negative,
+    command_ruleset,
     count_option,
     emit,
     lexicon_file,
@@ -32,7 +33,8 @@ from .common import (
               help='One position per line, {"cgp": ..., "rack": ...}: one JSON line out per position.')
 @lexicon_option
 @max_words_option
-def moves(lexfile: str | None, cgp: str | None, board_file: str | None, rack: str | None, ruleset: str, as_json: bool,
+def moves(lexfile: str | None, cgp: str | None, board_file: str | None, rack: str | None, ruleset: str | None,
+          as_json: bool,
           strategy: str, top: int | None, batch: str | None, lexicon_opt: str | None, max_words: int) -> None:
     """Every legal play for a position and rack, best first (score, then notation); exit 1
     (and "no play" on stderr) if there is none. --rack alone is on the empty board.
@@ -46,6 +48,7 @@ def moves(lexfile: str | None, cgp: str | None, board_file: str | None, rack: st
 
     lexfile = lexicon_file(lexfile, lexicon_opt)
     lexicon = open_lexicon(lexfile, "dawg", ruleset, progress=note)
+    ruleset = command_ruleset(lexicon, ruleset, lexfile)  # the lexicon's own unless -r says otherwise
     check_listable(lexicon, lexfile or "the bundled lexicon", max_words)  # plays grow with the lexicon
     if batch:
         from ..bench.moves import position_items
@@ -73,7 +76,7 @@ def moves(lexfile: str | None, cgp: str | None, board_file: str | None, rack: st
 @click.argument("args", nargs=-1, required=True, metavar="[LEXFILE] PLAY")
 @position_options
 @lexicon_option
-def judge(args: tuple[str, ...], cgp: str | None, board_file: str | None, rack: str | None, ruleset: str,
+def judge(args: tuple[str, ...], cgp: str | None, board_file: str | None, rack: str | None, ruleset: str | None,
           as_json: bool, lexicon_opt: str | None) -> None:
     """Judge a play: legal or not (and why), the words it forms, its score. LEXFILE is a
     lexicon file or word list [default: bundled ENABLE]. PLAY is '8H WORD' (across) or
@@ -96,6 +99,7 @@ def judge(args: tuple[str, ...], cgp: str | None, board_file: str | None, rack: 
     lexfile, play = (None, *args) if len(args) == 1 else args
     lexfile = lexicon_file(lexfile, lexicon_opt)
     lexicon = open_lexicon(lexfile, "dawg", ruleset, progress=note)
+    ruleset = command_ruleset(lexicon, ruleset, lexfile)  # the lexicon's own unless -r says otherwise
     _rules, position, rack = position_args(cgp, board_file, rack, ruleset)
     named, using = position.op("lex"), _lexicon_name(lexfile)
     if named and named.casefold() != using.casefold():

@@ -61,11 +61,20 @@ def looks_like_file(arg: str) -> bool:
     return "/" in arg or os.sep in arg or arg.lower().endswith(LEXICON_SUFFIXES)
 
 
-def lexicon_arg(args: tuple[str, ...], lexicon_opt: str | None, format: str, ruleset: str,
+def lexicon_arg(args: tuple[str, ...], lexicon_opt: str | None, format: str, ruleset: str | None,
                 min_rest: int = 1) -> tuple[Any, tuple[str, ...]]:
+    """``lexicon_ruleset_arg`` without the ruleset (a query that only reads words: its ``-r``
+    is still checked against the lexicon's own)."""
+    lexicon, rest, _ = lexicon_ruleset_arg(args, lexicon_opt, format, ruleset, min_rest)
+    return lexicon, rest
+
+
+def lexicon_ruleset_arg(args: tuple[str, ...], lexicon_opt: str | None, format: str, ruleset: str | None,
+                        min_rest: int = 1) -> tuple[Any, tuple[str, ...], str]:
     """Split positional args into an optional leading FILE and the rest (at least
     ``min_rest``; with ``min_rest`` 0 the only positional argument is FILE); open the lexicon
-    (``-L`` FILE, else the leading FILE, else the bundled ENABLE list)."""
+    (``-L`` FILE, else the leading FILE, else the bundled ENABLE list); and the ruleset the
+    command uses with it (``command_ruleset``: the lexicon's own unless ``-r`` says otherwise)."""
     from ..lexicons.source import open_lexicon
 
     path = lexicon_opt
@@ -84,7 +93,8 @@ def lexicon_arg(args: tuple[str, ...], lexicon_opt: str | None, format: str, rul
         raise click.UsageError(f"{args[0]} is a file: give the lexicon's words or rack after it")
     if len(args) < min_rest:
         raise click.UsageError("missing argument")
-    return open_lexicon(path, format, ruleset, progress=note), args
+    lexicon = open_lexicon(path, format, ruleset, progress=note)
+    return lexicon, args, command_ruleset(lexicon, ruleset, path)
 
 
 def word_codes(lexicon: Any, words: Iterable[str]) -> list[bytes]:
@@ -151,6 +161,29 @@ def lexicon_option(f: F) -> F:
                         help="Lexicon file or word list [default: the LEXFILE argument, else bundled ENABLE].")(f)
 
 
+RULESET_DEFAULT = "[default: the one the lexicon was built with, else english]"
+
+
+def ruleset_option(what: str) -> Callable[[F], F]:
+    """``-r/--ruleset``, spelled the same on every command that plays or reads a lexicon: by
+    default the lexicon's own (``command_ruleset``)."""
+    return click.option("-r", "--ruleset", default=None, metavar="RULESET", help=f"{what} {RULESET_DEFAULT}")
+
+
+def command_ruleset(lexicon: Any, option: str | None, lexfile: str | os.PathLike[str] | None = None) -> str:
+    """The ruleset the running command uses with ``lexicon`` (``lexicons.source.lexicon_ruleset``,
+    the one rule: the lexicon's own unless ``-r`` says otherwise), as a reference
+    ``load_ruleset`` reads; a ``-r`` other than the lexicon's own is warned about on stderr
+    (``lexc moves: warning: ...``), and one of another alphabet refused."""
+    from ..lexicons.source import lexicon_ruleset
+
+    ruleset, warning = lexicon_ruleset(lexicon, option, os.fspath(lexfile) if lexfile else "the bundled lexicon")
+    if warning:
+        ctx = click.get_current_context(silent=True)
+        click.echo(f"lexc {ctx.info_name if ctx else ''}: warning: {warning}".replace("lexc : ", "lexc: "), err=True)
+    return ruleset
+
+
 def nothing_found(what: str) -> None:
     """An empty answer: say so on stderr (``no words``, ``no play``) and exit 1."""
     click.echo(f"lexc: {what}", err=True)
@@ -160,8 +193,8 @@ def nothing_found(what: str) -> None:
 def lexicon_options(f: F) -> F:
     """Options shared by the query commands."""
     f = click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")(f)
-    f = click.option("-r", "--ruleset", default="english", show_default=True,
-                     help="Ruleset whose alphabet reads a plain word list.")(f)
+    f = click.option("-r", "--ruleset", default=None, metavar="RULESET",
+                     help=f"Ruleset whose alphabet reads a plain word list {RULESET_DEFAULT}.")(f)
     f = click.option("-f", "--format", "format_", default="dawg", show_default=True,
                      type=click.Choice(sorted(FORMATS)), help="Format to compile a plain word list into.")(f)
     f = click.option("-L", "--lexicon", "lexicon_opt", metavar="FILE",
@@ -173,7 +206,7 @@ def lexicon_options(f: F) -> F:
 def position_options(f: F) -> F:
     """Options shared by the board commands."""
     f = click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")(f)
-    f = click.option("-r", "--ruleset", default="english", show_default=True, help="Ruleset: board, tiles, bingo.")(f)
+    f = ruleset_option("Ruleset: board, tiles, bingo.")(f)
     f = click.option("--rack", default=None, help="The rack (? a blank) [default: the CGP's rack to move]; "
                                                   "with no --cgp or --board, on the empty board.")(f)
     f = click.option("--board", "board_file", type=click.Path(dir_okay=False), metavar="FILE",

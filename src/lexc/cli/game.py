@@ -41,7 +41,7 @@ def replay(game: str, lexfile: str | None, every_event: bool, as_json: bool) -> 
 
 @click.command()
 @click.argument("lexfile", required=False)
-@click.option("-r", "--ruleset", default="english", show_default=True, help="Ruleset: board, tiles, bingo.")
+@common.ruleset_option("Ruleset: board, tiles, bingo.")
 @click.option("--games", default=1, show_default=True, type=Bounded(1, MAX_GAMES), help="How many games.")
 @click.option("--seed", default=0, show_default=True, type=Bounded(0, MAX_SEED),
               help="Seed of the first game (game i uses SEED + i).")
@@ -55,7 +55,7 @@ def replay(game: str, lexfile: str | None, every_event: bool, as_json: bool) -> 
               help='Write every position met, {"game", "turn", "cgp", "rack"} per line.')
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 @lexicon_option
-def selfplay(lexfile: str | None, ruleset: str, games: int, seed: int, strategy: str, end_rule: str,
+def selfplay(lexfile: str | None, ruleset: str | None, games: int, seed: int, strategy: str, end_rule: str,
              out_dir: str | None, positions_out: str | None, as_json: bool, lexicon_opt: str | None) -> None:
     """Greedy programs play complete games (a real bag, exchanges and passes, the standard end of
     game); every game's GCG record is replayed through the referee (exit 1 if a replay
@@ -70,6 +70,7 @@ def selfplay(lexfile: str | None, ruleset: str, games: int, seed: int, strategy:
 
     lexfile = lexicon_file(lexfile, lexicon_opt)
     lexicon = open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset, progress=note)
+    ruleset = common.command_ruleset(lexicon, ruleset, lexfile)  # the lexicon's own unless -r says otherwise
     check_listable(lexicon, lexfile or "the bundled lexicon")  # the programs' plays grow with the lexicon
     name = Path(lexfile).stem if lexfile else "ENABLE"
     summaries: list[dict[str, Any]] = []
@@ -111,7 +112,7 @@ def selfplay(lexfile: str | None, ruleset: str, games: int, seed: int, strategy:
 
 @click.command()
 @click.argument("lexfile", required=False)
-@click.option("-r", "--ruleset", default="english", show_default=True, help="Ruleset: board, tiles, bingo.")
+@common.ruleset_option("Ruleset: board, tiles, bingo.")
 @click.option("--seed", type=Bounded(0, MAX_SEED), default=None,
               help="Seed of the deal [default: a random one, printed].")
 @click.option("--strategy", default="auto", show_default=True,
@@ -127,8 +128,9 @@ def selfplay(lexfile: str | None, ruleset: str, games: int, seed: int, strategy:
 @click.option("--color/--no-color", default=None, help="Colour the board [default: on a colour terminal].")
 @click.option("--json", "as_json", is_flag=True, help="The game's summary as JSON at the end (the game on stderr).")
 @lexicon_option
-def play(lexfile: str | None, ruleset: str, seed: int | None, strategy: str, level: str, name: str, end_rule: str,
-         save: str | None, watch: bool, color: bool | None, as_json: bool, lexicon_opt: str | None) -> None:
+def play(lexfile: str | None, ruleset: str | None, seed: int | None, strategy: str, level: str, name: str,
+         end_rule: str, save: str | None, watch: bool, color: bool | None, as_json: bool,
+         lexicon_opt: str | None) -> None:
     """Play a game against lexc in the terminal: type plays as 8H WORD (across) or H8 WORD
     (down), or pass, exchange TILES, check, anagram, hooks, hint, add, score, board, help, quit
     (Ctrl-C ends and saves the game as quit does).
@@ -146,9 +148,9 @@ def play(lexfile: str | None, ruleset: str, seed: int | None, strategy: str, lev
 
     if not name or name.split() != [name] or ":" in name or name == "lexc":
         raise click.BadParameter("a nickname without spaces or ':', other than 'lexc'", param_hint="--name")
-    rules = load_ruleset(ruleset)
     lexfile = lexicon_file(lexfile, lexicon_opt)
     lexicon = open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset, progress=note)
+    rules = load_ruleset(common.command_ruleset(lexicon, ruleset, lexfile))  # the lexicon's own unless -r
     check_listable(lexicon, lexfile or "the bundled lexicon")  # the programs' plays grow with the lexicon
     if seed is None:
         seed = _random.SystemRandom().randrange(1_000_000)

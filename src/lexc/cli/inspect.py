@@ -12,7 +12,7 @@ import click
 from ..formats import FORMATS
 from ..formats.errors import FormatError
 from ..plural import plural
-from .common import Negative, count_option, emit, max_words_option, note, one_line
+from .common import Negative, command_ruleset, count_option, emit, max_words_option, note, one_line, ruleset_option
 
 
 @click.command()
@@ -171,7 +171,7 @@ def diff(a: str, b: str, ruleset: str, limit: int | None, counts_only: bool, max
 
 @click.command()
 @click.argument("file", required=False, type=click.Path(dir_okay=False, exists=True))
-@click.option("-r", "--ruleset", help="Ruleset to measure against (default: the lexicon's own, else english).")
+@ruleset_option("Ruleset to measure against.")
 @max_words_option
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 def stats(file: str | None, ruleset: str | None, max_words: int, as_json: bool) -> None:
@@ -185,6 +185,5 @@ def stats(file: str | None, ruleset: str | None, max_words: int, as_json: bool) 
 
     words = (read_words(file, ruleset or "english", max_words) if file
              else read_list(bundled_wordlist(), ruleset or "english"))
-    own = getattr(words, "ruleset", None) if file else None
-    result = lexicon_stats(words, ruleset or own or "english")
+    result = lexicon_stats(words, command_ruleset(words, ruleset, file))  # the lexicon's own unless -r
     emit(result, as_json, format_stats(result).rstrip("\n"))

@@ -16,6 +16,7 @@ from .common import (
     emit,
     lexicon_arg,
     lexicon_options,
+    lexicon_ruleset_arg,
     max_words_option,
     nothing_found,
     rack_arg,
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 @click.command()
 @click.argument("args", nargs=-1, required=True, metavar="[FILE] WORD...")
 @lexicon_options
-def check(args: tuple[str, ...], lexicon_opt: str | None, format_: str, ruleset: str, as_json: bool) -> None:
+def check(args: tuple[str, ...], lexicon_opt: str | None, format_: str, ruleset: str | None, as_json: bool) -> None:
     """Check words; exit 0 iff every word is valid (exit 2 for a WORD that is not one of the
     alphabet's: bad input, as for hooks and anagram).
 
@@ -50,7 +51,7 @@ def check(args: tuple[str, ...], lexicon_opt: str | None, format_: str, ruleset:
 @count_option("-n", "--limit", default=None, help="Show at most N words.")
 @lexicon_options
 def words(args: tuple[str, ...], prefix: str, pattern: str | None, limit: int | None, lexicon_opt: str | None,
-          format_: str, ruleset: str, as_json: bool) -> None:
+          format_: str, ruleset: str | None, as_json: bool) -> None:
     """List words, all or by prefix or pattern ([A-E] a range, [^AEIOU] any but those); exit 1
     (and "no words" on stderr) if none.
 
@@ -84,7 +85,7 @@ def words(args: tuple[str, ...], prefix: str, pattern: str | None, limit: int | 
                    "(with --json: {words, stats}).")
 @lexicon_options
 @max_words_option
-def anagram(args: tuple[str, ...], sub: bool, stats: bool, lexicon_opt: str | None, format_: str, ruleset: str,
+def anagram(args: tuple[str, ...], sub: bool, stats: bool, lexicon_opt: str | None, format_: str, ruleset: str | None,
             max_words: int, as_json: bool) -> None:
     """Anagrams of RACK (? is a blank; blank-made letters print in lower case); exit 1 (and
     "no words" on stderr) if none.
@@ -113,7 +114,7 @@ def anagram(args: tuple[str, ...], sub: bool, stats: bool, lexicon_opt: str | No
 @click.command()
 @click.argument("args", nargs=-1, required=True, metavar="[FILE] WORD...")
 @lexicon_options
-def hooks(args: tuple[str, ...], lexicon_opt: str | None, format_: str, ruleset: str, as_json: bool) -> None:
+def hooks(args: tuple[str, ...], lexicon_opt: str | None, format_: str, ruleset: str | None, as_json: bool) -> None:
     """Front and back hooks of words, and whether each word is valid.
 
     Example: lexc hooks CARE
@@ -162,7 +163,7 @@ def search_cmd(args: tuple[str, ...], pattern: str | None, anagram: str | None, 
                anagram_count: str | None, front_hook: str | None, back_hook: str | None, drops_first: bool,
                drops_last: bool, in_file: str | None, probability: str | None, blanks: int, negated: tuple[str, ...],
                sort: str, group: bool, as_csv: bool, limit: int | None, lexicon_opt: str | None, format_: str,
-               ruleset: str, max_words: int, as_json: bool) -> None:
+               ruleset: str | None, max_words: int, as_json: bool) -> None:
     """Words that meet every condition given (AND; --not KIND=VALUE negates one), as a study
     table: front hooks, the word (a dot where removing its first or last tile leaves a word),
     back hooks, probability rank, alphagram, number of anagrams (and with --sort score, the
@@ -178,14 +179,14 @@ def search_cmd(args: tuple[str, ...], pattern: str | None, anagram: str | None, 
     from ..lexicons.source import check_listable, open_lexicon
     from ..ruleset import load_ruleset
 
-    lexicon, rest = lexicon_arg(args, lexicon_opt, format_, ruleset, min_rest=0)
+    lexicon, rest, ruleset = lexicon_ruleset_arg(args, lexicon_opt, format_, ruleset, min_rest=0)
     if rest:
         raise click.UsageError(f"unexpected argument {rest[0]!r} (conditions are options: see --help)")
     check_listable(lexicon, "the lexicon", max_words)  # a search may list (and tabulate) every word
-    rules = load_ruleset(ruleset)
+    rules = load_ruleset(ruleset)  # (the lexicon's own unless -r says otherwise: its tile values and bag)
     if tuple(rules.alphabet.labels) != tuple(lexicon.alphabet.labels):
         raise click.UsageError(f"the lexicon's alphabet is not the {rules.name} ruleset's (give -r)")
-    opener = lambda path: open_lexicon(path, format_, ruleset)  # noqa: E731
+    opener = lambda path: open_lexicon(path, format_, ruleset)  # noqa: E731  (--in: a list read as the lexicon is)
     given = [("pattern", pattern), ("anagram", anagram), ("subanagram", subanagram), ("length", length),
              ("contains", contains), ("begins", begins), ("ends", ends), ("anagrams", anagram_count),
              ("front-hook", front_hook), ("back-hook", back_hook), ("drops-first", "" if drops_first else None),
@@ -234,7 +235,7 @@ def _study_table(table: list[Row], group: bool, score: bool = False) -> str:
     points = max([len(str(r.score)) for r in table] + [len(names[-1])])
     head = (f"{names[0]:>{front}} {' ' + names[1]:<{word}} {names[2]:<{back}}  {names[3]:>{rank}}  "
             f"{names[4]:<{alphagram}}  {names[5]:<{anagrams}}")
-    lines = [head + (f"  {names[6]:>{points}}" if score else "")]
+    lines = [head + (f"  {names[-1]:>{points}}" if score else "")]
     previous = None
     for r in table:
         if group and previous is not None and r.alphagram != previous:
