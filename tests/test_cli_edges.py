@@ -305,3 +305,84 @@ def test_an_r_other_than_the_lexicons_own_is_warned_about_or_refused(tiny_rules,
                        "(leave out -r to use tiny)\n"), command
     code, out, err = run_main(capsys, "moves", tiny_rules, "--rack", "CATS", "-n", "1", "-r", "tiny")
     assert (code, err) == (0, "")
+
+
+# -- move counts that compare -------------------------------------------------------------------
+
+def exchange_count(rack: str) -> int:
+    """The distinct non-empty sub-multisets of a rack: every exchange the engines list."""
+    from collections import Counter
+    from math import prod
+
+    return prod(n + 1 for n in Counter(rack).values()) - 1
+
+
+def test_moves_says_how_it_counts_on_a_terminal(tiny_dawg, capsys, monkeypatch):
+    from lexc.cli import common
+
+    monkeypatch.setattr(common, "on_terminal", lambda: True)
+    code, out, err = run_main(capsys, "moves", tiny_dawg, "--rack", "CARETS", "-n", "2")
+    count = len(json.loads(run_main(capsys, "moves", tiny_dawg, "--rack", "CARETS", "--json")[1]))
+    assert code == 0 and len(out.splitlines()) >= 2
+    assert err.splitlines()[-1] == (f"lexc: {count:,} plays, the best {len(out.splitlines())} shown (lexc's count: "
+                                    "every tile placement, across and down on the empty board; no exchange, no pass)")
+    code, _, err = run_main(capsys, "moves", tiny_dawg, "--rack", "CARETS", "-n", "1", "--count-like", "wolges")
+    assert err.splitlines()[-1].endswith("(wolges's count: every tile placement, across only on an empty board "
+                                         "symmetric about its diagonal; every distinct exchange (when the bag holds "
+                                         "a rack's worth) and the pass)")
+
+
+def test_moves_counts_like_wolges_and_magpie_on_the_empty_board(tiny_dawg, capsys):
+    """Both engines list an empty symmetric board's placements once (across: the down ones are
+    their mirror images), and every distinct exchange and the pass besides."""
+    rack = "CARETSS"
+    code, out, _ = run_main(capsys, "moves", tiny_dawg, "--rack", rack, "--json")
+    ours = json.loads(out)
+    across = [m for m in ours if m["move"][0].isdigit()]
+    assert code == 0 and len(ours) == 2 * len(across)  # the empty board: each placement both ways
+    for engine in ("wolges", "magpie"):
+        code, out, _ = run_main(capsys, "moves", tiny_dawg, "--rack", rack, "--json", "--count-like", engine)
+        theirs = json.loads(out)
+        placed = [m for m in theirs if not m["move"].startswith("-")]
+        others = sorted(m["move"] for m in theirs if m["move"].startswith("-"))
+        assert code == 0 and sorted(placed, key=str) == sorted(across, key=str)
+        assert len(others) == exchange_count(rack) + 1 and others[0] == "-" and "-ACERSST" in others
+        assert all(m["score"] == 0 for m in theirs if m["move"].startswith("-"))
+        assert theirs == sorted(theirs, key=lambda m: (-m["score"], m["move"]))
+    code, out, _ = run_main(capsys, "moves", tiny_dawg, "--rack", rack, "-n", "3", "--count-like", "magpie")
+    assert out == run_main(capsys, "moves", tiny_dawg, "--rack", rack, "-n", "3")[1]  # the best plays: the same
+
+
+def test_counting_like_the_engines_keeps_both_directions_where_they_differ(tiny_dawg):
+    """A board with a tile on it has down plays no across play mirrors: the engines list them
+    too. A bag short of a rack's worth: no exchange, the pass only."""
+    from lexc.board.board import Board, read_position
+    from lexc.formats import load
+    from lexc.movegen import COUNTINGS, counted_plays, exchanges, generate_plays, symmetric
+    from lexc.ruleset import load_ruleset
+
+    lexicon, english, tiny = load(tiny_dawg), load_ruleset("english"), load_ruleset("tiny")
+    assert symmetric(Board.empty(english)) and symmetric(Board.empty(tiny))
+    assert COUNTINGS["wolges"].exchanges_and_pass == COUNTINGS["magpie"].exchanges_and_pass is True
+    position = read_position(english, "/".join(["15"] * 7 + ["6CAT6"] + ["15"] * 7) + " ARTS/ 0/0 0")
+    ours = generate_plays(position.board, "ARTS", lexicon)
+    theirs = counted_plays(position.board, "ARTS", lexicon, like="wolges")
+    assert len(ours) > 0 and len(theirs) == len(ours) + exchange_count("ARTS") + 1
+    # the tiny set has 40 tiles: 26 on the board and two racks of 5 leave 4 in the bag
+    board = Board.empty(tiny).with_tiles([(row, col, 1) for row in range(0, 7, 2) for col in range(7)]
+                                         [:26])
+    assert exchanges(board, "CATSE", "DOGER") == [] and len(exchanges(Board.empty(tiny), "CATS")) == 15
+    plays = counted_plays(board, "CATSE", lexicon, like="magpie", opponent="DOGER")
+    assert [notation for notation, _ in plays.pairs() if notation.startswith("-")] == ["-"]
+
+
+def test_an_asymmetric_board_keeps_its_down_plays_when_counting_like_the_engines(tmp_path, capsys):
+    rules = tmp_path / "offset.toml"
+    text = (ROOT / "src" / "lexc" / "rulesets" / "tiny.toml").read_text(encoding="utf-8")
+    rows = text[text.index("rows = ["):]
+    moved = rows.replace('". . . * . . .",', '". . . . * . .",', 1)  # the start off the diagonal
+    rules.write_text(text.replace(rows, moved).replace('name = "tiny"', 'name = "offset"'), encoding="utf-8")
+    code, out, _ = run_main(capsys, "moves", TINY, "-r", rules, "--rack", "CATS", "--json")
+    code2, out2, _ = run_main(capsys, "moves", TINY, "-r", rules, "--rack", "CATS", "--json", "--count-like", "wolges")
+    ours, theirs = json.loads(out), json.loads(out2)
+    assert code == code2 == 0 and len(theirs) == len(ours) + exchange_count("CATS") + 1
