@@ -19,6 +19,7 @@ import io
 import json
 from pathlib import Path
 
+import click
 import pytest
 
 from lexc.plural import is_are, plural
@@ -120,6 +121,25 @@ def test_a_usage_error_points_at_the_commands_own_help(command, capsys):
     code, out, err = run_main(capsys, command, "--bogus")
     assert (code, out) == (2, "")
     line = assert_one_error_line(err, "No such option '--bogus'.")
+    assert line.endswith(f"(see 'lexc {command} --help')")
+
+
+def options_taking_a_value() -> list[tuple[str, str]]:
+    """(command, option) for every option of every command that takes a value."""
+    from lexc.cli import cli
+
+    return [(name, max(param.opts, key=len)) for name, command in sorted(cli.commands.items())
+            for param in command.params
+            if isinstance(param, click.Option) and not param.is_flag and not param._flag_needs_value]  # (a value
+    # that may be left out, --front-hook [L], is not missing)
+
+
+@pytest.mark.parametrize("command, option", options_taking_a_value())
+def test_an_option_missing_its_value_points_at_the_commands_own_help(command, option, capsys):
+    """click's parser raises this one without the command's context: main finds the command."""
+    code, out, err = run_main(capsys, command, option)
+    assert (code, out) == (2, "")
+    line = assert_one_error_line(err, "requires an argument")
     assert line.endswith(f"(see 'lexc {command} --help')")
 
 

@@ -12,6 +12,13 @@ Exit status: 0 success, 1 a negative answer (an invalid word, no match, a findin
 bad input or usage (one line on stderr, never a traceback). The rules that keep it so: every
 argument is UTF-8 text (``common.check_arguments``), every integer option a ``Bounded`` range
 (``lexc.limits``), every text file read by ``lexc.textfile``.
+
+One wording for one problem, whichever command meets it: a missing file is ``FILE: no such
+file`` (``main`` words every OSError as ``lexc.textfile`` does, and every path parameter is a
+``common.FilePath``, given by ``_register``); a usage error points at the command's own
+``--help``; a WORD that is no word of the alphabet is bad input (``common.word_codes``); a
+count is printed with its noun by ``lexc.plural``; a lexicon's ruleset is the one it was built
+with unless ``-r`` says otherwise (``common.command_ruleset``).
 """
 
 from __future__ import annotations
@@ -111,8 +118,7 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.UsageError as exc:
-        command = exc.ctx.command_path if exc.ctx else "lexc"
-        click.echo(f"lexc: error: {one_line(exc)} (see '{command} --help')", err=True)
+        click.echo(f"lexc: error: {one_line(exc)} (see '{_command_path(exc, args)} --help')", err=True)
         sys.exit(2)
     except click.ClickException as exc:
         click.echo(f"lexc: error: {one_line(exc)}", err=True)
@@ -142,6 +148,17 @@ def main(argv: list[str] | None = None) -> None:
         _quiet_stdout()
         sys.exit(1)
     sys.exit(0)
+
+
+def _command_path(exc: click.UsageError, args: list[str]) -> str:
+    """The command whose ``--help`` a usage error points at: the command that was being read
+    (``lexc moves``), also when click's parser raised the error without a context (``lexc
+    moves -n``: an option missing its value), where the command is the first argument that is
+    not an option; ``lexc`` for an error of the group itself."""
+    if exc.ctx is not None:
+        return exc.ctx.command_path
+    named = next((arg for arg in args if not arg.startswith("-")), None)
+    return f"lexc {named}" if named in cli.commands else "lexc"
 
 
 def _quiet_stdout() -> None:
