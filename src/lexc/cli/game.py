@@ -105,8 +105,9 @@ def selfplay(lexfile: str | None, ruleset: str | None, games: int, seed: int, st
         f"{g['turns']} turns, ended {g['end']}; replay {'ok' if g['replay_ok'] else 'DISAGREES'}"
         + (f" -> {g['gcg']}" if g["gcg"] else "") for g in summaries))
     if failed:
-        click.echo(f"lexc: error: the replay of game(s) {', '.join(map(str, failed))} disagrees with the game",
-                   err=True)
+        seeds = ", ".join(map(str, failed))
+        click.echo(f"lexc: error: the replay of game {seeds} disagrees with the game" if len(failed) == 1 else
+                   f"lexc: error: the replays of games {seeds} disagree with the games", err=True)
         raise Negative()
 
 
