@@ -2,10 +2,11 @@
 
 ``lexicons`` (build, convert, edit, export, synth), ``inspect`` (info, verify, dump, formats,
 rulesets, diff, stats), ``query`` (check, words, anagram, hooks, search), ``board`` (moves, judge),
-``game`` (replay, selfplay, play) and ``bench``; ``common`` holds what they share. Each
-command is a thin wrapper over one library function, which its ``--help`` names, and
-imports it when it runs: start-up imports only what the chosen command needs. The CLI is
-the top wing: it may import every wing, and nothing imports it.
+``game`` (replay, selfplay, play) and ``bench``; ``common`` holds what they share, ``reading``
+how they read words, racks, files and the ruleset. Each command is a thin wrapper over one
+library function, which its ``--help`` names, and imports it when it runs: start-up imports
+only what the chosen command needs. The CLI is the top wing: it may import every wing, and
+nothing imports it.
 
 Exit status: 0 success, 1 a negative answer (an invalid word, no match, a finding of
 ``verify``; a reader that closed the output pipe early, ``lexc dump FILE | head``: quietly), 2
@@ -15,10 +16,10 @@ argument is UTF-8 text (``common.check_arguments``), every integer option a ``Bo
 
 One wording for one problem, whichever command meets it: a missing file is ``FILE: no such
 file`` (``main`` words every OSError as ``lexc.textfile`` does, and every path parameter is a
-``common.FilePath``, given by ``_register``); a usage error points at the command's own
-``--help``; a WORD that is no word of the alphabet is bad input (``common.word_codes``); a
+``reading.FilePath``, given by ``_register``); a usage error points at the command's own
+``--help``; a WORD that is no word of the alphabet is bad input (``reading.word_codes``); a
 count is printed with its noun by ``lexc.plural``; a lexicon's ruleset is the one it was built
-with unless ``-r`` says otherwise (``common.command_ruleset``).
+with unless ``-r`` says otherwise (``reading.command_ruleset``).
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ from .. import native
 from .._version import __version__
 from ..errors import LexcError
 from . import bench, board, game, inspect, lexicons, query
-from .common import FilePath, Negative, check_arguments, one_line
+from .common import Negative, check_arguments, one_line
+from .reading import FilePath
 
 
 def is_user_error(exc: BaseException) -> bool:
@@ -90,7 +92,7 @@ def _register(group: click.Group) -> None:
             if isinstance(command, click.Command):
                 assert command.callback is not None and command.name is not None  # (a command of ours has both)
                 command.epilog = f"Code: {where} ({command.callback.__name__}), over {LIBRARY[command.name]}."
-                for param in command.params:  # a missing file: one wording on every command (common.FilePath)
+                for param in command.params:  # a missing file: one wording on every command (reading.FilePath)
                     if type(param.type) is click.Path:
                         param.type = FilePath.like(param.type)
                 group.add_command(command)

@@ -9,7 +9,6 @@ import click
 from ..plural import plural
 from .common import (
     Negative,
-    command_ruleset,
     count_option,
     emit,
     lexicon_file,
@@ -21,6 +20,7 @@ from .common import (
     position_args,
     position_options,
 )
+from .reading import command_ruleset
 
 
 @click.command()

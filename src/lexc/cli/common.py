@@ -3,11 +3,10 @@ and the types of the integer options (``Bounded``: every one has a range, stated
 
 from __future__ import annotations
 
-import errno
 import math
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -16,6 +15,9 @@ import click
 from ..formats import FORMATS  # the registry's names (each format's module is imported when used)
 from ..formats.errors import FormatError
 from ..limits import MAX_COUNT, MAX_LISTED_WORDS
+from .reading import RULESET_DEFAULT, _shown
+from .reading import command_ruleset as command_ruleset  # (re-exported: the game commands use it as common's)
+from .reading import ruleset_option as ruleset_option
 
 if TYPE_CHECKING:
     from ..board.board import Position
@@ -97,56 +99,6 @@ def lexicon_ruleset_arg(args: tuple[str, ...], lexicon_opt: str | None, format: 
     return lexicon, args, command_ruleset(lexicon, ruleset, path)
 
 
-def word_codes(lexicon: Any, words: Iterable[str]) -> list[bytes]:
-    """Each WORD argument in the lexicon's tiles, all of them read before any is answered: a
-    word that is not one of the lexicon's alphabet is bad input (one line naming it, exit 2),
-    as ``hooks`` and ``anagram`` always treated it, never a negative answer (``check
-    README.md QI`` says README.md is no word of the alphabet, not that it is not valid)."""
-    from ..alphabet import AlphabetError
-
-    codes = []
-    for word in words:
-        try:
-            codes.append(lexicon.encode(word))
-        except AlphabetError as exc:
-            raise AlphabetError(f"{_shown(word)}: {_fault(exc, 'not a word of', lexicon)}", exc.position,
-                                exc.char) from None
-    return codes
-
-
-def rack_arg(lexicon: Any, rack: str, what: str = "rack") -> str:
-    """A RACK argument (or another text of tiles, ``what`` naming it), checked against the
-    lexicon's alphabet: AlphabetError naming it, as ``word_codes`` names a word."""
-    from ..alphabet import AlphabetError
-
-    try:
-        lexicon.alphabet.parse_rack(rack)
-    except AlphabetError as exc:
-        raise AlphabetError(f"{what} {_shown(rack)}: {_fault(exc, 'not tiles of', lexicon)}", exc.position,
-                            exc.char) from None
-    return rack
-
-
-def alphabet_name(lexicon: Any) -> str:
-    """``the english alphabet`` for a lexicon built with a bundled ruleset, else ``the
-    lexicon's alphabet``."""
-    name = getattr(lexicon, "ruleset", "") or ""
-    return f"the {name} alphabet" if name and "\n" not in name else "the lexicon's alphabet"
-
-
-def _fault(exc: Exception, what: str, lexicon: Any) -> str:
-    """What an AlphabetError found, saying which alphabet: ``not a word of the english
-    alphabet ('.' at position 7 is no tile of it)``; another fault (unbalanced brackets) as it
-    is, without the rack it names (the line names it first)."""
-    import re
-
-    text = str(exc)
-    found = re.fullmatch(r"character (.+?)( at position \d+)?( in rack .*)? is not in the alphabet", text, re.S)
-    if found:
-        return f"{what} {alphabet_name(lexicon)} ({found[1]}{found[2] or ''} is no tile of it)"
-    return re.sub(r"^rack '.*?': ", "", text, flags=re.S)
-
-
 def lexicon_file(positional: str | None, option: str | None) -> str | None:
     """The lexicon a board or game command uses: its LEXFILE argument or ``-L FILE`` (not
     both), else None for the bundled ENABLE list."""
@@ -159,29 +111,6 @@ def lexicon_option(f: F) -> F:
     """``-L/--lexicon FILE``, spelled the same on every command that uses a lexicon."""
     return click.option("-L", "--lexicon", "lexicon_opt", metavar="FILE",
                         help="Lexicon file or word list [default: the LEXFILE argument, else bundled ENABLE].")(f)
-
-
-RULESET_DEFAULT = "[default: the one the lexicon was built with, else english]"
-
-
-def ruleset_option(what: str) -> Callable[[F], F]:
-    """``-r/--ruleset``, spelled the same on every command that plays or reads a lexicon: by
-    default the lexicon's own (``command_ruleset``)."""
-    return click.option("-r", "--ruleset", default=None, metavar="RULESET", help=f"{what} {RULESET_DEFAULT}")
-
-
-def command_ruleset(lexicon: Any, option: str | None, lexfile: str | os.PathLike[str] | None = None) -> str:
-    """The ruleset the running command uses with ``lexicon`` (``lexicons.source.lexicon_ruleset``,
-    the one rule: the lexicon's own unless ``-r`` says otherwise), as a reference
-    ``load_ruleset`` reads; a ``-r`` other than the lexicon's own is warned about on stderr
-    (``lexc moves: warning: ...``), and one of another alphabet refused."""
-    from ..lexicons.source import lexicon_ruleset
-
-    ruleset, warning = lexicon_ruleset(lexicon, option, os.fspath(lexfile) if lexfile else "the bundled lexicon")
-    if warning:
-        ctx = click.get_current_context(silent=True)
-        click.echo(f"lexc {ctx.info_name if ctx else ''}: warning: {warning}".replace("lexc : ", "lexc: "), err=True)
-    return ruleset
 
 
 def nothing_found(what: str) -> None:
@@ -298,29 +227,6 @@ def one_line(exc: BaseException) -> str:
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
 
 
-class FilePath(click.Path):
-    """``click.Path`` whose file is missing, or is a directory where a file is wanted, raises
-    the OSError that ``main`` words as every command words it (``FILE: no such file``, ``FILE:
-    is a directory``: ``one_line``), rather than click's own sentence about the parameter.
-    ``cli._register`` gives it to every path argument and option of every command."""
-
-    @classmethod
-    def like(cls, other: click.Path) -> FilePath:
-        """A FilePath checking what ``other`` checks."""
-        return cls(exists=other.exists, file_okay=other.file_okay, dir_okay=other.dir_okay,
-                   writable=other.writable, readable=other.readable, resolve_path=other.resolve_path,
-                   allow_dash=other.allow_dash, path_type=other.type, executable=other.executable)
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if not (self.allow_dash and value in ("-", b"-")):
-            path = os.fsdecode(value)
-            if self.exists and not os.path.lexists(path):
-                raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
-            if not self.dir_okay and os.path.isdir(path):
-                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
-        return super().convert(value, param, ctx)
-
-
 class Bounded(click.IntRange):
     """The type of every integer option: an integer from ``low`` to ``high`` (both given, from
     ``lexc.limits``). ``--help`` states the range, and any other value (too big for the
@@ -371,18 +277,6 @@ def check_arguments(args: list[str]) -> None:
         except UnicodeEncodeError:
             raise click.ClickException(f"argument {number} ({_shown(arg)}) is not UTF-8 text; lexc reads its "
                                        "arguments, file names too, as UTF-8") from None
-
-
-def _shown(arg: str, width: int = 60) -> str:
-    """An argument as an error line quotes it: at most ``width`` characters, a byte that is
-    not UTF-8 as ``\\xNN``, a control character escaped."""
-    try:
-        data = os.fsencode(arg[:width])  # the bytes as given (a lone surrogate is one of them)
-    except UnicodeEncodeError:
-        data = arg[:width].encode("utf-8", "backslashreplace")
-    text = data.decode("utf-8", "backslashreplace")
-    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
-    return text + ("..." if len(arg) > width else "")
 
 
 def max_words_option(f: F) -> F:

@@ -12,7 +12,8 @@ import click
 from ..formats import FORMATS
 from ..formats.errors import FormatError
 from ..plural import plural
-from .common import Negative, command_ruleset, count_option, emit, max_words_option, note, one_line, ruleset_option
+from .common import Negative, count_option, emit, max_words_option, note, one_line
+from .reading import command_ruleset, ruleset_option
 
 
 @click.command()

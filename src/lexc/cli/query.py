@@ -19,9 +19,8 @@ from .common import (
     lexicon_ruleset_arg,
     max_words_option,
     nothing_found,
-    rack_arg,
-    word_codes,
 )
+from .reading import rack_arg, word_codes
 
 if TYPE_CHECKING:
     from ..lexicons.search import Row
