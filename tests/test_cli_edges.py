@@ -406,3 +406,12 @@ def test_an_asymmetric_board_keeps_its_down_plays_when_counting_like_the_engines
     code2, out2, _ = run_main(capsys, "moves", TINY, "-r", rules, "--rack", "CATS", "--json", "--count-like", "wolges")
     ours, theirs = json.loads(out), json.loads(out2)
     assert code == code2 == 0 and len(theirs) == len(ours) + exchange_count("CATS") + 1
+
+
+def test_the_best_n_counted_like_the_engines_are_the_first_n_of_the_whole_list(tiny_dawg, capsys):
+    whole = json.loads(run_main(capsys, "moves", tiny_dawg, "--rack", "QZ", "--json", "--count-like", "wolges")[1])
+    for top in (1, 2, 3):
+        best = json.loads(run_main(capsys, "moves", tiny_dawg, "--rack", "QZ", "--json", "--count-like", "wolges",
+                                   "-n", str(top))[1])
+        assert best == whole[:top]
+    assert [m["move"] for m in whole] == ["-", "-Q", "-QZ", "-Z"]  # no word: the exchanges and the pass

@@ -178,13 +178,10 @@ class CountedPlays(Plays):
 
     def pairs(self, top: int | None = None) -> list[tuple[str, int]]:
         """(notation, score), best first (score descending, then notation), the best ``top``
-        and those tied with the last of them, if given: the placements' best ``top`` and the
-        others hold them all."""
+        if given, as every ``Plays`` ranks them: the placements' best ``top`` and the others
+        hold them all."""
         pairs = sorted(self.placements.pairs(top) + [(note, 0) for note in self.others], key=lambda p: (-p[1], p[0]))
-        if top is None or top >= len(pairs):
-            return pairs
-        cut = pairs[top - 1][1] if top > 0 else None
-        return [p for p in pairs if cut is not None and p[1] >= cut]
+        return pairs if top is None else pairs[:top]
 
     def moves(self, top: int | None = None) -> list[Any]:
         return self.placements.moves(top)
