@@ -172,7 +172,7 @@ def test_a_disagreement_fails_the_run_after_the_report(capsys, monkeypatch):
                          "--no-papers")
     assert code == 2
     assert "disagreement: dawg: member answers differ" in out
-    assert err.strip() == "lexc: error: 1 disagreement(s) between the structures (listed above)"
+    assert err.strip() == "lexc: error: 1 disagreement between the structures (listed above)"
 
 
 def test_readme_update(bench_run, tmp_path):
@@ -197,7 +197,7 @@ def test_readme_update(bench_run, tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["--formats", "dawg,nosuch"], "unknown format 'nosuch'"),
     (["--repeat", "0"], "--repeat"),
-    (["/no/such/list.txt"], "does not exist"),
+    (["/no/such/list.txt"], "/no/such/list.txt: no such file"),
 ])
 def test_bad_options(capsys, args, message):
     code, _out, err = run(capsys, "bench", *args)

@@ -767,10 +767,12 @@ def test_check_invalid_word_exit_1(tiny_dawg, capsys):
 
 
 @pytest.mark.parametrize("word", ["C4T", "CA T", "É"])
-def test_check_word_outside_the_alphabet_is_not_valid(tiny_dawg, capsys, word):
-    code, out, err = run_main(capsys, "check", tiny_dawg, word, "--json")
-    assert (code, err) == (1, "")
-    assert json.loads(out)[0]["valid"] is False
+def test_check_word_outside_the_alphabet_is_bad_input(tiny_dawg, capsys, word):
+    """Not a word of the alphabet: bad input, named in one line (as hooks and anagram say
+    it), never a negative answer (issue 35)."""
+    code, out, err = run_main(capsys, "check", tiny_dawg, word, "CAT", "--json")
+    assert (code, out) == (2, "")
+    assert_one_error_line(err, f"{word}: not a word of the english alphabet", "is no tile of it")
 
 
 def test_check_exit_codes_in_a_subprocess(tiny_dawg):
@@ -1269,7 +1271,7 @@ def test_judge_warns_when_the_cgp_names_another_lexicon(tiny_dawg, capsys):
     (["moves", "--cgp", EMPTY_CGP, "--rack", "AB", "--strategy", "gordon-x"], "unknown strategy"),
     (["judge", "--cgp", EMPTY_CGP, "--rack", "AB", "HH AB"], "not a play"),
     (["judge", "--cgp", EMPTY_CGP, "--rack", "AB", "8H AB", "extra"], "expected [LEXFILE] PLAY"),
-    (["judge", "--cgp", EMPTY_CGP, "--rack", "AB", "--jsn", "8H AB"], "no such option: --jsn"),
+    (["judge", "--cgp", EMPTY_CGP, "--rack", "AB", "--jsn", "8H AB"], "No such option '--jsn'. Did you mean '--json'?"),
     (["judge", "--cgp", EMPTY_CGP, "--rack", "KOI", "-K.OI"], "exchange '-K.OI'"),
     (["judge", "--cgp", EMPTY_CGP, "--rack", "AB", "--", "--"], "not a move"),
 ])

@@ -261,7 +261,7 @@ def test_build_all_reports_what_the_list_held_like_a_single_build(tmp_path, caps
     code2, every, _ = run_main(capsys, "build", source, "-f", "all", "-o", tmp_path / "all", "--skip-invalid",
                                "--verbose")
     assert code == code2 == 0
-    counts = "2 words (1 duplicates dropped, 1 rejected, 1 too short, 0 too long)"
+    counts = "2 words (1 duplicate dropped, 1 rejected, 1 too short, 0 too long)"
     assert counts in single.splitlines()[0] and every.splitlines()[0] == f"{source}: {counts}"
     assert every.splitlines()[-1] == "  rejected 4: D$G ('$' not in the alphabet)"
 

@@ -382,7 +382,7 @@ def test_report_output(enable):
     text = "\n".join(report.lines())
     assert "line   5" in text and "recorded +7, computed +6" in text
     # one mismatched move; the final scores that follow from it are reported apart (issue 35)
-    assert "1 mismatch(es) in the moves" in text and "16 - 6 computed (they differ)" in text
+    assert "1 mismatch in the moves" in text and "16 - 6 computed (they differ)" in text
     data = json.loads(json.dumps(report.as_dict()))
     assert data["ok"] is False and data["final_recorded"] == [17, 6] and data["final_computed"] == [16, 6]
     assert data["events"][1]["player"] == "Bo"

@@ -255,7 +255,7 @@ def test_check_reports_a_dead_end_and_a_bad_count(english):
     lex = hand_store(english, [b"\x03", b"\x03\x01", b"\x04"], [b"\x03\x01"], 2)
     problems = lex.check()
     assert any("'D' is neither a word nor a prefix" in p for p in problems)
-    assert any("1 keys are flagged words, the header says 2" in p for p in problems)
+    assert any("the store flags 1 key as words, the header says 2" in p for p in problems)
 
 
 # -- the worked example of formats/prefixset.md -------------------------------------------

@@ -187,7 +187,7 @@ def test_a_replay_with_problems_still_shows_the_position_and_exits_1(capsys):
     path = GAMES / "negative" / "MAGPIE__standard_cumulative_scoring_error.gcg"
     code, out, err = run_main(capsys, "replay", path, "-L", TINY, "--until", "16", "--board")
     assert code == 1 and "after line 16" in out
-    assert "up to line 16 finds problems (1 mismatch(es) in the moves, 0 error(s))" in err
+    assert "up to line 16 finds problems (1 mismatch in the moves, 0 errors)" in err
 
 
 @pytest.mark.parametrize("until, says", [
@@ -334,8 +334,8 @@ def test_a_wrong_end_of_game_line_is_counted_apart():
     assert not report.ok
     final, moves = next((a, b) for a, b in zip(report.lines(), report.lines()[1:], strict=False)
                         if a.startswith("final: "))
-    assert final.endswith("recorded, 393 - 539 computed (they differ); end-of-game lines: 1 mismatch(es)")
-    assert moves.startswith("0 mismatch(es) in the moves, ")
+    assert final.endswith("recorded, 393 - 539 computed (they differ); end-of-game lines: 1 mismatch")
+    assert moves.startswith("0 mismatches in the moves, ")
     data = report.as_dict()
     assert (data["mismatches"], data["end_mismatches"], data["final_mismatch"], data["ok"]) == (0, 1, True, False)
 

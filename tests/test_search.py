@@ -193,7 +193,7 @@ def test_the_study_table():
     assert acts.anagrams == 3  # ACTS, CATS, SCAT
     assert cat.combinations == combinations(ENGLISH.alphabet.encode("CAT"), ENGLISH, 2)
     ordered = sorted_rows(list(table.values()), "probability")
-    assert [r.probability for r in ordered] == sorted(r.probability for r in ordered)
+    assert [r.rank for r in ordered] == sorted(r.rank for r in ordered)
     grouped = sorted_rows(list(table.values()), "alpha", group=True)
     alphagrams = [r.alphagram for r in grouped]
     assert all(alphagrams.index(a) + alphagrams.count(a) - 1 == len(alphagrams) - 1 - alphagrams[::-1].index(a)
@@ -224,7 +224,7 @@ def test_the_command(tiny_dawg, capsys, tmp_path):
     assert code == 0 and data and all(r["length"] == 3 and "S" in r["front"] for r in data)
     code, out, _ = run_main(capsys, "search", tiny_dawg, "--length", "3", "--csv")
     table = list(csv.DictReader(io.StringIO(out)))
-    assert code == 0 and {"word", "front", "back", "probability", "alphagram", "anagrams"} <= set(table[0])
+    assert code == 0 and {"word", "front", "back", "rank", "alphagram", "anagrams"} <= set(table[0])
     code, out, err = run_main(capsys, "search", tiny_dawg, "--pattern", "ZZZ*")
     assert (code, out, err) == (1, "", "lexc: no words\n")
     other = tmp_path / "other.txt"

@@ -42,6 +42,19 @@ def fold(text: str) -> str:
     return unicodedata.normalize("NFC", text).upper()
 
 
+def written(label: str) -> str:
+    """A tile's label as lexc writes it among other tiles, as the engines write it (play
+    notation, CGP, board pictures, lists of hooks): a multi-character label in brackets,
+    ``[CH]``, so that the tiles C, H and the tile CH never read alike."""
+    return f"[{label}]" if len(label) > 1 else label
+
+
+def written_tiles(labels: Iterable[str]) -> str:
+    """Tiles' labels written one after the other, each as ``written`` writes it: the Spanish
+    front hooks C, CH and H are ``C[CH]H``, never ``CCHH``."""
+    return "".join(map(written, labels))
+
+
 @dataclass(frozen=True)
 class Alphabet:
     """An ordered tuple of tile labels; label i has letter code i + 1."""

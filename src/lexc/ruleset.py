@@ -19,6 +19,7 @@ from typing import Any
 
 from .alphabet import BLANK_CHAR, BLANK_FLAG, MAX_WORD_TILES, Alphabet
 from .errors import LexcError
+from .plural import is_are, plural
 
 #: premium name -> (letter multiplier, word multiplier)
 PREMIUMS = MappingProxyType({
@@ -324,8 +325,8 @@ def _parse_board(source: str, board: dict[str, Any]
     for r, row in enumerate(rows):
         squares = row.replace(" ", "")
         if len(squares) != size:
-            raise _fail(source, f"board row {r + 1} has {len(squares)} squares but there are {size} rows "
-                                f"(the board must be square)")
+            raise _fail(source, f"board row {r + 1} has {plural(len(squares), 'square')} but there "
+                                f"{is_are(size)} {plural(size, 'row')} (the board must be square)")
         for c, char in enumerate(squares):
             if char not in legend:
                 raise _fail(source, f"board row {r + 1}, column {c + 1}: {char!r} is not in board.legend")

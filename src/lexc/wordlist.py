@@ -23,6 +23,7 @@ from .alphabet import MAX_WORD_TILES as MAX_WORD_TILES  # (re-exported)
 from .alphabet import Alphabet, AlphabetError, fold
 from .errors import LexcError
 from .limits import MAX_LISTED_WORDS as MAX_LISTED_WORDS  # (re-exported)
+from .plural import plural
 from .textfile import decode_text, open_error
 
 
@@ -149,7 +150,7 @@ def parse_text(
     kept.sort()  # in place; then drop duplicates without a set
     unique = [w for w, _ in groupby(kept)] if any(map(eq, kept, islice(kept, 1, None))) else kept
     if not unique:
-        raise WordListError(f"{source}: no words left ({lines} word lines read, "
+        raise WordListError(f"{source}: no words left ({plural(lines, 'word line')} read, "
                             f"{len(rejected)} rejected, {too_short} shorter than {min_len}, {too_long} too long)")
     return WordList(
         words=unique,

@@ -172,8 +172,8 @@ def answer_digest(answer: Any) -> str:
         text = "".join(sorted(answer.front)) + "|" + "".join(sorted(answer.back))
     elif isinstance(answer, tuple):  # baseline hooks
         text = "".join(sorted(answer[0])) + "|" + "".join(sorted(answer[1]))
-    elif isinstance(answer, list) and answer and hasattr(answer[0], "probability"):  # a study table
-        text = "\n".join(f"{r.word} {r.probability}" for r in answer)
+    elif isinstance(answer, list) and answer and hasattr(answer[0], "rank"):  # a study table
+        text = "\n".join(f"{r.word} {r.rank}" for r in answer)
     elif hasattr(answer, "by_length"):  # a study index
         text = repr(sorted((n, list(c)) for n, c in answer.by_length.items()))
     else:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..formats.container import write_atomic
+from ..plural import plural
 from .charts import format_bytes, format_seconds, panels_svg, scatter_svg
 from .queries import KINDS, LABELS, SEARCH_KINDS, SEARCH_OF
 
@@ -170,9 +171,10 @@ def footnotes(result: dict[str, Any]) -> list[str]:
     spread = _spread(result)
     m = result["machine"]
     positions = result.get("positions")
-    lines.append(f"{result['words']:,} words from {Path(result['wordlist']).name}; medians of {result['repeat']} runs"
-                 + (f" ({result['movegen_repeat']} for move generation, on {positions['count']} positions: "
-                    + ", ".join(f"{v} with {k} blank(s)" for k, v in positions['blanks'].items())
+    lines.append(f"{plural(result['words'], 'word')} from {Path(result['wordlist']).name}; medians of "
+                 f"{plural(result['repeat'], 'run')}"
+                 + (f" ({result['movegen_repeat']} for move generation, on {plural(positions['count'], 'position')}: "
+                    + ", ".join(f"{v} with {plural(int(k), 'blank')}" for k, v in positions['blanks'].items())
                     + f"; a pair over its {result['budget_s']:g} s budget is timed on the leading positions)"
                     if positions else "")
                  + f"; * = baseline (its file is the plain list it is built from); lexc {result['lexc_version']}, "
@@ -288,9 +290,10 @@ def summary(result: dict[str, Any], link: str) -> str:
     lines = [
         *_table(*summary_rows(result), markdown=True),
         "",
-        f"{result['words']:,} words of {Path(result['wordlist']).name}; medians of {result['repeat']} runs "
+        f"{plural(result['words'], 'word')} of {Path(result['wordlist']).name}; "
+        f"medians of {plural(result['repeat'], 'run')} "
         f"({result.get('movegen_repeat', result['repeat'])} for move generation, on "
-        f"{_get(result, 'positions', 'count') or 0} positions); * a baseline; lexc {result['lexc_version']}, "
+        f"{plural(_get(result, 'positions', 'count') or 0, 'position')}); * a baseline; lexc {result['lexc_version']}, "
         f"Python {result['machine']['python']}, {result['machine']['cpus']} CPUs, load average "
         f"{result['machine']['load_average']}; every structure gave the same answers and plays: {same}.",
         "",

@@ -29,8 +29,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..alphabet import BLANK_FLAG, Alphabet, AlphabetError
+from ..alphabet import BLANK_FLAG, Alphabet, AlphabetError, written
 from ..errors import LexcError
+from ..plural import plural
 from ..ruleset import Ruleset
 from ..textfile import read_text
 
@@ -143,12 +144,14 @@ class Board:
         lines = [line.strip() for line in text.strip("\n").splitlines()]
         lines = [line for line in lines if line]
         if len(lines) != ruleset.board_size:
-            raise PositionError(f"the picture has {len(lines)} rows; the {ruleset.name} board has {ruleset.board_size}")
+            raise PositionError(f"the picture has {plural(len(lines), 'row')}; the {ruleset.name} board has "
+                                f"{ruleset.board_size}")
         rows = []
         for r, line in enumerate(lines):
             squares = _tiles(line.replace(" ", ""), ruleset.alphabet, f"row {r + 1}", empty=".")
             if len(squares) != ruleset.board_size:
-                raise PositionError(f"row {r + 1} has {len(squares)} squares; the board has {ruleset.board_size}")
+                raise PositionError(f"row {r + 1} has {plural(len(squares), 'square')}; the board has "
+                                    f"{ruleset.board_size}")
             rows.append(bytes(squares))
         return cls(ruleset, tuple(rows))
 
@@ -200,7 +203,7 @@ def parse_cgp(text: str, ruleset: Ruleset) -> Position:
     alphabet, n = ruleset.alphabet, ruleset.board_size
     rows_text = fields[0].split("/")
     if len(rows_text) != n:
-        raise PositionError(f"CGP board has {len(rows_text)} rows; the {ruleset.name} board has {n}")
+        raise PositionError(f"CGP board has {plural(len(rows_text), 'row')}; the {ruleset.name} board has {n}")
     rows = []
     for r, row_text in enumerate(rows_text):
         squares: list[int] = []
@@ -212,7 +215,7 @@ def parse_cgp(text: str, ruleset: Ruleset) -> Position:
             if len(squares) > n:
                 break
         if len(squares) != n:
-            raise PositionError(f"CGP row {r + 1} has {len(squares)} squares; the board has {n}")
+            raise PositionError(f"CGP row {r + 1} has {plural(len(squares), 'square')}; the board has {n}")
         rows.append(bytes(squares))
     board = Board(ruleset, tuple(rows))
     racks: tuple[str, str] = ("", "")
@@ -253,8 +256,7 @@ def parse_cgp(text: str, ruleset: Ruleset) -> Position:
 def tile_text(alphabet: Alphabet, code: int) -> str:
     """A tile as CGP, pictures and play notation write it: upper case, lower case for a blank, brackets
     around a multi-character label."""
-    label = alphabet.label(code)
-    return f"[{label}]" if len(label) > 1 else label
+    return written(alphabet.label(code))
 
 
 def _tiles(text: str, alphabet: Alphabet, where: str, empty: str = "") -> list[int]:

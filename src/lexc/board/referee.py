@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..alphabet import BLANK_FLAG, UNBLANK, Alphabet
+from ..plural import plural
 from ..wordlist import excerpt
 from .board import Board, overdrawn, square_name, unseen
 from .notation import MAX_NOTATION, THROUGH, PlacementError, Play, PlayError, parse_play
@@ -100,8 +101,8 @@ def judge_tiles(board: Board, rack: str, placed: list[tuple[int, int, int]], lex
     points = score(board, play)
     notation = play.notation(board)
     if invalid:
-        return Ruling(False, f"invalid word{'s' if len(invalid) > 1 else ''}: {', '.join(invalid)}", notation, words,
-                      points, len(placed), leave, invalid)
+        return Ruling(False, f"invalid {'word' if len(invalid) == 1 else 'words'}: {', '.join(invalid)}", notation,
+                      words, points, len(placed), leave, invalid)
     return Ruling(True, None, notation, words, points, len(placed), leave)
 
 
@@ -122,7 +123,7 @@ def judge_exchange(board: Board, rack: str, tiles: str, opponent: str | None = N
     if tiles.isascii() and tiles.isdigit():
         count = int(tiles) if len(tiles) <= 4 else 10**4
         if not 0 < count <= len(held):
-            return Ruling(False, f"cannot exchange {count} tile{'s' * (count != 1)}: the rack holds {len(held)}")
+            return Ruling(False, f"cannot exchange {plural(count, 'tile')}: the rack holds {len(held)}")
         codes, notation = None, f"-{count}"
     else:
         try:
@@ -140,7 +141,7 @@ def judge_exchange(board: Board, rack: str, tiles: str, opponent: str | None = N
         return Ruling(False, f"the board and the racks hold more tiles than the set has: {short}", notation)
     bag = sum(left.values()) - (0 if opponent else need)
     if bag < need:
-        return Ruling(False, f"no exchange with {max(bag, 0)} tile{'s' * (bag != 1)} in the bag (it takes at least "
+        return Ruling(False, f"no exchange with {plural(max(bag, 0), 'tile')} in the bag (it takes at least "
                              f"{need})", notation)
     return Ruling(True, None, notation, (), 0, count, leave)
 
@@ -152,8 +153,8 @@ def _rack_codes(rack: str, board: Board) -> list[int] | Ruling:
     except ValueError as exc:
         return Ruling(False, f"rack {rack!r}: {exc}")
     if len(letters) + blanks > board.ruleset.rack_size:
-        return Ruling(False, f"rack {rack!r} has {len(letters) + blanks} tiles; the {board.ruleset.name} rack holds "
-                             f"{board.ruleset.rack_size}")
+        return Ruling(False, f"rack {rack!r} has {plural(len(letters) + blanks, 'tile')}; the {board.ruleset.name} "
+                             f"rack holds {board.ruleset.rack_size}")
     return list(letters) + [0] * blanks
 
 

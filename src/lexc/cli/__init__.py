@@ -2,16 +2,24 @@
 
 ``lexicons`` (build, convert, edit, export, synth), ``inspect`` (info, verify, dump, formats,
 rulesets, diff, stats), ``query`` (check, words, anagram, hooks, search), ``board`` (moves, judge),
-``game`` (replay, selfplay, play) and ``bench``; ``common`` holds what they share. Each
-command is a thin wrapper over one library function, which its ``--help`` names, and
-imports it when it runs: start-up imports only what the chosen command needs. The CLI is
-the top wing: it may import every wing, and nothing imports it.
+``game`` (replay, selfplay, play) and ``bench``; ``common`` holds what they share, ``reading``
+how they read words, racks, files and the ruleset. Each command is a thin wrapper over one
+library function, which its ``--help`` names, and imports it when it runs: start-up imports
+only what the chosen command needs. The CLI is the top wing: it may import every wing, and
+nothing imports it.
 
 Exit status: 0 success, 1 a negative answer (an invalid word, no match, a finding of
 ``verify``; a reader that closed the output pipe early, ``lexc dump FILE | head``: quietly), 2
 bad input or usage (one line on stderr, never a traceback). The rules that keep it so: every
 argument is UTF-8 text (``common.check_arguments``), every integer option a ``Bounded`` range
 (``lexc.limits``), every text file read by ``lexc.textfile``.
+
+One wording for one problem, whichever command meets it: a missing file is ``FILE: no such
+file`` (``main`` words every OSError as ``lexc.textfile`` does, and every path parameter is a
+``reading.FilePath``, given by ``_register``); a usage error points at the command's own
+``--help``; a WORD that is no word of the alphabet is bad input (``reading.word_codes``); a
+count is printed with its noun by ``lexc.plural``; a lexicon's ruleset is the one it was built
+with unless ``-r`` says otherwise (``reading.command_ruleset``).
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ from .._version import __version__
 from ..errors import LexcError
 from . import bench, board, game, inspect, lexicons, query
 from .common import Negative, check_arguments, one_line
+from .reading import FilePath
 
 
 def is_user_error(exc: BaseException) -> bool:
@@ -83,6 +92,9 @@ def _register(group: click.Group) -> None:
             if isinstance(command, click.Command):
                 assert command.callback is not None and command.name is not None  # (a command of ours has both)
                 command.epilog = f"Code: {where} ({command.callback.__name__}), over {LIBRARY[command.name]}."
+                for param in command.params:  # a missing file: one wording on every command (reading.FilePath)
+                    if type(param.type) is click.Path:
+                        param.type = FilePath.like(param.type)
                 group.add_command(command)
 
 
@@ -108,8 +120,7 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.UsageError as exc:
-        command = exc.ctx.command_path if exc.ctx else "lexc"
-        click.echo(f"lexc: error: {one_line(exc)} (see '{command} --help')", err=True)
+        click.echo(f"lexc: error: {one_line(exc)} (see '{_command_path(exc, args)} --help')", err=True)
         sys.exit(2)
     except click.ClickException as exc:
         click.echo(f"lexc: error: {one_line(exc)}", err=True)
@@ -139,6 +150,17 @@ def main(argv: list[str] | None = None) -> None:
         _quiet_stdout()
         sys.exit(1)
     sys.exit(0)
+
+
+def _command_path(exc: click.UsageError, args: list[str]) -> str:
+    """The command whose ``--help`` a usage error points at: the command that was being read
+    (``lexc moves``), also when click's parser raised the error without a context (``lexc
+    moves -n``: an option missing its value), where the command is the first argument that is
+    not an option; ``lexc`` for an error of the group itself."""
+    if exc.ctx is not None:
+        return exc.ctx.command_path
+    named = next((arg for arg in args if not arg.startswith("-")), None)
+    return f"lexc {named}" if named in cli.commands else "lexc"
 
 
 def _quiet_stdout() -> None:

@@ -6,6 +6,7 @@ import click
 
 from ..formats import FORMATS
 from ..limits import MAX_BUDGET_S, MAX_REPEAT
+from ..plural import plural
 from .common import Bounded, BoundedFloat, emit, note, status_line
 
 
@@ -57,4 +58,5 @@ def bench(wordlist: str | None, formats_: str | None, positions: str | None, rep
             note(f"wrote {path}")
     emit(result, as_json, format_report(result).rstrip("\n"))
     if result["disagreements"]:  # a bug in some structure: make it fail loudly (make bench, make biglist)
-        raise BenchError(f"{len(result['disagreements'])} disagreement(s) between the structures (listed above)")
+        raise BenchError(f"{plural(len(result['disagreements']), 'disagreement')} between the structures "
+                         "(listed above)")

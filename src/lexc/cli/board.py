@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..plural import plural
 from .common import (
     Negative,
     count_option,
@@ -19,6 +20,7 @@ from .common import (
     position_args,
     position_options,
 )
+from .reading import command_ruleset
 
 
 @click.command()
@@ -27,24 +29,39 @@ from .common import (
 @click.option("--strategy", default="auto", show_default=True,
               help="naive, appel-jacobson, gordon, shapiro-smith, or auto (by the format's capabilities).")
 @count_option("-n", "--top", default=None, help="Show only the N best plays (and those tied with the last).")
+@click.option("--count-like", "like", type=click.Choice(["lexc", "wolges", "magpie"]), default="lexc",
+              show_default=True,
+              help="List and count the plays as this engine does, so that counts compare: lexc every tile "
+                   "placement, across and down on the empty board, no exchange, no pass; wolges and magpie (they "
+                   "agree) across only on an empty board symmetric about its diagonal, and every distinct exchange "
+                   "(when the bag holds a rack's worth) and the pass, scoring 0.")
 @click.option("--batch", type=click.Path(dir_okay=False), metavar="FILE.jsonl",
               help='One position per line, {"cgp": ..., "rack": ...}: one JSON line out per position.')
 @lexicon_option
 @max_words_option
-def moves(lexfile: str | None, cgp: str | None, board_file: str | None, rack: str | None, ruleset: str, as_json: bool,
-          strategy: str, top: int | None, batch: str | None, lexicon_opt: str | None, max_words: int) -> None:
+def moves(lexfile: str | None, cgp: str | None, board_file: str | None, rack: str | None, ruleset: str | None,
+          as_json: bool,
+          strategy: str, top: int | None, like: str, batch: str | None, lexicon_opt: str | None,
+          max_words: int) -> None:
     """Every legal play for a position and rack, best first (score, then notation); exit 1
     (and "no play" on stderr) if there is none. --rack alone is on the empty board.
+
+    The plays are every distinct tile placement (a blank's letter, a natural tile or a blank,
+    make distinct ones), both directions on the empty board, a one-tile play that forms words
+    both ways once (across); no exchange, no pass. On a terminal, a last line on stderr says
+    how many there are and how they were counted. --count-like wolges (or magpie) lists and
+    counts them as those engines do, for counts that compare.
 
     Example: lexc moves enable.dawg --cgp '15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0' -n 5
     """
     from ..board.board import PositionError, read_position
     from ..lexicons.source import check_listable, open_lexicon
-    from ..movegen import generate_plays
+    from ..movegen import COUNTINGS, counted_plays
     from ..ruleset import load_ruleset
 
     lexfile = lexicon_file(lexfile, lexicon_opt)
     lexicon = open_lexicon(lexfile, "dawg", ruleset, progress=note)
+    ruleset = command_ruleset(lexicon, ruleset, lexfile)  # the lexicon's own unless -r says otherwise
     check_listable(lexicon, lexfile or "the bundled lexicon", max_words)  # plays grow with the lexicon
     if batch:
         from ..bench.moves import position_items
@@ -54,16 +71,19 @@ def moves(lexfile: str | None, cgp: str | None, board_file: str | None, rack: st
         for number, item in position_items(batch):  # read as it goes: a file of any length
             try:
                 position = read_position(rules, item["cgp"])
-                line = generate_plays(position.board, item.get("rack") or position.rack, lexicon,
-                                      strategy).batch_json(top)
+                line = counted_plays(position.board, item.get("rack") or position.rack, lexicon, strategy, like,
+                                     position.racks[1] or None).batch_json(top)
             except (LexcError, ValueError) as exc:  # (a bad CGP or rack: named by its line)
                 raise PositionError(f"{batch}:{number}: {one_line(exc)}") from None
             click.echo(line)
         return
     rules, position, rack = position_args(cgp, board_file, rack, ruleset)
-    shown = generate_plays(position.board, rack, lexicon, strategy).pairs(top)
+    plays = counted_plays(position.board, rack, lexicon, strategy, like, position.racks[1] or None)
+    shown = plays.pairs(top)
     if shown or as_json:
         emit([{"move": n, "score": s} for n, s in shown], as_json, "\n".join(f"{s:>4}  {n}" for n, s in shown))
+    note(f"lexc: {plural(len(plays), 'play')}" + (f", the best {len(shown):,} shown" if len(shown) < len(plays) else "")
+         + f" ({COUNTINGS[like].describe()})")
     if not shown:
         nothing_found("no play")
 
@@ -72,7 +92,7 @@ def moves(lexfile: str | None, cgp: str | None, board_file: str | None, rack: st
 @click.argument("args", nargs=-1, required=True, metavar="[LEXFILE] PLAY")
 @position_options
 @lexicon_option
-def judge(args: tuple[str, ...], cgp: str | None, board_file: str | None, rack: str | None, ruleset: str,
+def judge(args: tuple[str, ...], cgp: str | None, board_file: str | None, rack: str | None, ruleset: str | None,
           as_json: bool, lexicon_opt: str | None) -> None:
     """Judge a play: legal or not (and why), the words it forms, its score. LEXFILE is a
     lexicon file or word list [default: bundled ENABLE]. PLAY is '8H WORD' (across) or
@@ -86,13 +106,16 @@ def judge(args: tuple[str, ...], cgp: str | None, board_file: str | None, rack: 
     from ..lexicons.source import open_lexicon
 
     unknown = [a for a in args if a.startswith("--") and a != "--"]
-    if unknown:
-        raise click.UsageError(f"no such option: {unknown[0]}")
+    if unknown:  # (click's own error, worded as for every other command)
+        ctx = click.get_current_context()
+        raise click.NoSuchOption(unknown[0].partition("=")[0], ctx=ctx,
+                                 possibilities=[o for p in ctx.command.params for o in p.opts if o.startswith("--")])
     if len(args) > 2:
         raise click.UsageError(f"expected [LEXFILE] PLAY, got {len(args)} arguments (quote a play: '8H WORD')")
     lexfile, play = (None, *args) if len(args) == 1 else args
     lexfile = lexicon_file(lexfile, lexicon_opt)
     lexicon = open_lexicon(lexfile, "dawg", ruleset, progress=note)
+    ruleset = command_ruleset(lexicon, ruleset, lexfile)  # the lexicon's own unless -r says otherwise
     _rules, position, rack = position_args(cgp, board_file, rack, ruleset)
     named, using = position.op("lex"), _lexicon_name(lexfile)
     if named and named.casefold() != using.casefold():
@@ -105,7 +128,7 @@ def judge(args: tuple[str, ...], cgp: str | None, board_file: str | None, rack: 
     elif ruling.play == "-":
         text = f"legal: - (a pass) scores 0; leave {ruling.leave or '-'}"
     elif ruling.play is not None and ruling.play.startswith("-"):  # (a legal ruling names its play)
-        text = (f"legal: {ruling.play} exchanges {ruling.tiles_played} tile{'s' * (ruling.tiles_played != 1)}, "
+        text = (f"legal: {ruling.play} exchanges {plural(ruling.tiles_played, 'tile')}, "
                 f"scores 0; leave {ruling.leave or '-'}")
     else:
         text = f"legal: {ruling.play} scores {ruling.score} ({words}); leave {ruling.leave or '-'}"

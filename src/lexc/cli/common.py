@@ -15,6 +15,9 @@ import click
 from ..formats import FORMATS  # the registry's names (each format's module is imported when used)
 from ..formats.errors import FormatError
 from ..limits import MAX_COUNT, MAX_LISTED_WORDS
+from .reading import RULESET_DEFAULT, _shown
+from .reading import command_ruleset as command_ruleset  # (re-exported: the game commands use it as common's)
+from .reading import ruleset_option as ruleset_option
 
 if TYPE_CHECKING:
     from ..board.board import Position
@@ -60,11 +63,20 @@ def looks_like_file(arg: str) -> bool:
     return "/" in arg or os.sep in arg or arg.lower().endswith(LEXICON_SUFFIXES)
 
 
-def lexicon_arg(args: tuple[str, ...], lexicon_opt: str | None, format: str, ruleset: str,
+def lexicon_arg(args: tuple[str, ...], lexicon_opt: str | None, format: str, ruleset: str | None,
                 min_rest: int = 1) -> tuple[Any, tuple[str, ...]]:
+    """``lexicon_ruleset_arg`` without the ruleset (a query that only reads words: its ``-r``
+    is still checked against the lexicon's own)."""
+    lexicon, rest, _ = lexicon_ruleset_arg(args, lexicon_opt, format, ruleset, min_rest)
+    return lexicon, rest
+
+
+def lexicon_ruleset_arg(args: tuple[str, ...], lexicon_opt: str | None, format: str, ruleset: str | None,
+                        min_rest: int = 1) -> tuple[Any, tuple[str, ...], str]:
     """Split positional args into an optional leading FILE and the rest (at least
     ``min_rest``; with ``min_rest`` 0 the only positional argument is FILE); open the lexicon
-    (``-L`` FILE, else the leading FILE, else the bundled ENABLE list)."""
+    (``-L`` FILE, else the leading FILE, else the bundled ENABLE list); and the ruleset the
+    command uses with it (``command_ruleset``: the lexicon's own unless ``-r`` says otherwise)."""
     from ..lexicons.source import open_lexicon
 
     path = lexicon_opt
@@ -83,7 +95,8 @@ def lexicon_arg(args: tuple[str, ...], lexicon_opt: str | None, format: str, rul
         raise click.UsageError(f"{args[0]} is a file: give the lexicon's words or rack after it")
     if len(args) < min_rest:
         raise click.UsageError("missing argument")
-    return open_lexicon(path, format, ruleset, progress=note), args
+    lexicon = open_lexicon(path, format, ruleset, progress=note)
+    return lexicon, args, command_ruleset(lexicon, ruleset, path)
 
 
 def lexicon_file(positional: str | None, option: str | None) -> str | None:
@@ -109,8 +122,8 @@ def nothing_found(what: str) -> None:
 def lexicon_options(f: F) -> F:
     """Options shared by the query commands."""
     f = click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")(f)
-    f = click.option("-r", "--ruleset", default="english", show_default=True,
-                     help="Ruleset whose alphabet reads a plain word list.")(f)
+    f = click.option("-r", "--ruleset", default=None, metavar="RULESET",
+                     help=f"Ruleset whose alphabet reads a plain word list {RULESET_DEFAULT}.")(f)
     f = click.option("-f", "--format", "format_", default="dawg", show_default=True,
                      type=click.Choice(sorted(FORMATS)), help="Format to compile a plain word list into.")(f)
     f = click.option("-L", "--lexicon", "lexicon_opt", metavar="FILE",
@@ -122,7 +135,7 @@ def lexicon_options(f: F) -> F:
 def position_options(f: F) -> F:
     """Options shared by the board commands."""
     f = click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")(f)
-    f = click.option("-r", "--ruleset", default="english", show_default=True, help="Ruleset: board, tiles, bingo.")(f)
+    f = ruleset_option("Ruleset: board, tiles, bingo.")(f)
     f = click.option("--rack", default=None, help="The rack (? a blank) [default: the CGP's rack to move]; "
                                                   "with no --cgp or --board, on the empty board.")(f)
     f = click.option("--board", "board_file", type=click.Path(dir_okay=False), metavar="FILE",
@@ -200,9 +213,16 @@ def status_line() -> Iterator[Callable[[int, int, str], None]]:
 
 
 def one_line(exc: BaseException) -> str:
-    """An exception as one line (OSError gets its file name; click's errors name the option)."""
+    """An exception as one line (click's errors name the option). An OSError names its file,
+    worded as every reader of the user's files words it (``lexc.textfile.open_error``): a
+    missing file is ``FILE: no such file`` whichever command, argument or option named it."""
     if isinstance(exc, OSError) and exc.filename:
-        return f"{exc.filename}: {exc.strerror}"
+        from ..textfile import open_error
+
+        name = os.fsdecode(exc.filename)
+        if exc.strerror in (None, os.strerror(exc.errno or 0)):  # the system's words, not lexc's own
+            return one_line(open_error(name, exc))
+        return f"{name}: {exc.strerror}"
     text = exc.format_message() if isinstance(exc, click.ClickException) else str(exc)
     text = " ".join(text.split()) or type(exc).__name__
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
@@ -258,18 +278,6 @@ def check_arguments(args: list[str]) -> None:
         except UnicodeEncodeError:
             raise click.ClickException(f"argument {number} ({_shown(arg)}) is not UTF-8 text; lexc reads its "
                                        "arguments, file names too, as UTF-8") from None
-
-
-def _shown(arg: str, width: int = 60) -> str:
-    """An argument as an error line quotes it: at most ``width`` characters, a byte that is
-    not UTF-8 as ``\\xNN``, a control character escaped."""
-    try:
-        data = os.fsencode(arg[:width])  # the bytes as given (a lone surrogate is one of them)
-    except UnicodeEncodeError:
-        data = arg[:width].encode("utf-8", "backslashreplace")
-    text = data.decode("utf-8", "backslashreplace")
-    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
-    return text + ("..." if len(arg) > width else "")
 
 
 def max_words_option(f: F) -> F:

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from ..limits import MAX_COUNT, MAX_GAMES, MAX_LINE_BYTES, MAX_SEED
+from ..plural import plural
 from . import common
 from .common import Bounded, Negative, emit, lexicon_file, lexicon_option, note
 
@@ -92,15 +93,15 @@ def _show_position(report: Any, position: Any, show_board: bool, show_cgp: bool,
     if not report.ok:
         if not as_json:
             until = f" up to line {report.until}" if report.until is not None else ""
-            click.echo(f"lexc replay: note: the replay{until} finds problems ({report.mismatches} mismatch(es) in "
-                       f"the moves, {len(report.errors)} error(s)): the report without --board/--cgp lists them",
-                       err=True)
+            click.echo(f"lexc replay: note: the replay{until} finds problems ("
+                       f"{plural(report.mismatches, 'mismatch', 'mismatches')} in the moves, "
+                       f"{plural(len(report.errors), 'error')}): the report without --board/--cgp lists them", err=True)
         raise Negative()
 
 
 @click.command()
 @click.argument("lexfile", required=False)
-@click.option("-r", "--ruleset", default="english", show_default=True, help="Ruleset: board, tiles, bingo.")
+@common.ruleset_option("Ruleset: board, tiles, bingo.")
 @click.option("--games", default=1, show_default=True, type=Bounded(1, MAX_GAMES), help="How many games.")
 @click.option("--seed", default=0, show_default=True, type=Bounded(0, MAX_SEED),
               help="Seed of the first game (game i uses SEED + i).")
@@ -114,7 +115,7 @@ def _show_position(report: Any, position: Any, show_board: bool, show_cgp: bool,
               help='Write every position met, {"game", "turn", "cgp", "rack"} per line.')
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 @lexicon_option
-def selfplay(lexfile: str | None, ruleset: str, games: int, seed: int, strategy: str, end_rule: str,
+def selfplay(lexfile: str | None, ruleset: str | None, games: int, seed: int, strategy: str, end_rule: str,
              out_dir: str | None, positions_out: str | None, as_json: bool, lexicon_opt: str | None) -> None:
     """Greedy programs play complete games (a real bag, exchanges and passes, the standard end of
     game); every game's GCG record is replayed through the referee (exit 1 if a replay
@@ -129,6 +130,7 @@ def selfplay(lexfile: str | None, ruleset: str, games: int, seed: int, strategy:
 
     lexfile = lexicon_file(lexfile, lexicon_opt)
     lexicon = open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset, progress=note)
+    ruleset = common.command_ruleset(lexicon, ruleset, lexfile)  # the lexicon's own unless -r says otherwise
     check_listable(lexicon, lexfile or "the bundled lexicon")  # the programs' plays grow with the lexicon
     name = Path(lexfile).stem if lexfile else "ENABLE"
     summaries: list[dict[str, Any]] = []
@@ -163,14 +165,15 @@ def selfplay(lexfile: str | None, ruleset: str, games: int, seed: int, strategy:
         f"{g['turns']} turns, ended {g['end']}; replay {'ok' if g['replay_ok'] else 'DISAGREES'}"
         + (f" -> {g['gcg']}" if g["gcg"] else "") for g in summaries))
     if failed:
-        click.echo(f"lexc: error: the replay of game(s) {', '.join(map(str, failed))} disagrees with the game",
-                   err=True)
+        seeds = ", ".join(map(str, failed))
+        click.echo(f"lexc: error: the replay of game {seeds} disagrees with the game" if len(failed) == 1 else
+                   f"lexc: error: the replays of games {seeds} disagree with the games", err=True)
         raise Negative()
 
 
 @click.command()
 @click.argument("lexfile", required=False)
-@click.option("-r", "--ruleset", default="english", show_default=True, help="Ruleset: board, tiles, bingo.")
+@common.ruleset_option("Ruleset: board, tiles, bingo.")
 @click.option("--seed", type=Bounded(0, MAX_SEED), default=None,
               help="Seed of the deal [default: a random one, printed].")
 @click.option("--strategy", default="auto", show_default=True,
@@ -188,8 +191,9 @@ def selfplay(lexfile: str | None, ruleset: str, games: int, seed: int, strategy:
 @click.option("--color/--no-color", default=None, help="Colour the board [default: on a colour terminal].")
 @click.option("--json", "as_json", is_flag=True, help="The game's summary as JSON at the end (the game on stderr).")
 @lexicon_option
-def play(lexfile: str | None, ruleset: str, seed: int | None, strategy: str, level: str, name: str, end_rule: str,
-         save: str | None, watch: bool, color: bool | None, as_json: bool, lexicon_opt: str | None) -> None:
+def play(lexfile: str | None, ruleset: str | None, seed: int | None, strategy: str, level: str, name: str,
+         end_rule: str, save: str | None, watch: bool, color: bool | None, as_json: bool,
+         lexicon_opt: str | None) -> None:
     """Play a game against lexc in the terminal: type plays as 8H WORD (across) or H8 WORD
     (down), or pass, exchange TILES, check, anagram, hooks, hint, add, score, board, help, quit
     (Ctrl-C ends and saves the game as quit does).
@@ -209,9 +213,9 @@ def play(lexfile: str | None, ruleset: str, seed: int | None, strategy: str, lev
         raise click.BadParameter("a nickname without spaces or ':', other than 'lexc'", param_hint="--name")
     if save is not None:  # refused before the game, not after it
         check_save_path(save)
-    rules = load_ruleset(ruleset)
     lexfile = lexicon_file(lexfile, lexicon_opt)
     lexicon = open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset, progress=note)
+    rules = load_ruleset(common.command_ruleset(lexicon, ruleset, lexfile))  # the lexicon's own unless -r
     check_listable(lexicon, lexfile or "the bundled lexicon")  # the programs' plays grow with the lexicon
     if seed is None:
         seed = _random.SystemRandom().randrange(1_000_000)

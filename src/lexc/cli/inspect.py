@@ -11,7 +11,9 @@ import click
 
 from ..formats import FORMATS
 from ..formats.errors import FormatError
+from ..plural import plural
 from .common import Negative, count_option, emit, max_words_option, note, one_line
+from .reading import command_ruleset, ruleset_option
 
 
 @click.command()
@@ -71,7 +73,7 @@ def verify_cmd(file: str | None, against: str | None, ruleset: str | None, max_w
                           skip_invalid=lexicon.build_options.get("skip_invalid", False))
     result = verify(lexicon, words, max_words, file or "")
     text = ("OK: " if result["ok"] else "FAILED: ") + (
-        f"{result['words']:,} words, invariants hold" if result["ok"] else "; ".join(result["problems"]))
+        f"{plural(result['words'], 'word')}, invariants hold" if result["ok"] else "; ".join(result["problems"]))
     for key, where in (("only_in_file", "only in the file"), ("only_in_list", "only in the list")):
         if result.get(key):
             shown = result[key]  # (verify lists the first 20)
@@ -128,7 +130,8 @@ def rulesets(as_json: bool) -> None:
 
     data = [load_ruleset(name).summary() for name in available()]
     emit(data, as_json, "\n".join(
-        f"{d['name']:<10} {d['description']}\n{'':<11}{len(d['letters'])} letters, {d['tile_total']} tiles, "
+        f"{d['name']:<10} {d['description']}\n{'':<11}{plural(len(d['letters']), 'letter')}, "
+        f"{plural(d['tile_total'], 'tile')}, "
         f"rack {d['rack_size']}, bingo {d['bingo_bonus']}, {d['board_size']}x{d['board_size']} board, "
         f"start {d['start']}" for d in data))
 
@@ -155,7 +158,7 @@ def diff(a: str, b: str, ruleset: str, limit: int | None, counts_only: bool, max
     result = diff_lexicons(read_words(a, ruleset, max_words), read_words(b, ruleset, max_words),
                            limit=0 if counts_only else limit)
     data = {"a": a, "b": b, **result.as_dict()}
-    lines = [f"{a}: {result.count_a:,} words; {b}: {result.count_b:,} words; {result.common:,} in both",
+    lines = [f"{a}: {plural(result.count_a, 'word')}; {b}: {plural(result.count_b, 'word')}; {result.common:,} in both",
              f"only in {a}: {result.only_a_count:,}", f"only in {b}: {result.only_b_count:,}"]
     if not counts_only:
         for side, words, count in ((a, result.only_a, result.only_a_count), (b, result.only_b, result.only_b_count)):
@@ -169,7 +172,7 @@ def diff(a: str, b: str, ruleset: str, limit: int | None, counts_only: bool, max
 
 @click.command()
 @click.argument("file", required=False, type=click.Path(dir_okay=False, exists=True))
-@click.option("-r", "--ruleset", help="Ruleset to measure against (default: the lexicon's own, else english).")
+@ruleset_option("Ruleset to measure against.")
 @max_words_option
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 def stats(file: str | None, ruleset: str | None, max_words: int, as_json: bool) -> None:
@@ -183,6 +186,5 @@ def stats(file: str | None, ruleset: str | None, max_words: int, as_json: bool) 
 
     words = (read_words(file, ruleset or "english", max_words) if file
              else read_list(bundled_wordlist(), ruleset or "english"))
-    own = getattr(words, "ruleset", None) if file else None
-    result = lexicon_stats(words, ruleset or own or "english")
+    result = lexicon_stats(words, command_ruleset(words, ruleset, file))  # the lexicon's own unless -r
     emit(result, as_json, format_stats(result).rstrip("\n"))

@@ -7,13 +7,14 @@ from __future__ import annotations
 import os
 import sys
 from contextlib import nullcontext
-from typing import Any
+from typing import Any, cast
 
 import click
 
 from ..formats import FORMATS
 from ..formats.errors import FormatError
 from ..limits import MAX_SEED, MAX_SYNTH_WORDS, MAX_WORD_TILES
+from ..plural import is_are, plural
 from . import common
 from .common import Bounded, emit, max_words_option, note, stages
 
@@ -64,7 +65,7 @@ def build(wordlist: str, format_: str, ruleset: str, out: str | None, min_len: i
             return emit(reports, True)
         # the list is read once: what it held is said once, as a single build says it, then a line a format
         lines = _list_lines(reports[0], ruleset, f"{wordlist}: ") + [
-            f"{r['output']}: {r['format']}, {r['words']:,} words  nodes {r['nodes']:,}  edges {r['edges']:,}  "
+            f"{r['output']}: {r['format']}, {plural(r['words'], 'word')}  nodes {r['nodes']:,}  edges {r['edges']:,}  "
             f"bytes {r['file_bytes']:,}  seconds {r['seconds']:.2f}" for r in reports]
         if verbose:
             lines += _reject_lines(reports[0])
@@ -91,9 +92,10 @@ def build(wordlist: str, format_: str, ruleset: str, out: str | None, min_len: i
 def _list_lines(report: dict[str, Any], ruleset: str, head: str) -> list[str]:
     """What a build read from its word list: the words kept, the duplicates, rejected, too
     short and too long lines, and the words longer than the board."""
-    return [f"{head}{report['words']:,} words ({report['duplicates']:,} duplicates dropped, "
+    longer = report["longer_than_board"]
+    return [f"{head}{plural(report['words'], 'word')} ({plural(report['duplicates'], 'duplicate')} dropped, "
             f"{report['rejected']:,} rejected, {report['too_short']:,} too short, {report['too_long']:,} too long)",
-            f"  {report['longer_than_board']:,} words are longer than the {ruleset} board"]
+            f"  {plural(longer, 'word')} {is_are(longer)} longer than the {ruleset} board"]
 
 
 def _reject_lines(report: dict[str, Any]) -> list[str]:
@@ -124,7 +126,7 @@ def convert(source: str, format_: str, out: str | None, max_words: int, as_json:
     if as_json:
         return emit(report, True)
     click.echo(f"{report['output']}: {report['format']} from {report['source']} ({report['source_format']}), "
-               f"{report['words']:,} words  nodes {report['nodes']:,}  edges {report['edges']:,}  "
+               f"{plural(report['words'], 'word')}  nodes {report['nodes']:,}  edges {report['edges']:,}  "
                f"bytes {report['file_bytes']:,}  seconds {report['seconds']:.2f}")
 
 
@@ -176,11 +178,11 @@ def _edit_lines(report: dict[str, Any]) -> list[str]:
     counts = ", ".join(f"{len(report[k]):,} {k.replace('_', ' ')}"
                        for k in ("added", "already_present", "removed", "not_present"))
     lines = [f"{report['output']}: {report['format']}, {report['words_before']:,} -> "
-             f"{report['words_after']:,} words ({counts})"]
+             f"{plural(report['words_after'], 'word')} ({counts})"]
     lines += [f"  {k.replace('_', ' ')}: {' '.join(report[k])}"
               for k in ("added", "already_present", "removed", "not_present") if report[k]]
     if not report["written"]:
-        return [*lines, f"  unchanged, not rewritten ({report['file_bytes']:,} bytes)"]
+        return [*lines, f"  unchanged, not rewritten ({plural(report['file_bytes'], 'byte')})"]
     return [*lines, f"  nodes {report['nodes']:,}  edges {report['edges']:,}  bytes {report['file_bytes']:,}  "
                     f"seconds {report['seconds']:.2f}"]
 
@@ -210,7 +212,7 @@ def export(file: str, target: str, out: str, ruleset: str, max_words: int, as_js
         raise FormatError(f"{file}: {exc}") from None
     write_atomic(out, data)
     report = {"output": out, "to": target, "words": len(lexicon), "edges": len(data) // 4, "file_bytes": len(data)}
-    emit(report, as_json, f"{out}: kwg, {report['words']:,} words  edges {report['edges']:,}  bytes {len(data):,}")
+    emit(report, as_json, f"{out}: kwg, {plural(len(lexicon), 'word')}  edges {report['edges']:,}  bytes {len(data):,}")
 
 
 @click.command()
@@ -243,6 +245,7 @@ def synth(count: int, out: str | None, seed: int, order: int, min_len: int, max_
     with bar if bar is not None else nullcontext():
         report = synth_file(out, count, seed=seed, order=order, min_len=min_len, max_len=max_len, training=train,
                             progress=None if bar is None else lambda done, _: bar.update(done - bar.pos))
-    emit(report, as_json, f"{report['output']}: {report['words']:,} words of {min_len}-{max_len} letters "
+    made = cast(int, report["words"])
+    emit(report, as_json, f"{report['output']}: {plural(made, 'word')} of {min_len}-{max_len} letters "
                           f"({report['letters_per_word']} on average), {report['bytes']:,} bytes, "
                           f"order-{order} chain on {report['training']}, seed {seed}  seconds {report['seconds']:.2f}")

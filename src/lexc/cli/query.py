@@ -9,7 +9,18 @@ from typing import TYPE_CHECKING
 import click
 
 from ..limits import MAX_COUNT, MAX_WORD_TILES
-from .common import Bounded, Negative, count_option, emit, lexicon_arg, lexicon_options, max_words_option, nothing_found
+from .common import (
+    Bounded,
+    Negative,
+    count_option,
+    emit,
+    lexicon_arg,
+    lexicon_options,
+    lexicon_ruleset_arg,
+    max_words_option,
+    nothing_found,
+)
+from .reading import rack_arg, word_codes
 
 if TYPE_CHECKING:
     from ..lexicons.search import Row
@@ -18,13 +29,15 @@ if TYPE_CHECKING:
 @click.command()
 @click.argument("args", nargs=-1, required=True, metavar="[FILE] WORD...")
 @lexicon_options
-def check(args: tuple[str, ...], lexicon_opt: str | None, format_: str, ruleset: str, as_json: bool) -> None:
-    """Check words; exit 0 iff every word is valid.
+def check(args: tuple[str, ...], lexicon_opt: str | None, format_: str, ruleset: str | None, as_json: bool) -> None:
+    """Check words; exit 0 iff every word is valid (exit 2 for a WORD that is not one of the
+    alphabet's: bad input, as for hooks and anagram).
 
     Example: lexc check QI ZA XU
     """
     lexicon, words = lexicon_arg(args, lexicon_opt, format_, ruleset)
-    results = [{"word": w.upper(), "valid": w in lexicon} for w in words]
+    results = [{"word": w.upper(), "valid": lexicon.contains_codes(codes)}
+               for w, codes in zip(words, word_codes(lexicon, words), strict=True)]
     emit(results, as_json, "\n".join(f"{r['word']}: {'valid' if r['valid'] else 'NOT valid'}" for r in results))
     if not all(r["valid"] for r in results):
         raise Negative
@@ -37,7 +50,7 @@ def check(args: tuple[str, ...], lexicon_opt: str | None, format_: str, ruleset:
 @count_option("-n", "--limit", default=None, help="Show at most N words.")
 @lexicon_options
 def words(args: tuple[str, ...], prefix: str, pattern: str | None, limit: int | None, lexicon_opt: str | None,
-          format_: str, ruleset: str, as_json: bool) -> None:
+          format_: str, ruleset: str | None, as_json: bool) -> None:
     """List words, all or by prefix or pattern ([A-E] a range, [^AEIOU] any but those); exit 1
     (and "no words" on stderr) if none.
 
@@ -48,6 +61,8 @@ def words(args: tuple[str, ...], prefix: str, pattern: str | None, limit: int | 
     lexicon, rest = lexicon_arg(args, lexicon_opt, format_, ruleset, min_rest=0)
     if rest:
         raise click.UsageError(f"unexpected argument {rest[0]!r} (a prefix is --prefix, a pattern --pattern)")
+    if prefix:
+        rack_arg(lexicon, prefix, "--prefix")
     found = lexicon.iter_words(prefix, pattern)  # streamed: a list of millions prints in bounded memory
     first = next(found, None)
     shown: Iterator[str] = (chain((first,), islice(found, limit - 1) if limit is not None else found)
@@ -69,7 +84,7 @@ def words(args: tuple[str, ...], prefix: str, pattern: str | None, limit: int | 
                    "(with --json: {words, stats}).")
 @lexicon_options
 @max_words_option
-def anagram(args: tuple[str, ...], sub: bool, stats: bool, lexicon_opt: str | None, format_: str, ruleset: str,
+def anagram(args: tuple[str, ...], sub: bool, stats: bool, lexicon_opt: str | None, format_: str, ruleset: str | None,
             max_words: int, as_json: bool) -> None:
     """Anagrams of RACK (? is a blank; blank-made letters print in lower case); exit 1 (and
     "no words" on stderr) if none.
@@ -82,7 +97,7 @@ def anagram(args: tuple[str, ...], sub: bool, stats: bool, lexicon_opt: str | No
     check_listable(lexicon, "the lexicon", max_words)  # answers grow with the lexicon
     if extra:
         raise click.UsageError("give one RACK (put several tiles together, e.g. RETAINS?)")
-    found = lexicon.anagrams(rack, sub=sub)
+    found = lexicon.anagrams(rack_arg(lexicon, rack), sub=sub)
     read = dict(getattr(lexicon, "last_stats", {}) or {})
     if stats and as_json:
         emit({"words": found, "stats": read}, True)
@@ -98,13 +113,13 @@ def anagram(args: tuple[str, ...], sub: bool, stats: bool, lexicon_opt: str | No
 @click.command()
 @click.argument("args", nargs=-1, required=True, metavar="[FILE] WORD...")
 @lexicon_options
-def hooks(args: tuple[str, ...], lexicon_opt: str | None, format_: str, ruleset: str, as_json: bool) -> None:
+def hooks(args: tuple[str, ...], lexicon_opt: str | None, format_: str, ruleset: str | None, as_json: bool) -> None:
     """Front and back hooks of words, and whether each word is valid.
 
     Example: lexc hooks CARE
     """
     lexicon, words = lexicon_arg(args, lexicon_opt, format_, ruleset)
-    results = [lexicon.hooks(w).as_dict() for w in words]
+    results = [lexicon.hooks(codes).as_dict() for codes in word_codes(lexicon, words)]
     emit(results, as_json, "\n".join(
         f"{r['front'] or '-':>8} {r['word']}{'' if r['valid'] else ' (not a word)'} {r['back'] or '-'}"
         for r in results))
@@ -147,26 +162,30 @@ def search_cmd(args: tuple[str, ...], pattern: str | None, anagram: str | None, 
                anagram_count: str | None, front_hook: str | None, back_hook: str | None, drops_first: bool,
                drops_last: bool, in_file: str | None, probability: str | None, blanks: int, negated: tuple[str, ...],
                sort: str, group: bool, as_csv: bool, limit: int | None, lexicon_opt: str | None, format_: str,
-               ruleset: str, max_words: int, as_json: bool) -> None:
+               ruleset: str | None, max_words: int, as_json: bool) -> None:
     """Words that meet every condition given (AND; --not KIND=VALUE negates one), as a study
     table: front hooks, the word (a dot where removing its first or last tile leaves a word),
-    back hooks, probability rank, alphagram, number of anagrams. Exit 1 (and "no words" on
-    stderr) if none.
+    back hooks, probability rank, alphagram, number of anagrams (and with --sort score, the
+    score). Exit 1 (and "no words" on stderr) if none.
+
+    The columns have one name each, the text header's, the CSV header's and the JSON keys:
+    front, word, back, rank, alphagram, anagrams, score, then inner_front and inner_back (the
+    dots), combinations (what rank orders) and length, which only the CSV and JSON give.
 
     Example: lexc search --length 7 --sort probability -n 100  |  lexc search --pattern 'Q*' --not contains=U
     """
-    from ..lexicons.search import KINDS, SearchError, make_condition, search, study_table
+    from ..lexicons.search import COLUMNS, KINDS, SearchError, make_condition, search, study_table
     from ..lexicons.source import check_listable, open_lexicon
     from ..ruleset import load_ruleset
 
-    lexicon, rest = lexicon_arg(args, lexicon_opt, format_, ruleset, min_rest=0)
+    lexicon, rest, ruleset = lexicon_ruleset_arg(args, lexicon_opt, format_, ruleset, min_rest=0)
     if rest:
         raise click.UsageError(f"unexpected argument {rest[0]!r} (conditions are options: see --help)")
     check_listable(lexicon, "the lexicon", max_words)  # a search may list (and tabulate) every word
-    rules = load_ruleset(ruleset)
+    rules = load_ruleset(ruleset)  # (the lexicon's own unless -r says otherwise: its tile values and bag)
     if tuple(rules.alphabet.labels) != tuple(lexicon.alphabet.labels):
         raise click.UsageError(f"the lexicon's alphabet is not the {rules.name} ruleset's (give -r)")
-    opener = lambda path: open_lexicon(path, format_, ruleset)  # noqa: E731
+    opener = lambda path: open_lexicon(path, format_, ruleset)  # noqa: E731  (--in: a list read as the lexicon is)
     given = [("pattern", pattern), ("anagram", anagram), ("subanagram", subanagram), ("length", length),
              ("contains", contains), ("begins", begins), ("ends", ends), ("anagrams", anagram_count),
              ("front-hook", front_hook), ("back-hook", back_hook), ("drops-first", "" if drops_first else None),
@@ -187,32 +206,42 @@ def search_cmd(args: tuple[str, ...], pattern: str | None, anagram: str | None, 
         import io
 
         out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=list(table[0].as_dict()), lineterminator="\n")
+        writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
         writer.writeheader()
         writer.writerows(r.as_dict() for r in table)
         click.echo(out.getvalue(), nl=False)
     elif as_json or table:
         emit([r.as_dict() for r in table] if as_json else None, as_json,
-             None if as_json else _study_table(table, group))
+             None if as_json else _study_table(table, group, sort == "score"))
     if not table:
         nothing_found("no words")
 
 
-def _study_table(table: list[Row], group: bool) -> str:
-    """The rows as a text table under a header: hooks around the word, inner-hook dots,
-    probability rank, alphagram, number of anagrams (a blank line between anagram sets with
-    ``group``)."""
-    front = max([len(r.front) for r in table] + [5])
-    word = max([len(r.word) for r in table] + [4]) + 2
-    back = max([len(r.back) for r in table] + [4])
-    rank = max([len(str(r.probability)) for r in table] + [4])
-    lines = [f"{'front':>{front}} {' word':<{word}} {'back':<{back}}  {'rank':>{rank}}  alphagram  anagrams"]
+def _study_table(table: list[Row], group: bool, score: bool = False) -> str:
+    """The rows as a text table under a header naming each column as the CSV and the JSON
+    name it (``search.TABLE_COLUMNS``): hooks around the word, inner-hook dots, probability
+    rank, alphagram, number of anagrams, and with ``score`` (``--sort score``) the score (a
+    blank line between anagram sets with ``group``)."""
+    from ..lexicons.search import TABLE_COLUMNS
+
+    names = (*TABLE_COLUMNS, "score") if score else TABLE_COLUMNS
+    front = max([len(r.front) for r in table] + [len(names[0])])
+    word = max([len(r.word) for r in table] + [len(names[1])]) + 2
+    back = max([len(r.back) for r in table] + [len(names[2])])
+    rank = max([len(str(r.rank)) for r in table] + [len(names[3])])
+    alphagram = max([len(r.alphagram) for r in table] + [len(names[4])])
+    anagrams = max([len(str(r.anagrams)) for r in table] + [len(names[5])])
+    points = max([len(str(r.score)) for r in table] + [len(names[-1])])
+    head = (f"{names[0]:>{front}} {' ' + names[1]:<{word}} {names[2]:<{back}}  {names[3]:>{rank}}  "
+            f"{names[4]:<{alphagram}}  {names[5]:<{anagrams}}")
+    lines = [head + (f"  {names[-1]:>{points}}" if score else "")]
     previous = None
     for r in table:
         if group and previous is not None and r.alphagram != previous:
             lines.append("")
         previous = r.alphagram
         marked = ("·" if r.inner_front else " ") + r.word + ("·" if r.inner_back else " ")
-        lines.append(f"{r.front:>{front}} {marked:<{word}} {r.back:<{back}}  {r.probability:>{rank}}  "
-                     f"{r.alphagram:<9}  {r.anagrams}".rstrip())
-    return "\n".join(lines)
+        lines.append((f"{r.front:>{front}} {marked:<{word}} {r.back:<{back}}  {r.rank:>{rank}}  "
+                      f"{r.alphagram:<{alphagram}}  {r.anagrams:<{anagrams}}"
+                      + (f"  {r.score:>{points}}" if score else "")).rstrip())
+    return "\n".join(line.rstrip() for line in lines)

@@ -24,6 +24,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, ClassVar
 
+from ..plural import plural
 from .errors import FormatError
 
 _U32 = struct.Struct("<I").unpack_from
@@ -278,7 +279,7 @@ class PascalFile(NodeFile):
             if recorded != p:
                 raise FormatError(f"a fail offset says {recorded}, but the fail subtrie starts at {p}")
         if p != n or pending:
-            raise FormatError(f"the node records end at {p} of {n} bytes")
+            raise FormatError(f"the node records end at {p} of {plural(n, 'byte')}")
 
 
 class SimulaFile(NodeFile):
@@ -350,7 +351,7 @@ class SimulaFile(NodeFile):
             if code & 1:
                 stack.append(depth + 1)
         if p != n or stack:
-            raise FormatError(f"the node records end at {p} of {n} bytes")
+            raise FormatError(f"the node records end at {p} of {plural(n, 'byte')}")
 
 
 LAYOUTS: dict[str, type[NodeFile]] = {cls.name: cls for cls in (PascalFile, SimulaFile)}

@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 from .. import native
 from ..alphabet import BLANK_FLAG, MAX_WORD_TILES, UNBLANK, Alphabet
+from ..plural import plural
 from . import schema
 from .anadisk import LAYOUTS, NodeFile, reading, scan_words
 from .base import Capability, LexiconBase, is_count, require
@@ -181,9 +182,9 @@ class AnagramTrie(LexiconBase):
             if len(problems) > 20:
                 return problems
         if not problems and count != self.word_count:
-            problems.append(f"the file holds {count} words, the header says {self.word_count}")
+            problems.append(f"the file holds {plural(count, 'word')}, the header says {self.word_count}")
         if not problems and self.nodes is not None and nodes != self.nodes:
-            problems.append(f"the file holds {nodes} nodes, the header says {self.nodes}")
+            problems.append(f"the file holds {plural(nodes, 'node')}, the header says {self.nodes}")
         return problems
 
     def _checked_preorder(self, problems: list[str]) -> Iterator[tuple[int, int, int, list[bytes]]]:

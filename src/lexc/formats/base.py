@@ -20,8 +20,9 @@ from operator import add
 from typing import Any, ClassVar, NoReturn, Protocol, TypeVar, runtime_checkable
 
 from .. import native
-from ..alphabet import BLANK_FLAG, MAX_WORD_TILES, UNBLANK, Alphabet
+from ..alphabet import BLANK_FLAG, MAX_WORD_TILES, UNBLANK, Alphabet, written_tiles
 from ..pattern import Matcher, can_match, parse_pattern
+from ..plural import plural
 from . import schema
 from .errors import FormatError
 
@@ -74,8 +75,10 @@ class Hooks:
         return made
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-friendly form: hook letters as strings."""
-        return {"word": self.word, "valid": self.valid, "front": "".join(self.front), "back": "".join(self.back)}
+        """JSON-friendly form: the hooks of each side as one string, a multi-character tile
+        in brackets as the move notation writes it (``C[CH]H``: ``alphabet.written_tiles``)."""
+        return {"word": self.word, "valid": self.valid, "front": written_tiles(self.front),
+                "back": written_tiles(self.back)}
 
 
 @runtime_checkable
@@ -388,7 +391,7 @@ class LexiconBase:
         )
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.name}: {self.word_count} words>"
+        return f"<{type(self).__name__} {self.name}: {plural(self.word_count, 'word')}>"
 
 
 def in_anagram_order(found: list[bytes]) -> bytes:

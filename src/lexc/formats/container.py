@@ -33,6 +33,7 @@ import msgpack
 
 from ..alphabet import MAX_LABEL, MAX_LETTERS
 from ..limits import MAX_RULESET_TEXT
+from ..plural import plural
 from . import schema
 from .errors import FormatError
 
@@ -78,8 +79,9 @@ def unpack(data: bytes | memoryview | mmap.mmap, name: str = "file") -> tuple[di
     view = memoryview(data)
     if len(view) < PRELUDE.size:
         if bytes(view[: len(MAGIC)]) != MAGIC[: len(view)] or not len(view):
-            raise FormatError(f"{name}: not a lexc file ({len(view)} bytes, no lexc magic)")
-        raise FormatError(f"{name}: truncated ({len(view)} bytes, shorter than the {PRELUDE.size}-byte prelude)")
+            raise FormatError(f"{name}: not a lexc file ({plural(len(view), 'byte')}, no lexc magic)")
+        raise FormatError(f"{name}: truncated ({plural(len(view), 'byte')}, shorter than the {PRELUDE.size}-byte "
+                          "prelude)")
     magic, version, flags, hlen, hcrc, reserved = PRELUDE.unpack_from(view)
     if magic != MAGIC:
         raise FormatError(f"{name}: not a lexc file (bad magic)")
@@ -88,7 +90,8 @@ def unpack(data: bytes | memoryview | mmap.mmap, name: str = "file") -> tuple[di
     if flags or reserved:
         raise FormatError(f"{name}: unknown container flags {flags:#x}/{reserved:#x}")
     if PRELUDE.size + hlen > len(view):
-        raise FormatError(f"{name}: truncated (header of {hlen} bytes runs past the end of the {len(view)}-byte file)")
+        raise FormatError(f"{name}: truncated (header of {plural(hlen, 'byte')} runs past the end of the "
+                          f"{len(view)}-byte file)")
     raw = view[PRELUDE.size : PRELUDE.size + hlen]
     if zlib.crc32(raw) != hcrc:
         raise FormatError(f"{name}: header checksum mismatch (corrupt header)")
@@ -97,7 +100,7 @@ def unpack(data: bytes | memoryview | mmap.mmap, name: str = "file") -> tuple[di
     end = start + header["payload_bytes"]
     if end != len(view):
         what = "truncated" if end > len(view) else "trailing bytes after the payload"
-        raise FormatError(f"{name}: {what} (expected {end} bytes, file has {len(view)})")
+        raise FormatError(f"{name}: {what} (expected {plural(end, 'byte')}, file has {len(view):,})")
     if any(view[PRELUDE.size + hlen : start]):
         raise FormatError(f"{name}: non-zero header padding")
     payload = view[start:end]

@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 from .. import native
 from ..alphabet import MAX_WORD_TILES, Alphabet
 from ..pattern import STAR, can_match, parse_pattern
+from ..plural import plural
 from . import edges as edgemod
 from . import graph, proofs, schema
 from .base import MAX_ANSWERS, Capability, Hooks, LexiconBase, TooManyAnswers, is_count, require, too_deep
@@ -160,7 +161,8 @@ class Dawg(LexiconBase):
         if layout is None:
             raise FormatError(f"unknown edge layout {name!r}")
         if len(payload) % layout.itemsize:
-            raise FormatError(f"payload of {len(payload)} bytes is not a whole number of {layout.itemsize}-byte edges")
+            raise FormatError(f"payload of {plural(len(payload), 'byte')} is not a whole number of "
+                              f"{layout.itemsize}-byte edges")
         zero_copy = backend.zero_copy and isinstance(payload, memoryview) and sys.byteorder == "little"
         edges = (payload.cast(layout.typecode) if isinstance(payload, memoryview) and zero_copy
                  else edgemod.from_bytes(payload, layout))
@@ -227,7 +229,7 @@ class Dawg(LexiconBase):
         allowed). A file that breaks these raises FormatError here, not IndexError in a
         query. Cycles are caught by the traversals' depth limit, ``check()`` verifies the rest."""
         edges, n, slots = self.edges, len(self.edges), len(self.pointers)
-        require(n >= slots, f"edge array shorter than its {slots} root pointer(s)")
+        require(n >= slots, f"edge array shorter than its {plural(slots, 'root pointer')}")
         require(n == slots or bool(edges[-1] & self._lbit), "the last edge does not close its node")
         raw = edgemod.child_fields(edges, self.layout)
         fields = edgemod.from_bytes(raw, self.layout)

@@ -19,6 +19,7 @@ from array import array
 from dataclasses import dataclass
 from typing import Literal
 
+from ..plural import plural
 from .errors import FormatError
 
 
@@ -147,7 +148,8 @@ _LOW_BITS = [bytes(i & ((1 << k) - 1) for i in range(256)) for k in range(8)]  #
 def from_bytes(data: bytes | memoryview, layout: EdgeLayout) -> array[int]:
     """An edge array from little-endian bytes (one C-level copy, no per-edge Python work)."""
     if len(data) % layout.itemsize:
-        raise FormatError(f"payload of {len(data)} bytes is not a whole number of {layout.itemsize}-byte edges")
+        raise FormatError(f"payload of {plural(len(data), 'byte')} is not a whole number of "
+                          f"{layout.itemsize}-byte edges")
     edges = array(layout.typecode)
     edges.frombytes(data)
     if sys.byteorder == "big":

@@ -12,6 +12,7 @@ from collections.abc import Iterator, Sequence
 from typing import NoReturn, TypeVar
 
 from ..alphabet import MAX_WORD_TILES
+from ..plural import plural
 from .base import require
 from .errors import FormatError
 
@@ -38,7 +39,7 @@ def decode_stream(stream: bytes, n_letters: int, pieces: Sequence[Key]) -> Itera
     keys spelled from ``pieces`` (letter code -> one-letter key, bytes or str). FormatError
     if a depth skips a level, a letter is outside 1..n_letters, keys are not strictly
     increasing, or a key is neither a word nor followed by its first child."""
-    _require(len(stream) % 2 == 0, f"odd length ({len(stream)} bytes)")
+    _require(len(stream) % 2 == 0, f"odd length ({plural(len(stream), 'byte')})")
     empty = pieces[0][:0]
     path = [empty]  # path[d]: the key of length d on the current branch
     previous, previous_word = empty, 1

@@ -21,6 +21,7 @@ from typing import Any
 
 from .. import native
 from ..alphabet import Alphabet
+from ..plural import plural
 from ..ruleset import load_ruleset
 from ..wordlist import MAX_LISTED_WORDS, MAX_WORD_TILES, WordList, from_words
 from . import build, rereading
@@ -68,7 +69,7 @@ def _open(data: bytes, alphabet: Alphabet, name: str, ascending: bool = True,
     ``ascending`` the sibling order is not required (reading words only, as from a KWG an
     older lexc exported with the separator last)."""
     if len(data) % 4 or len(data) < 8:
-        raise FormatError(f"{name}: not a KWG file ({len(data)} bytes; a KWG is at least 2 four-byte edges)")
+        raise FormatError(f"{name}: not a KWG file ({plural(len(data), 'byte')}; a KWG is at least 2 four-byte edges)")
     if len(data) > LAYOUT.max_edges * 4:
         raise FormatError(f"{name}: too big for a KWG (more than {LAYOUT.max_edges:,} four-byte edges)")
     edges = array("I")

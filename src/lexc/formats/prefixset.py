@@ -34,6 +34,7 @@ import marisa_trie
 from .. import native
 from ..alphabet import Alphabet
 from ..pattern import Matcher
+from ..plural import plural
 from . import schema
 from .base import Capability, LexiconBase, is_count, require
 from .keystream import decode_stream, encode_stream
@@ -84,7 +85,7 @@ class PrefixClosed(LexiconBase):
         self._among: dict[int, tuple[tuple[int, Any], ...]] = {}  # _pieces_among's, by mask
         self.stream = bytes(stream)
         words = self._index(self.stream)
-        require(words == word_count, f"the key stream flags {words} words, the header says {word_count}")
+        require(words == word_count, f"the key stream flags {plural(words, 'word')}, the header says {word_count}")
 
     # -- the file: the key stream, the store's index rebuilt from it ----------------------
     @classmethod
@@ -245,9 +246,9 @@ class PrefixClosed(LexiconBase):
         if not previous_flag:
             problems.append(f"key {self._text(previous)} is neither a word nor a prefix of a word")
         if keys != self.key_count:
-            problems.append(f"the store holds {keys} keys, the header says {self.key_count}")
+            problems.append(f"the store holds {plural(keys, 'key')}, the header says {self.key_count}")
         if words != self.word_count:
-            problems.append(f"{words} keys are flagged words, the header says {self.word_count}")
+            problems.append(f"the store flags {plural(words, 'key')} as words, the header says {self.word_count}")
         return problems
 
     def _key_problems(self, key: Any, previous: Any, previous_flag: int) -> list[str]:

@@ -37,7 +37,8 @@ def build(wordlist: WordList, format: str = "dawg", ruleset: str = "english",
     cls = get_format(format)
     unknown = set(options) - set(cls.options)
     if unknown:
-        raise FormatError(f"format {format!r} has no option(s) {', '.join(sorted(unknown))}")
+        raise FormatError(f"format {format!r} has no {'option' if len(unknown) == 1 else 'options'} "
+                          f"{', '.join(sorted(unknown))}")
     chosen = {**cls.options, **options}
     extra: dict[str, Any] = {"ruleset": ruleset} if cls.uses_ruleset else {}
     if progress is not None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..plural import plural
 from .errors import FormatError
 
 Spec = Callable[[Any], "str | None"]
@@ -53,7 +54,7 @@ def text(max_len: int = MAX_TEXT, choices: tuple[str, ...] | None = None) -> Spe
         if not isinstance(value, str):
             return f"{_kind(value)}, not a string"
         if len(value) > max_len:
-            return f"a string of {len(value):,} characters (at most {max_len:,})"
+            return f"a string of {plural(len(value), 'character')} (at most {max_len:,})"
         if choices is not None and value not in choices:
             return f"{_short(value)} is not one of {', '.join(choices)}"
         return None
@@ -83,7 +84,7 @@ def int_list(low: int, high: int, max_len: int = MAX_LIST) -> Spec:
         if not isinstance(value, list):
             return f"{_kind(value)}, not a list"
         if len(value) > max_len:
-            return f"a list of {len(value):,} items (at most {max_len:,})"
+            return f"a list of {plural(len(value), 'item')} (at most {max_len:,})"
         for i, x in enumerate(value):
             problem = item(x)
             if problem:
@@ -103,7 +104,7 @@ def plain(value: Any, depth: int = 0) -> str | None:
         return text()(value)
     if isinstance(value, list) and depth == 0:
         if len(value) > MAX_LIST:
-            return f"a list of {len(value):,} items (at most {MAX_LIST:,})"
+            return f"a list of {plural(len(value), 'item')} (at most {MAX_LIST:,})"
         return next((p for p in (plain(x, 1) for x in value) if p), None)
     return f"{_kind(value)}, not a plain value"
 
@@ -114,7 +115,7 @@ def check_map(name: str, value: Any, specs: dict[str, Spec], required: tuple[str
     if not isinstance(value, dict):
         raise FormatError(f"header field {name!r} is {_kind(value)}, not a map")
     if len(value) > MAX_LIST:
-        raise FormatError(f"header field {name!r} has {len(value):,} keys")
+        raise FormatError(f"header field {name!r} has {plural(len(value), 'key')}")
     for key in value:
         if not isinstance(key, str) or len(key) > 64:
             raise FormatError(f"header field {name!r} has a key that is not a short string ({_short(key)})")

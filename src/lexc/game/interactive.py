@@ -25,10 +25,11 @@ from typing import Any
 
 import click
 
-from ..alphabet import BLANK_FLAG
+from ..alphabet import BLANK_FLAG, written_tiles
 from ..board.board import Board, tile_text, unseen
 from ..board.referee import judge
 from ..lexicons.edit import with_words
+from ..plural import plural
 from ..wordlist import excerpt
 from .advice import explain_refusal
 from .gcg import ADDED_WORDS, EXCHANGE, PASS, PLAY, add_note, write_gcg
@@ -199,7 +200,7 @@ class Session:
             h = self.lexicon.hooks(rest[0])
         except ValueError as exc:
             return self.console.say(f"hooks {rest[0]}: {exc}")
-        self.console.say(f"{''.join(h.front) or '-'} {h.word} {''.join(h.back) or '-'}"
+        self.console.say(f"{written_tiles(h.front) or '-'} {h.word} {written_tiles(h.back) or '-'}"
                          + ("" if h.valid else f"  ({h.word} itself is not a word)"))
 
     def hint(self, view: TurnView, rest: list[str]) -> None:
@@ -334,7 +335,7 @@ def describe_turn(nick: str, event: Any, view: TurnView, lexicon: Any) -> str:
         return f"{nick}: {ruling.play} for {ruling.score} (leave {ruling.leave or '-'}; total {event.total})"
     if event.kind == EXCHANGE:
         tiles = len(view.ruleset.alphabet.parse_rack(event.tiles)[0]) + event.tiles.count("?")
-        return f"{nick}: exchanged {tiles} tile(s)"
+        return f"{nick}: exchanged {plural(tiles, 'tile')}"
     return f"{nick}: passed"
 
 

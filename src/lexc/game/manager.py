@@ -26,6 +26,7 @@ from ..board.board import Board, tile_text
 from ..board.notation import THROUGH, Play, PlayError, parse_play
 from ..board.referee import Ruling, judge
 from ..errors import LexcError
+from ..plural import plural
 from ..ruleset import Ruleset, load_ruleset
 from . import gcg
 from .gcg import END_PENALTY, END_POINTS, EXCHANGE, PASS, PLAY, Event, Game, write_gcg
@@ -225,7 +226,8 @@ class GameManager:
     def _exchange(self, tiles: str) -> Event:
         alphabet, need = self.ruleset.alphabet, self.ruleset.rack_size
         if len(self.bag) < need:
-            raise IllegalAction(f"no exchange with {len(self.bag)} tiles in the bag (it takes at least {need})")
+            raise IllegalAction(f"no exchange with {plural(len(self.bag), 'tile')} in the bag "
+                                f"(it takes at least {need})")
         try:
             letters, blanks = alphabet.parse_rack(tiles)
         except ValueError as exc:

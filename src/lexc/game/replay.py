@@ -48,6 +48,7 @@ from ..board.notation import PlayError, parse_play
 from ..board.referee import judge
 from ..errors import LexcError
 from ..lexicons.edit import with_words
+from ..plural import plural
 from ..ruleset import Ruleset, available, load_ruleset
 from .gcg import (
     ADDED_WORDS,
@@ -178,9 +179,10 @@ class Report:
         endings = sum(e.kind in ENDINGS for e in self.events)
         out.append(f"{'final' if self.until is None else f'after line {self.until}'}: {names[0]} {a} - {names[1]} {b} "
                    f"recorded, {x} - {y} computed ({'they differ' if self.final_mismatch else 'they agree'})"
-                   + (f"; end-of-game lines: {self.end_mismatches} mismatch(es)" if endings else ""))
-        out.append(f"{self.mismatches} mismatch(es) in the moves, {len(self.errors)} error(s), "
-                   f"{len(self.anomalies)} anomaly(ies)")
+                   + (f"; end-of-game lines: {plural(self.end_mismatches, 'mismatch', 'mismatches')}" if endings
+                      else ""))
+        out.append(f"{plural(self.mismatches, 'mismatch', 'mismatches')} in the moves, "
+                   f"{plural(len(self.errors), 'error')}, {plural(len(self.anomalies), 'anomaly', 'anomalies')}")
         if every_event:
             out.append(f"ended: {self.end} at line {self.end_line}" if self.end else "ended: not over by the rules")
         if self.unknown_words:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from .. import formats
 from ..formats import FORMATS, Capability, FormatError, LexiconBase, container, rotations
+from ..plural import plural
 from ..ruleset import load_ruleset
 from ..wordlist import MAX_LISTED_WORDS, WordList, digest
 from .source import check_listable, read_list
@@ -225,7 +226,7 @@ def verify(lexicon: LexiconBase, against: WordList | None = None, max_words: int
         return {"words": None, "wordlist_sha256": None, "problems": problems, "ok": False}
     words = list(lexicon.iter_codes())
     if len(words) != lexicon.word_count:
-        problems.append(f"enumerates {len(words)} words, header says {lexicon.word_count}")
+        problems.append(f"enumerates {plural(len(words), 'word')}, header says {lexicon.word_count}")
     if any(a >= b for a, b in itertools.pairwise(words)):
         problems.append("words do not come out in strictly increasing order")
     elif Capability.GADDAG in lexicon.capabilities:  # its strings are exactly the rotations of the words
@@ -244,7 +245,7 @@ def verify(lexicon: LexiconBase, against: WordList | None = None, max_words: int
         result["only_in_file"] = [decode(w) for w in only_file[:20]]
         result["only_in_list"] = [decode(w) for w in only_list[:20]]
         if only_file or only_list:
-            problems.append(f"{len(only_file)} words only in the file, {len(only_list)} only in the list")
+            problems.append(f"{plural(len(only_file), 'word')} only in the file, {len(only_list)} only in the list")
     result["problems"] = problems
     result["ok"] = not problems
     return result

@@ -24,6 +24,7 @@ from typing import Any, NoReturn, TypeVar
 from ..alphabet import Alphabet, AlphabetError, fold
 from ..errors import LexcError
 from ..formats.base import Capability
+from ..plural import plural
 from ..wordlist import WordList
 
 Word = TypeVar("Word", bytes, str)  # a word as a stream gives it: letter codes, or text with no alphabet
@@ -110,7 +111,7 @@ def alphabet_difference(a: Alphabet, b: Alphabet, name_a: str = "A", name_b: str
         return None
     only_a = [label for label in a.labels if label not in b.labels]
     only_b = [label for label in b.labels if label not in a.labels]
-    head = f"{name_a} has {len(a)} letters, {name_b} has {len(b)}"
+    head = f"{name_a} has {plural(len(a), 'letter')}, {name_b} has {len(b)}"
     parts = []
     if only_a:
         parts.append(f"only {name_a} has {', '.join(only_a)}")

@@ -18,6 +18,7 @@ from .. import formats
 from ..alphabet import Alphabet
 from ..formats import FormatError, LexiconBase, container
 from ..formats.kwg import looks_like_kwg, open_kwg
+from ..plural import plural
 from ..wordlist import MAX_LISTED_WORDS, WordList, WordListError, digest, normalize_word
 from .compile import build_and_save, default_output
 from .source import check_listable
@@ -163,7 +164,7 @@ def _encode_words(texts: Iterable[str], alphabet: Alphabet, refusal: str,
             raise WordListError(f"{refusal} {exc}{after}") from None
         problem = _length_problem(len(code), limits) if limits is not None else None
         if problem:
-            tiles = f"{len(code)} tile{'s' if len(code) != 1 else ''}"
+            tiles = plural(len(code), "tile")
             raise WordListError(f"{refusal} {text.strip()!r}: {tiles}, {problem}{after}")
         encoded.setdefault(code, alphabet.decode(code))
     return encoded

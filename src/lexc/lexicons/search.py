@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from ..alphabet import BLANK_CHAR, UNBLANK, Alphabet
+from ..alphabet import BLANK_CHAR, UNBLANK, Alphabet, written_tiles
 from ..errors import LexcError
 from ..formats.base import LexiconBase
 from ..limits import MAX_COUNT, MAX_WORD_TILES
@@ -430,23 +430,36 @@ def search(lexicon: Any, conditions: Iterable[Condition], ruleset: Ruleset) -> l
 
 @dataclass(slots=True)
 class Row:
-    """One word of a search's answer with what a player studies it by."""
+    """One word of a search's answer with what a player studies it by: its columns, named as
+    the text table's header, the CSV's header and the JSON's keys all name them (``COLUMNS``).
 
-    word: str
+    ``front``, ``back``: the hooks (a multi-character tile in brackets, ``[CH]``); ``word``;
+    ``rank``: its probability rank among the words of its length (``--probability``, ``--sort
+    probability``); ``alphagram``; ``anagrams``: how many words share its tiles; ``score``: its
+    tiles' points; ``inner_front``, ``inner_back``: whether it minus its first or last tile is
+    a word (the text table's dots); ``combinations``: the draws that spell it (what ``rank``
+    orders); ``length``: its tiles."""
+
     front: str
+    word: str
     back: str
-    inner_front: bool
-    inner_back: bool
-    probability: int
-    combinations: int
+    rank: int
     alphagram: str
     anagrams: int
     score: int
+    inner_front: bool
+    inner_back: bool
+    combinations: int
     length: int
 
     def as_dict(self) -> dict[str, Any]:
-        """Every column, JSON-friendly."""
-        return {name: getattr(self, name) for name in self.__slots__}
+        """Every column by its name (``COLUMNS``, in that order), JSON-friendly: the JSON's
+        objects and the CSV's rows."""
+        return {name: getattr(self, name) for name in COLUMNS}
+
+
+COLUMNS = Row.__slots__  # every column's name, in order: the text table's are the first (TABLE_COLUMNS)
+TABLE_COLUMNS = COLUMNS[:6]  # the columns the text table shows (score too, sorted by score)
 
 
 def rows(lexicon: Any, words: list[bytes], ruleset: Ruleset, blanks: int = 2) -> list[Row]:
@@ -457,6 +470,7 @@ def rows(lexicon: Any, words: list[bytes], ruleset: Ruleset, blanks: int = 2) ->
     index = context.index(blanks)
     alphabet = lexicon.alphabet
     labels, decode = alphabet.mask_labels, alphabet.decode
+    alphagram = decode if alphabet.single_char else lambda tiles: written_tiles(map(alphabet.label, tiles))
     combinations = context._combinations[blanks]
     value = ruleset.value
     drops_first, drops_last = DropsFirst(), DropsLast()
@@ -464,11 +478,11 @@ def rows(lexicon: Any, words: list[bytes], ruleset: Ruleset, blanks: int = 2) ->
     for word in words:
         count = combinations[word]
         out.append(Row(
-            word=decode(word), front="".join(labels(lexicon.front_hooks(word))),
-            back="".join(labels(lexicon.back_hooks(word))),
+            word=decode(word), front=written_tiles(labels(lexicon.front_hooks(word))),
+            back=written_tiles(labels(lexicon.back_hooks(word))),
             inner_front=drops_first.test(word, context), inner_back=drops_last.test(word, context),
-            probability=index.rank(len(word), count), combinations=count,
-            alphagram=decode(bytes(sorted(word))), anagrams=index.anagram_count(word),
+            rank=index.rank(len(word), count), combinations=count,
+            alphagram=alphagram(bytes(sorted(word))), anagrams=index.anagram_count(word),
             score=sum(map(value, word)), length=len(word)))
     return out
 
@@ -476,7 +490,7 @@ def rows(lexicon: Any, words: list[bytes], ruleset: Ruleset, blanks: int = 2) ->
 SORTS = {
     "alpha": lambda r: (r.word,),
     "length": lambda r: (r.length, r.word),
-    "probability": lambda r: (r.length, r.probability, r.alphagram, r.word),
+    "probability": lambda r: (r.length, r.rank, r.alphagram, r.word),
     "score": lambda r: (-r.score, r.word),
 }
 
@@ -569,8 +583,10 @@ def make_condition(kind: str, value: str | None, negated: bool = False, blanks: 
 
 
 __all__ = [
+    "COLUMNS",
     "KINDS",
     "SORTS",
+    "TABLE_COLUMNS",
     "AnagramCount",
     "AnagramMatch",
     "BeginsWith",

@@ -90,10 +90,13 @@ def compile_list(path: str | os.PathLike[str], format: str = "dawg", ruleset: st
     return wordlist, formats.build(wordlist, format, ruleset)
 
 
-def open_lexicon(path: str | os.PathLike[str] | None = None, format: str = "dawg", ruleset: str = "english",
+def open_lexicon(path: str | os.PathLike[str] | None = None, format: str = "dawg", ruleset: str | None = "english",
                  progress: Callable[[str], None] | None = None) -> LexiconBase:
     """A lexicon from a compiled file, a word list (compiled in memory), or the bundled
-    ENABLE list when ``path`` is None."""
+    ENABLE list when ``path`` is None. ``ruleset`` reads a word list (and a KWG, which names
+    none); None is english. A compiled file keeps the ruleset it was built with (its header's
+    ``ruleset``; ``lexicon_ruleset`` says which a command then uses)."""
+    ruleset = ruleset or DEFAULT_RULESET
     if path is None:
         return bundled_lexicon(format, ruleset, progress)
     if not Path(path).exists():
@@ -107,6 +110,48 @@ def open_lexicon(path: str | os.PathLike[str] | None = None, format: str = "dawg
     if progress:
         progress(f"compiling word list {path} in memory")
     return compile_list(path, format, ruleset)[1]
+
+
+DEFAULT_RULESET = "english"  # a word list's (and a KWG's) when no ruleset is given
+
+
+def lexicon_ruleset(lexicon: Any, option: str | None, name: str = "the lexicon") -> tuple[str, str | None]:
+    """The ruleset a command uses with ``lexicon`` (``name`` names it in messages), as a
+    reference ``load_ruleset`` reads (a bundled name or a ruleset's text), and a warning to
+    show (or None): the one of every command that takes a lexicon and ``-r`` (moves, judge,
+    play, selfplay, search, stats, the queries), so that a lexicon keeps its ruleset.
+
+    ``option`` None: the ruleset the lexicon was built with (its header's ``ruleset``; a
+    word list compiled in memory, or the bundled list, has the one it was read with), else
+    english. An ``option`` that is the lexicon's own (the same name, file or rules): it. One
+    that differs but has the same alphabet: it, as given, with a warning saying the lexicon
+    was built for another (the same words on another board or bag is a choice, say ENABLE on
+    a WWF board). One of another alphabet: RulesetError, for the lexicon's tiles are not its
+    tiles (leave out ``-r`` to use the lexicon's own)."""
+    from dataclasses import replace
+
+    from ..ruleset import RulesetError, load_ruleset, reference
+
+    stored = getattr(lexicon, "ruleset", "") or ""
+    if option is None:
+        return stored or DEFAULT_RULESET, None
+    given = reference(option)
+    if not stored or given == stored:
+        return given, None
+    own, asked = load_ruleset(stored), load_ruleset(given)
+    if replace(own, source="") == replace(asked, source=""):  # (a copy of the same rules)
+        return given, None
+    built = f"{name} was built with the {own.name} ruleset" + ("" if "\n" not in stored else " (stored in it)")
+    shown = _shown(option) + ("" if option == asked.name else f" ({asked.name})")
+    if tuple(own.alphabet.labels) != tuple(asked.alphabet.labels):
+        raise RulesetError(f"{built}; -r {shown} has another alphabet (leave out -r to use {own.name})")
+    return given, f"{built}; using -r {shown} as given"
+
+
+def _shown(text: str) -> str:
+    """A ruleset option as a message quotes it (a ruleset's own text, by its first line)."""
+    first = text.splitlines()[0] if text else text
+    return first if len(first) <= 60 and "\n" not in text else first[:57] + "..."
 
 
 def bundled_lexicon(format: str = "dawg", ruleset: str = "english",

@@ -18,6 +18,7 @@ from itertools import chain, islice
 from typing import Any
 
 from ..errors import LexcError
+from ..plural import plural
 from ..ruleset import Ruleset, load_ruleset
 from .diff import LexiconDiffError, alphabet_difference, alphabet_of, sorted_codes
 
@@ -180,7 +181,7 @@ def format_stats(stats: dict[str, Any]) -> str:
     """A readable text report of ``lexicon_stats``: totals, the length histogram with
     aligned bars, the letter table, what fits the ruleset, the longest words."""
     words, letters = stats["words"], stats["letters"]
-    out = [f"{words:,} words, {letters:,} tiles, {stats['mean_length']:.2f} tiles per word"
+    out = [f"{plural(words, 'word')}, {plural(letters, 'tile')}, {stats['mean_length']:.2f} tiles per word"
            + (f" (ruleset {stats['ruleset']})" if stats.get("ruleset") else "")]
 
     lengths = {int(k): v for k, v in stats["lengths"].items()}  # (int keys come back as str from JSON)
@@ -214,12 +215,12 @@ def format_stats(stats: dict[str, Any]) -> str:
     fit = stats["fit"]
     board, rack = fit["board_size"], fit["rack_size"]
     rows = [
-        (f"fit the board (at most {board} tiles)", fit["board"]),
+        (f"fit the board (at most {plural(board, 'tile')})", fit["board"]),
         ("longer than the board", fit["longer_than_board"]),
         (f"a rack can make alone (at most {rack})", fit["rack"]),
-        (f"bingos ({rack} tiles)", fit["bingo"]),
-        (f"bingos through a board tile ({rack + 1} tiles)", fit["bingo_plus_one"]),
-        (f"the bag can spell ({_plural(fit['bag_blanks'], 'blank')})", fit["bag"]),
+        (f"bingos ({plural(rack, 'tile')})", fit["bingo"]),
+        (f"bingos through a board tile ({plural(rack + 1, 'tile')})", fit["bingo_plus_one"]),
+        (f"the bag can spell ({plural(fit['bag_blanks'], 'blank')})", fit["bag"]),
         ("  of which need blanks", fit["bag_needs_blanks"]),
         ("the bag cannot spell, even with blanks", fit["bag_impossible"]),
     ]
@@ -236,8 +237,3 @@ def format_stats(stats: dict[str, Any]) -> str:
     if stats["longest"]:
         out += ["", "Longest: " + ", ".join(stats["longest"])]
     return "\n".join(line.rstrip() for line in out) + "\n"
-
-
-def _plural(n: int, noun: str) -> str:
-    """``1 blank``, ``2 blanks``."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

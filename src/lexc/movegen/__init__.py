@@ -15,10 +15,11 @@ tiles, and one module per strategy is named for its authors.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from ..board.board import Board
+from ..board.board import Board, unseen
 from ..board.notation import THROUGH, Play, coordinate, spelled, tile_texts
 from ..board.scoring import lane_scoring
 from ..errors import LexcError
@@ -82,6 +83,111 @@ def generate_plays(board: Board, rack: str, lexicon: Any, strategy: str = "auto"
                            f"{board.ruleset.rack_size}")
     tiles = Rack(alphabet, letters, blanks)
     return compiled.plays(board, tiles.counts, lexicon, module.NAME, lambda: lane_plays(board, tiles, lexicon, module))
+
+
+@dataclass(frozen=True)
+class Counting:
+    """How a list of plays is counted, so that counts compare with another engine's.
+
+    ``lexc`` (the default): every tile placement, both directions on the empty board, no
+    exchange and no pass. ``wolges`` and ``magpie`` (read in their move generators: wolges's
+    ``kurnia_gen_place_moves`` and ``kurnia_gen_nonplace_moves``, MAGPIE's
+    ``board_update_all_anchors`` and ``generate_moves``): on an empty board whose premiums
+    are symmetric about the diagonal through its start square, each placement once, across
+    (the down plays are its mirror images); and besides the placements, every distinct
+    exchange (each sub-multiset of the rack) when the bag holds at least a rack's worth of
+    tiles, and the pass. The two engines count alike; both names are kept, for the user who
+    compares with one of them."""
+
+    name: str
+    mirror_on_empty_board: bool  # list the down plays of an empty symmetric board (their mirror images)
+    exchanges_and_pass: bool
+
+    def describe(self) -> str:
+        """How this counting counts, in a few words (what ``lexc moves`` says it counted)."""
+        if self.name == "lexc":
+            return ("lexc's count: every tile placement, across and down on the empty board; no exchange, "
+                    "no pass")
+        return (f"{self.name}'s count: every tile placement, across only on an empty board symmetric about its "
+                "diagonal; every distinct exchange (when the bag holds a rack's worth) and the pass")
+
+
+COUNTINGS = {"lexc": Counting("lexc", True, False), "wolges": Counting("wolges", False, True),
+             "magpie": Counting("magpie", False, True)}
+
+
+def counted_plays(board: Board, rack: str, lexicon: Any, strategy: str = "auto", like: str = "lexc",
+                  opponent: str | None = None) -> Plays:
+    """``generate_plays``, listed and counted as ``like`` (``COUNTINGS``) lists them: for
+    wolges and MAGPIE, across only on an empty symmetric board, then the exchanges (the bag
+    being what the board and both racks leave, a full rack for an unknown ``opponent``, as
+    the referee counts it) and the pass, each scoring 0."""
+    counting = COUNTINGS.get(like)
+    if counting is None:
+        raise MoveGenError(f"unknown counting {like!r} (known: {', '.join(COUNTINGS)})")
+    plays = generate_plays(board, rack, lexicon, strategy)
+    if not counting.mirror_on_empty_board and not board.tile_count() and symmetric(board):
+        plays = plays.across()
+    if not counting.exchanges_and_pass:
+        return plays
+    return CountedPlays(plays, ["-", *exchanges(board, rack, opponent)])
+
+
+def symmetric(board: Board) -> bool:
+    """Whether the board is its own mirror image about the diagonal through its start square
+    (the start on the diagonal, each premium where its mirror image is): then an empty
+    board's down plays are its across plays mirrored."""
+    rules = board.ruleset
+    premiums, (row, col) = rules.premiums, rules.start
+    return row == col and all(premiums[r][c] == premiums[c][r] for r in range(rules.board_size) for c in range(r))
+
+
+def exchanges(board: Board, rack: str, opponent: str | None = None) -> list[str]:
+    """Every distinct exchange of the rack's tiles in GCG notation (``-AEI``; each
+    sub-multiset once), when the bag holds at least a rack's worth of tiles (the referee's
+    rule), else none."""
+    from itertools import product
+
+    rules = board.ruleset
+    alphabet, need = rules.alphabet, rules.rack_size
+    bag = sum(unseen(board, rack, opponent).values()) if opponent else sum(unseen(board, rack).values()) - need
+    if bag < need:
+        return []
+    letters, blanks = alphabet.parse_rack(rack)
+    held = Counter(letters)
+    codes = sorted(held)
+    out = []
+    for counts in product(*(range(held[code] + 1) for code in codes), range(blanks + 1)):
+        if any(counts):
+            kept = [code for code, n in zip(codes, counts, strict=False) for _ in range(n)]
+            out.append("-" + alphabet.rack_text(kept, counts[-1]))
+    return out
+
+
+class CountedPlays(Plays):
+    """Placements (a ``Plays``) and moves that place no tile (exchanges, the pass: GCG
+    notation, scoring 0), counted and ranked together; ``moves`` gives the placements'
+    ``Move`` objects only (an exchange is no ``Play``)."""
+
+    def __init__(self, placements: Plays, others: list[str]):
+        self.board, self.placements, self.others = placements.board, placements, others
+        self.count = placements.count + len(others)
+
+    def scores(self) -> list[int]:
+        return self.placements.scores() + [0] * len(self.others)
+
+    def pairs(self, top: int | None = None) -> list[tuple[str, int]]:
+        """(notation, score), best first (score descending, then notation), the best ``top``
+        if given, as every ``Plays`` ranks them: the placements' best ``top`` and the others
+        hold them all."""
+        pairs = sorted(self.placements.pairs(top) + [(note, 0) for note in self.others], key=lambda p: (-p[1], p[0]))
+        return pairs if top is None else pairs[:top]
+
+    def moves(self, top: int | None = None) -> list[Any]:
+        return self.placements.moves(top)
+
+    def across(self) -> Plays:
+        return CountedPlays(self.placements.across(), self.others)
 
 
 def lane_plays(board: Board, tiles: Rack, lexicon: Any, module: Any) -> ListedPlays:

@@ -25,6 +25,7 @@ from ..formats.base import LexiconBase
 from ..ruleset import Ruleset
 
 RECORD = 40  # bytes of a play record (lexc.native._core.RECORD): int64 score, row, column, down, length, tiles
+DOWN = 10  # where a record's direction byte is (1: down)
 TILES = 12  # where a record's tiles start
 COMPILED_STRATEGIES = tuple(native.backend.CORE_STRATEGIES)  # the strategies the compiled core runs whole
 # ... and those whose search runs in it (Shapiro & Smith's, over the core's findwords2)
@@ -59,6 +60,11 @@ class Plays:
 
     def moves(self, top: int | None = None) -> list[Any]:
         """The plays as ``Move`` objects, best first; only the best ``top`` if given."""
+        raise NotImplementedError
+
+    def across(self) -> Plays:
+        """The plays across only (``movegen.counted_plays``: an empty board's plays, counted
+        as the engines count them)."""
         raise NotImplementedError
 
 
@@ -97,6 +103,10 @@ class ListedPlays(Plays):
                                   for score, notation, row, col, down, tiles in self._ranked(None)]
         return self._ranked_moves[:] if top is None else self._ranked_moves[:top]
 
+    def across(self) -> ListedPlays:
+        """The plays across only."""
+        return ListedPlays(self.board, [play for play in self._listed if not play[4]])
+
 
 class CorePlays(Plays):
     """The compiled core's plays: its buffer of fixed records and nothing else (``Move``
@@ -131,6 +141,12 @@ class CorePlays(Plays):
         line = self.backend.batch_json(records, count, b"".join(board.rows), board.size, _tile_texts(labels),
                                        _json_texts(labels), count if top is None else top)
         return bytes(line).decode("ascii")
+
+    def across(self) -> CorePlays:
+        """The plays across only: the records whose direction byte is 0."""
+        records = self.records
+        kept = [records[i : i + RECORD] for i in range(0, self.count * RECORD, RECORD) if not records[i + DOWN]]
+        return CorePlays(self.board, self.backend, b"".join(kept), len(kept), self.search_edges)
 
     def _best(self, top: int | None) -> tuple[bytes, int]:
         """The records of the best ``top`` plays and those tied with the last of them (all
