@@ -346,3 +346,14 @@ def test_one_wrong_play_is_one_mismatch():
     report = replay(_bump(STANDARD.read_text(encoding="utf-8"), 10))  # line 10: Josh's 12K AFTER
     assert report.mismatches == 1 and report.end_mismatches == 0 and report.final_mismatch
     assert [e.line for e in report.events if e.mismatch] == [10] and not report.ok
+
+
+def test_a_game_naming_no_tile_set_is_replayed_with_the_lexicons_ruleset(short):  # noqa: F811 (the fixture)
+    """The game's own #tile-distribution decides; without one, the ruleset the lexicon was
+    built with (a lexicon keeps its ruleset), not english."""
+    result = selfplay(short, "tiny", 2)
+    assert "#tile-distribution tiny" in result.gcg and replay(result.gcg, short).ok
+    bare = "\n".join(line for line in result.gcg.splitlines() if not line.startswith("#tile-distribution"))
+    report = replay(bare, short)
+    assert report.ruleset == "tiny" and report.ok
+    assert replay(bare, short, "english").ruleset == "english"  # a ruleset given is the one used

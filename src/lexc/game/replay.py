@@ -208,14 +208,15 @@ def replay(source: str | bytes | os.PathLike[str] | Game, lexicon: Any = None,
            lexicon_name: str | None = None) -> Report:
     """Replay a game through the referee (GCGError if the file is malformed). Without a
     lexicon every word counts as valid; the ruleset defaults to the one ``#tile-distribution``
-    or ``#tile-set`` names, else english. ``until``: stop after the event on that line of the
+    or ``#tile-set`` names (the game's own), else the lexicon's (the one it was built with),
+    else english. ``until``: stop after the event on that line of the
     file (ReplayError if no event is on it); ``lexicon_name`` names the lexicon in the report."""
     game = source if isinstance(source, Game) else read_gcg(source)
     if until is not None:
         check_until(game, until)
     if ruleset is None:
         named = [(game.pragma(k) or "").split(" ")[0].lower() for k in ("tile-distribution", "tile-set")]
-        ruleset = next((name for name in named if name in available()), "english")
+        ruleset = next((name for name in named if name in available()), getattr(lexicon, "ruleset", "") or "english")
     ruleset = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
     anyword = SimpleNamespace(contains_codes=lambda codes: True)
     report = _Replay(game, ruleset, anyword if lexicon is None else lexicon, lexicon is not None).run(until)
