@@ -173,8 +173,8 @@ def test_the_readme_shows_the_headline_table_of_the_committed_bench_run():
 
 def test_the_site_builds_with_every_link_resolved(tmp_path):
     """make docs: MkDocs builds the manual with --strict (a link or an anchor it cannot resolve
-    fails the build), the files outside docs/ brought in by tools/mkdocs_hooks.py. Skipped
-    where MkDocs is not installed (it is the docs extra, not the test extra)."""
+    fails the build), the files outside docs/ brought in by tools/mkdocs_hooks.py. (MkDocs is in
+    the test extra; skipped only where a bare pytest runs without it.)"""
     pytest.importorskip("mkdocs")
     import subprocess
     import sys
