@@ -73,6 +73,9 @@ class Ruleset:
     board_rows: tuple[str, ...]
     source: str
     text: str = field(default="", repr=False, compare=False)  # the TOML it was read from
+    # (engine, the labels in the order the engine numbers its tiles, tile 1 first), for the
+    # engines whose order is not the ruleset's own (``engine_orders`` in the TOML)
+    engine_orders: tuple[tuple[str, tuple[str, ...]], ...] = ()
     _values: tuple[int, ...] = field(init=False, repr=False, compare=False)
     _counts: tuple[int, ...] = field(init=False, repr=False, compare=False)
     tile_values: tuple[int, ...] = field(init=False, repr=False, compare=False)  # by any board code, 0..255
@@ -85,6 +88,14 @@ class Ruleset:
     def value(self, code: int) -> int:
         """The point value of a letter code: 0 for the blank (code 0) and blank-designated codes."""
         return 0 if code & BLANK_FLAG else self._values[code]
+
+    def engine_order(self, engine: str) -> tuple[str, ...]:
+        """The labels in the order ``engine`` numbers its tiles (tile 1 first): the TOML's
+        ``engine_orders`` entry for it (case ignored), else the ruleset's own order."""
+        for name, order in self.engine_orders:
+            if name.casefold() == engine.casefold():
+                return order
+        return tuple(self.alphabet.labels)
 
     def bag_tiles(self) -> list[int]:
         """Every tile of a full bag as a code (0 for each blank), in code order."""
@@ -158,6 +169,14 @@ def reference(name_or_path: str) -> str:
     return ruleset.text
 
 
+def reference_of(ruleset: Ruleset) -> str:
+    """``reference`` of a loaded ruleset: its name when it is the bundled one of that name,
+    else its own text."""
+    if ruleset.name in available() and load_ruleset(ruleset.name) == ruleset:
+        return ruleset.name
+    return ruleset.text
+
+
 def check_reference(value: str) -> None:
     """RulesetError unless a header's ruleset field is empty, a bundled name or a ruleset's
     text: a header never names a file to open."""
@@ -217,9 +236,11 @@ def _parse(source: str, data: bytes) -> Ruleset:
         raise _fail(source, f"TOML syntax error: {e}") from None
     except ValueError as e:  # an integer past Python's digit limit (4,300): tomllib lets int() raise
         raise _fail(source, f"an integer is too long to read ({e})") from None
+    orders = doc.pop("engine_orders", {})  # (optional)
     _check_keys(source, doc, _TOP_KEYS, "")
     _check_keys(source, doc["board"], _BOARD_KEYS, "board.")
     alphabet, tiles, blanks = _parse_tiles(source, doc["tiles"])
+    engine_orders = _parse_engine_orders(source, orders, alphabet)
     total = sum(t.count for t in tiles) + blanks
     if doc["tile_total"] != total:
         raise _fail(source, f"tile_total is {doc['tile_total']} but the tiles add up to {total}")
@@ -238,8 +259,28 @@ def _parse(source: str, data: bytes) -> Ruleset:
         name=doc["name"], description=doc["description"], alphabet=alphabet, tiles=tiles,
         blanks=blanks, blank_value=0, rack_size=doc["rack_size"], bingo_bonus=doc["bingo_bonus"],
         board_size=len(premiums), premiums=premiums, start=start, board_rows=rows, source=source,
-        text=data.decode("utf-8"),
+        text=data.decode("utf-8"), engine_orders=engine_orders,
     )
+
+
+def _parse_engine_orders(source: str, orders: Any, alphabet: Alphabet) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The optional ``engine_orders`` table: engine name -> every label of the alphabet once,
+    in the order that engine numbers its tiles (tile 1 first)."""
+    if not isinstance(orders, dict):
+        raise _fail(source, "engine_orders must be a table (engine = [labels in its tile order])")
+    out = []
+    for engine, labels in orders.items():
+        if not isinstance(labels, list) or not all(isinstance(label, str) for label in labels):
+            raise _fail(source, f"engine_orders.{engine} must be an array of the alphabet's labels")
+        try:
+            normal = tuple(alphabet.label(alphabet.code(label)) for label in labels)
+        except (KeyError, ValueError):
+            raise _fail(source, f"engine_orders.{engine} holds a label outside the alphabet") from None
+        if sorted(normal) != sorted(alphabet.labels) or len(set(normal)) != len(normal):
+            raise _fail(source, f"engine_orders.{engine} must list each of the alphabet's "
+                                f"{len(alphabet.labels)} labels once")
+        out.append((engine, normal))
+    return tuple(out)
 
 
 def score_bound(side: int, value: int, premiums: tuple[tuple[tuple[int, int], ...], ...], rack_size: int,

@@ -112,14 +112,30 @@ def dump(file: str | None, limit: int | None, as_json: bool) -> None:
 @click.command(name="formats")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 def formats_cmd(as_json: bool) -> None:
-    """List the registered lexicon formats and their capabilities."""
+    """List the file formats lexc knows and what it does with each: its own lexicon formats
+    (built, read, queried, moves generated on), and other engines' files (read, written,
+    queried, moves generated on the file as it is), with the spec of each in formats/."""
+    from ..formats.foreign import FOREIGN
+
     data: list[dict[str, Any]] = [{"name": cls.name, "version": cls.version, "description": cls.description,
-                                   "capabilities": cls.capabilities.names(), "options": cls.options}
+                                   "capabilities": cls.capabilities.names(), "options": cls.options,
+                                   "engine": "lexc", "read": True, "write": True, "query": True,
+                                   "moves": True}  # (every lexc format: the naive strategy needs only membership)
                                   for cls in FORMATS.values()]
-    width = max(len(d["name"]) for d in data)
-    emit(data, as_json, "\n".join(f"{d['name']:<{width}}  v{d['version']}  {d['description']}\n"
-                                  f"{'':<{width + 2}}capabilities: {', '.join(d['capabilities']) or '-'}"
-                                  for d in data))
+    engines = [FOREIGN[name].summary() for name in FOREIGN]
+    if as_json:
+        return emit(data + engines, True)
+    width = max(len(d["name"]) for d in data + engines)
+
+    def does(d: dict[str, Any]) -> str:
+        return ", ".join(what for what in ("read", "write", "query", "moves") if d[what]) or "-"
+
+    lines = [f"{d['name']:<{width}}  v{d['version']}  {d['description']}\n"
+             f"{'':<{width + 2}}capabilities: {', '.join(d['capabilities']) or '-'}" for d in data]
+    lines += ["", "other engines' files:"]
+    lines += [f"{d['name']:<{width}}  {d['engine']}: {d['description']}\n"
+              f"{'':<{width + 2}}{' '.join(d['extensions'])}; lexc does: {does(d)}; spec {d['spec']}" for d in engines]
+    emit(data + engines, False, "\n".join(lines))
 
 
 @click.command()

@@ -12,7 +12,7 @@ from typing import Any, cast
 import click
 
 from ..formats import FORMATS
-from ..formats.errors import FormatError
+from ..formats.foreign import FOREIGN
 from ..limits import MAX_SEED, MAX_SYNTH_WORDS, MAX_WORD_TILES
 from ..plural import is_are, plural
 from . import common
@@ -105,24 +105,41 @@ def _reject_lines(report: dict[str, Any]) -> list[str]:
 
 @click.command()
 @click.argument("source", metavar="IN", type=click.Path(dir_okay=False))
-@click.option("-f", "--format", "format_", required=True, type=click.Choice(sorted(FORMATS)),
-              help="Format to re-encode into.")
-@click.option("-o", "--out", type=click.Path(dir_okay=False), help="Output file [default: IN stem + .FORMAT "
-              "in the current directory].")
+@click.argument("target", metavar="[OUT]", required=False, type=click.Path(dir_okay=False))
+@click.option("-f", "--format", "--to", "format_", metavar="FORMAT",
+              help="Format to write: a lexc format (lexc formats) or another engine's (kwg, ...) [default: the "
+                   "one OUT's extension names].")
+@click.option("-o", "--out", type=click.Path(dir_okay=False), help="Output file, as OUT [default: IN stem + "
+              ".FORMAT in the current directory].")
 @max_words_option
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def convert(source: str, format_: str, out: str | None, max_words: int, as_json: bool) -> None:
-    """Re-encode the compiled lexicon IN into another format, keeping its words, alphabet,
-    ruleset and word-list options (--min-len, --max-len, --skip-invalid).
+def convert(source: str, target: str | None, format_: str | None, out: str | None, max_words: int,
+            as_json: bool) -> None:
+    """Re-encode the lexicon IN (a lexc file, or another engine's file: a KWG, ...) into
+    another format, keeping its words, alphabet and ruleset. The format is --to's, or the one
+    OUT's extension names (one that fits several, such as .dawg, needs --to).
 
-    The words come out identical: the new file records the same word-list SHA-256.
+    Into a lexc format the word-list options (--min-len, --max-len, --skip-invalid) are kept
+    and the words come out identical (the new file records the same word-list SHA-256); into
+    an engine's format the tiles are mapped by label (lexc export does the same from a word
+    list).
 
-    Example: lexc convert enable.dawg -f gaddag -o enable.gaddag
+    Example: lexc convert enable.dawg enable.gaddag; lexc convert enable.dawg enable.kwg
     """
-    from ..lexicons.edit import convert_file
+    from ..lexicons.edit import convert_file, export_file, target_format
 
+    if target is not None and out is not None and target != out:
+        raise click.UsageError("give the output file once: OUT or -o OUT")
+    out = out if out is not None else target
+    chosen = target_format(out, format_)
+    if chosen in FOREIGN:
+        if out is None:
+            raise click.UsageError(f"say where to write the {chosen} file: OUT or -o OUT")
+        report = export_file(source, chosen, out, max_words=max_words, progress=note)
+        return emit(report, as_json, f"{report['output']}: {report['to']}, {plural(report['words'], 'word')}  "
+                                     f"bytes {report['file_bytes']:,}")
     with stages(3) as progress:
-        report = convert_file(source, format_, out, progress=progress, max_words=max_words)
+        report = convert_file(source, chosen, out, progress=progress, max_words=max_words)
     if as_json:
         return emit(report, True)
     click.echo(f"{report['output']}: {report['format']} from {report['source']} ({report['source_format']}), "
@@ -189,30 +206,28 @@ def _edit_lines(report: dict[str, Any]) -> list[str]:
 
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False, exists=True))
-@click.option("--to", "target", type=click.Choice(["kwg"]), required=True, help="The file layout to write.")
-@click.option("-o", "--out", required=True, type=click.Path(dir_okay=False), metavar="OUT.kwg", help="Output file.")
+@click.option("--to", "target", type=click.Choice(list(FOREIGN)), required=True,
+              help="The engine's file format to write (lexc formats lists them).")
+@click.option("-o", "--out", required=True, type=click.Path(dir_okay=False), metavar="OUT", help="Output file.")
 @click.option("-r", "--ruleset", default="english", show_default=True, help="Alphabet when FILE is a plain word list.")
 @max_words_option
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 def export(file: str, target: str, out: str, ruleset: str, max_words: int, as_json: bool) -> None:
-    """Write a lexicon (any format, or a plain word list) in another engine's layout: a KWG
-    file (wolges, Macondo, MAGPIE: DAWG and GADDAG in one array of 32-bit edges), written
-    atomically. `lexc build --from kwg` reads one back.
+    """Write a lexicon (any format, or a plain word list) as another engine's file, written
+    atomically, its tiles mapped by label to the engine's: a KWG (wolges, Macondo, MAGPIE:
+    DAWG and GADDAG in one array of 32-bit edges), ... (lexc formats lists them). Every
+    command reads the engines' files back (`lexc build --from kwg` too).
 
     Example: lexc export enable.dawg --to kwg -o enable.kwg
     """
-    from ..formats.container import write_atomic
-    from ..formats.kwg import export_kwg
-    from ..lexicons.source import open_lexicon
+    from ..lexicons.edit import export_file
 
-    lexicon = open_lexicon(file, "gaddawg", ruleset, progress=note)  # a plain list compiles straight to KWG's graph
-    try:
-        data = export_kwg(lexicon, max_words)
-    except FormatError as exc:
-        raise FormatError(f"{file}: {exc}") from None
-    write_atomic(out, data)
-    report = {"output": out, "to": target, "words": len(lexicon), "edges": len(data) // 4, "file_bytes": len(data)}
-    emit(report, as_json, f"{out}: kwg, {plural(len(lexicon), 'word')}  edges {report['edges']:,}  bytes {len(data):,}")
+    report = export_file(file, target, out, ruleset, max_words, progress=note)
+    if target == "kwg":
+        report["edges"] = report["file_bytes"] // 4
+    emit(report, as_json, f"{out}: {target}, {plural(report['words'], 'word')}"
+                          + (f"  edges {report['edges']:,}" if "edges" in report else "")
+                          + f"  bytes {report['file_bytes']:,}")
 
 
 @click.command()

@@ -22,12 +22,14 @@ from typing import Any
 from .. import native
 from ..alphabet import Alphabet
 from ..plural import plural
-from ..ruleset import load_ruleset
+from ..ruleset import Ruleset, load_ruleset, reference_of
 from ..wordlist import MAX_LISTED_WORDS, MAX_WORD_TILES, WordList, from_words
 from . import build, rereading
 from . import edges as edgemod
+from .base import LexiconBase
 from .edges import LAYOUTS
 from .errors import FormatError
+from .foreign import ForeignFormat, tile_map
 from .gaddag import Gaddawg
 
 LAYOUT = LAYOUTS["u32"]
@@ -150,22 +152,14 @@ def read_kwg(data: bytes, alphabet: Alphabet, name: str = "<kwg>", max_words: in
 
 
 def looks_like_kwg(path: str | os.PathLike[str]) -> bool:
-    """Whether a file's content looks like a KWG: a whole number of four-byte edges, at least
-    two, the first two being pointer edges (tile 0, end of siblings, not accepting). A text
-    word list never does (its fourth byte would be a NUL)."""
+    """Whether a file's content looks like a KWG (``looks_like_kwg_bytes``)."""
     try:
         size = os.path.getsize(path)
         with open(path, "rb") as f:
             head = f.read(8)
     except OSError:
         return False
-    if size % 4 or size < 8 or len(head) < 8:
-        return False
-    pointers = array("I", head)
-    if sys.byteorder == "big":
-        pointers.byteswap()
-    pointer = 1 << LAYOUT.last_bit
-    return all(e & ~LAYOUT.child_mask == pointer for e in pointers)
+    return looks_like_kwg_bytes(head, size)
 
 
 def open_kwg(path: str | os.PathLike[str], ruleset: str = "english", backend: native.Backend | None = None) -> Gaddawg:
@@ -193,3 +187,72 @@ def read_kwg_file(path: str | os.PathLike[str], alphabet: Alphabet, max_words: i
     if not codes:
         raise FormatError(f"{path}: the KWG spells no words")
     return from_words(alphabet.decode_many(codes), alphabet, **list_options)
+
+
+class Kwg(ForeignFormat):
+    """wolges's KWG (also MAGPIE's and Macondo's word graph): lexc's ``gaddawg`` in the u32
+    layout, without a header; read in place."""
+
+    name = "kwg"
+    engine = "wolges, MAGPIE, Macondo"
+    extensions = (".kwg",)
+    description = "KWG word graph: DAWG and GADDAG in one array of u32 edges, no header (wolges's layout)"
+    spec = "formats/kwg.md"
+    in_place = True
+    max_bytes = LAYOUT.max_edges * 4
+
+    @classmethod
+    def sniff(cls, head: bytes, size: int) -> bool:
+        """A whole number of four-byte edges, at least two, the first two pointer edges (tile 0,
+        end of siblings, not accepting): a text word list never looks so (its fourth byte
+        would be a NUL)."""
+        return looks_like_kwg_bytes(head, size)
+
+    @classmethod
+    def read(cls, data: bytes, name: str, ruleset: Ruleset, backend: native.Backend | None = None) -> Gaddawg:
+        """A KWG as a read-only ``gaddawg`` over its own array (``open_kwg``'s checks)."""
+        to_lexc, _ = tile_map(ruleset, "wolges")
+        if to_lexc != bytes(range(256)):  # another letter order: tiles renumbered, lists sorted again
+            data = _renumbered(data, to_lexc)
+        lexicon = _open(data, ruleset.alphabet, name, backend=backend)
+        if not len(lexicon):
+            raise FormatError(f"{name}: the KWG spells no words")
+        lexicon.ruleset = reference_of(ruleset)
+        return lexicon
+
+    @classmethod
+    def write(cls, lexicon: LexiconBase, ruleset: Ruleset) -> bytes:
+        """The lexicon's words as a KWG in wolges's tile order (``export_kwg``)."""
+        _, to_engine = tile_map(ruleset, "wolges")
+        if to_engine == bytes(range(256)):
+            return export_kwg(lexicon)
+        words = sorted(w.translate(to_engine) for w in lexicon.iter_codes())
+        return Gaddawg.build(words, lexicon.alphabet, layout="u32").payload()
+
+
+def looks_like_kwg_bytes(head: bytes, size: int) -> bool:
+    """``looks_like_kwg`` on a file's first bytes and its size."""
+    if size % 4 or size < 8 or len(head) < 8:
+        return False
+    pointers = array("I", head[:8])
+    if sys.byteorder == "big":
+        pointers.byteswap()
+    pointer = 1 << LAYOUT.last_bit
+    return all(e & ~LAYOUT.child_mask == pointer for e in pointers)
+
+
+def _renumbered(data: bytes, to_lexc: bytes) -> bytes:
+    """A KWG's edges with every tile renumbered (``to_lexc``), each sibling list sorted again
+    by the new numbers."""
+    edges = array("I")
+    edges.frombytes(data[: len(data) - len(data) % 4])
+    if sys.byteorder == "big":
+        edges.byteswap()
+    shift, mask = LAYOUT.letter_shift, 0xFF << LAYOUT.letter_shift
+    for i in range(2, len(edges)):
+        e = edges[i]
+        edges[i] = e & ~mask | to_lexc[e >> shift & 0xFF] << shift
+    out = _sorted_siblings(edges)
+    if sys.byteorder == "big":
+        out.byteswap()
+    return out.tobytes()

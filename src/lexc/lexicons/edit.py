@@ -17,7 +17,6 @@ from typing import Any
 from .. import formats
 from ..alphabet import Alphabet
 from ..formats import FormatError, LexiconBase, container
-from ..formats.kwg import looks_like_kwg, open_kwg
 from ..plural import plural
 from ..wordlist import MAX_LISTED_WORDS, WordList, WordListError, digest, normalize_word
 from .compile import build_and_save, default_output
@@ -117,21 +116,27 @@ def edit_file(
 
 def _load_compiled(path: Path, hint: str, progress: Callable[[str], None] | None,
                    kwg: bool = True) -> LexiconBase:
-    """Load a compiled lexicon file, or (with ``kwg``) a KWG file read as English; a one-line
-    FormatError if it is missing, a directory or a plain word list (``hint`` says what to do
-    instead)."""
+    """Load a compiled lexicon file, or (with ``kwg``) another engine's file (a KWG, ...:
+    ``formats.foreign``) read as English; a one-line FormatError if it is missing, a
+    directory or a plain word list (``hint`` says what to do instead)."""
+    from ..formats.foreign import read_foreign, recognise
+    from ..ruleset import load_ruleset
+
     if not path.exists():
         raise FormatError(f"{path}: no such file")
     if path.is_dir():
         raise FormatError(f"{path}: is a directory")
+    engine = None
     if not container.looks_like_container(path):
-        if not looks_like_kwg(path):
+        engine = recognise(path)
+        if engine is None:
             raise FormatError(f"{path}: not a compiled lexicon; {hint}")
         if not kwg:
-            raise FormatError(f"{path}: a KWG file is read-only; convert it first: lexc convert {path} -f gaddawg")
+            raise FormatError(f"{path}: a {engine.name} file is read-only; convert it first: "
+                              f"lexc convert {path} -f gaddawg")
     if progress:
         progress("loading")
-    return formats.load(path) if container.looks_like_container(path) else open_kwg(path)
+    return formats.load(path) if engine is None else read_foreign(path, engine, load_ruleset("english"))
 
 
 def _checked_words(lexicon: LexiconBase, path: Path, max_words: int = MAX_LISTED_WORDS) -> WordList:
@@ -213,4 +218,54 @@ def with_words(lexicon: LexiconBase, add: Iterable[str]) -> tuple[LexiconBase, l
             [adding[code] for code in new])
 
 
-__all__ = ["convert_file", "edit_file", "with_words"]
+def export_file(source: str | os.PathLike[str] | None, target: str, out: str | os.PathLike[str],
+                ruleset: str = "english", max_words: int = MAX_LISTED_WORDS,
+                progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Write a lexicon (a lexc file, another engine's file, a word list, or None: the bundled
+    ENABLE) as another engine's file (``formats.foreign``: ``target`` names the format),
+    atomically; a report. The words are mapped to the engine's tiles by label; a word or a
+    size the format cannot hold is refused in one line naming it, before anything is written.
+    A source of more than ``max_words`` words is refused before its words are listed."""
+    from ..formats.foreign import get_foreign
+    from ..ruleset import load_ruleset
+    from .source import lexicon_ruleset, open_lexicon
+
+    started = time.perf_counter()
+    fmt = get_foreign(target)
+    if not fmt.can_write():
+        raise FormatError(f"lexc reads {fmt.name} files but does not write them")
+    lexicon = open_lexicon(source, "gaddawg", ruleset, progress=progress)  # a list compiles straight to a graph
+    check_listable(lexicon, source or "the bundled lexicon", max_words)
+    rules = load_ruleset(lexicon_ruleset(lexicon, None)[0])  # (a lexicon keeps its ruleset; a list was read with -r)
+    try:
+        data = fmt.write(lexicon, rules)
+    except FormatError as exc:
+        raise FormatError(f"{source or 'the bundled lexicon'}: {exc}") from None
+    container.write_atomic(out, data)
+    return {"output": os.fspath(out), "to": fmt.name, "engine": fmt.engine, "source": os.fspath(source or ""),
+            "words": len(lexicon), "file_bytes": len(data), "seconds": round(time.perf_counter() - started, 3)}
+
+
+def target_format(out: str | os.PathLike[str] | None, asked: str | None) -> str:
+    """The format a conversion writes: ``asked`` (a lexc format or an engine's, by name), else
+    the one ``out``'s extension names (``.gaddag``: lexc's; ``.kwg``: wolges's); a one-line
+    FormatError when neither says, or when the extension fits several (``.dawg``)."""
+    from ..formats.foreign import FOREIGN, by_extension
+
+    if asked is not None:
+        if asked not in formats.FORMATS and asked not in FOREIGN:
+            raise FormatError(f"unknown format {asked!r} (known: {', '.join([*formats.FORMATS, *FOREIGN])})")
+        return asked
+    if out is None:
+        raise FormatError("say which format to write: --format/--to FORMAT, or an output file whose extension names it")
+    suffix = Path(out).suffix.lower()
+    fits = [name for name in formats.FORMATS if suffix == f".{name}"] + by_extension(out)
+    if len(fits) == 1:
+        return fits[0]
+    if not fits:
+        raise FormatError(f"{out}: the extension {suffix or '(none)'} names no format: say --to FORMAT "
+                          "(lexc formats lists them)")
+    raise FormatError(f"{out}: {suffix} is the extension of several formats ({', '.join(fits)}): say --to FORMAT")
+
+
+__all__ = ["convert_file", "edit_file", "export_file", "target_format", "with_words"]

@@ -1,10 +1,10 @@
 """Where a lexicon comes from: a compiled file, a plain word list, or the bundled ENABLE.
 
 Every command that takes a lexicon FILE goes through ``open_lexicon``: a file with the lexc
-magic is loaded (and checked); a KWG file (wolges, Macondo, MAGPIE; recognised by its
-content) is checked and read in place as a read-only ``gaddawg``; any other file is read as a
-word list and compiled in memory; no file at all means the bundled ENABLE list, compiled once
-and cached on disk.
+magic is loaded (and checked); another engine's file (``formats.foreign``: a KWG of wolges,
+MAGPIE or Macondo, ...; recognised by its content) is checked and read, in place where it is
+a word graph lexc walks; any other file is read as a word list and compiled in memory; no file
+at all means the bundled ENABLE list, compiled once and cached on disk.
 """
 
 from __future__ import annotations
@@ -62,12 +62,13 @@ def read_words(path: str | os.PathLike[str], ruleset: str = "english",
     word list is read (for word-by-word work such as ``lexc diff`` and ``lexc stats``). A
     compiled file whose graph spells more than ``max_words`` words is refused before any
     is read: a small file may spell an enormous list."""
-    from ..formats.kwg import looks_like_kwg, open_kwg
+    from ..formats.foreign import read_foreign, recognise
+    from ..ruleset import load_ruleset
 
     if container.looks_like_container(path):
         lexicon = formats.load(path)
-    elif looks_like_kwg(path):
-        lexicon = open_kwg(path, ruleset)
+    elif (engine := recognise(path)) is not None:
+        lexicon = read_foreign(path, engine, load_ruleset(ruleset))
     else:
         return read_list(path, ruleset)
     check_listable(lexicon, path, max_words)
@@ -103,10 +104,13 @@ def open_lexicon(path: str | os.PathLike[str] | None = None, format: str = "dawg
         raise FormatError(f"{path}: no such file")
     if container.looks_like_container(path):
         return formats.load(path)
-    from ..formats.kwg import looks_like_kwg, open_kwg
+    from ..formats.foreign import read_foreign, recognise
 
-    if looks_like_kwg(path):
-        return open_kwg(path, ruleset)
+    engine = recognise(path)  # another engine's file (KWG, ...), recognised by its content
+    if engine is not None:
+        from ..ruleset import load_ruleset
+
+        return read_foreign(path, engine, load_ruleset(ruleset))
     if progress:
         progress(f"compiling word list {path} in memory")
     return compile_list(path, format, ruleset)[1]
