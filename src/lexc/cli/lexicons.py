@@ -210,9 +210,12 @@ def _edit_lines(report: dict[str, Any]) -> list[str]:
               help="The engine's file format to write (lexc formats lists them).")
 @click.option("-o", "--out", required=True, type=click.Path(dir_okay=False), metavar="OUT", help="Output file.")
 @click.option("-r", "--ruleset", default="english", show_default=True, help="Alphabet when FILE is a plain word list.")
+@click.option("--keep-order", is_flag=True,
+              help="Write a plain word list's words in the list's own order, for a format whose engine writes "
+                   "another file for another order (quackle-dawg: its lists keep the order letters first come).")
 @max_words_option
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
-def export(file: str, target: str, out: str, ruleset: str, max_words: int, as_json: bool) -> None:
+def export(file: str, target: str, out: str, ruleset: str, keep_order: bool, max_words: int, as_json: bool) -> None:
     """Write a lexicon (any format, or a plain word list) as another engine's file, written
     atomically, its tiles mapped by label to the engine's: a KWG (wolges, Macondo, MAGPIE:
     DAWG and GADDAG in one array of 32-bit edges), ... (lexc formats lists them). Every
@@ -222,7 +225,7 @@ def export(file: str, target: str, out: str, ruleset: str, max_words: int, as_js
     """
     from ..lexicons.edit import export_file
 
-    report = export_file(file, target, out, ruleset, max_words, progress=note)
+    report = export_file(file, target, out, ruleset, max_words, progress=note, keep_order=keep_order)
     if target == "kwg":
         report["edges"] = report["file_bytes"] // 4
     emit(report, as_json, f"{out}: {target}, {plural(report['words'], 'word')}"

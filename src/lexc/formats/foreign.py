@@ -17,7 +17,7 @@ does; ``recognise`` tries the formats in registry order (those with a magic firs
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -25,6 +25,7 @@ from .errors import FormatError
 
 if TYPE_CHECKING:
     from .. import native
+    from ..alphabet import Alphabet
     from ..ruleset import Ruleset
     from .base import LexiconBase
 
@@ -43,6 +44,7 @@ class ForeignFormat:
     kind: ClassVar[str] = "lexicon"  # "lexicon", or "leaves" (leave values)
     in_place: ClassVar[bool] = False  # read as a word graph lexc queries and generates moves on as it is
     max_bytes: ClassVar[int] = 1 << 31  # the largest file read
+    ordered: ClassVar[bool] = False  # the bytes depend on the words' order (``write_ordered``, export --keep-order)
 
     @classmethod
     def sniff(cls, head: bytes, size: int) -> bool:
@@ -61,6 +63,13 @@ class ForeignFormat:
         """The lexicon's words as this format's bytes (FormatError for a word or a size the
         format cannot hold, naming it)."""
         raise NotImplementedError(f"lexc does not write {cls.name} files")
+
+    @classmethod
+    def write_ordered(cls, words: Sequence[bytes], alphabet: Alphabet, ruleset: Ruleset) -> bytes:
+        """The words (letter codes of ``alphabet``), in the order given, as this format's
+        bytes: for a format whose engine writes a different file for another order
+        (``ordered``); the others write the lexicon of the words, in any order."""
+        raise NotImplementedError(f"the bytes of a {cls.name} file do not depend on the words' order")
 
     @classmethod
     def can_read(cls) -> bool:
@@ -84,6 +93,15 @@ class ForeignFormat:
 # then those recognised by their structure alone
 _WHERE: dict[str, tuple[str, str]] = {
     "kwg": ("kwg", "Kwg"),
+    # Quackle and Zyzzyva (formats/quackle.md, formats/zyzzyva.md): no magic, but a header or
+    # a structure precise enough to tell them from each other, from KWG and from text: Quackle's
+    # files first (a version byte, a hash, an alphabet or a root node), then Zyzzyva's (an edge
+    # count equal to the file's, a 256-slot root list)
+    "quackle-dawg": ("quackle", "QuackleDawg"),
+    "quackle-gaddag": ("quackle", "QuackleGaddag"),
+    "zyzzyva": ("zyzzyva", "Zyzzyva"),
+    "zyzzyva-r": ("zyzzyva", "ZyzzyvaReversed"),
+    "zyzzyva-checksums": ("zyzzyva", "ZyzzyvaChecksums"),
 }
 
 
@@ -139,9 +157,28 @@ def recognise(path: str | os.PathLike[str]) -> type[ForeignFormat] | None:
 
 def by_extension(path: str | os.PathLike[str]) -> list[str]:
     """The foreign formats whose extensions the file name ends with (several: ``.dawg`` is
-    Quackle's, Macondo's and lexc's own)."""
+    Quackle's, Macondo's and lexc's own); of those, only the ones with the longest matching
+    extension (``X-R.dwg`` is Zyzzyva's reversed DAWG, not its ``.dwg``)."""
     name = os.fspath(path).lower()
-    return [n for n in FOREIGN if any(name.endswith(ext) for ext in FOREIGN[n].extensions)]
+    longest = {n: max((len(ext) for ext in FOREIGN[n].extensions if name.endswith(ext.lower())), default=0)
+               for n in FOREIGN}
+    best = max(longest.values(), default=0)
+    return [n for n, length in longest.items() if length and length == best]
+
+
+def looks_like(head: bytes, size: int) -> str | None:
+    """What a file's start (``HEAD`` bytes) and size look like, in a few words, for a
+    reader's message refusing a file of another kind: a lexc file, the first foreign format
+    that recognises it, or None."""
+    from .container import MAGIC
+
+    if head.startswith(MAGIC):
+        return "a lexc file"
+    for name in FOREIGN:
+        fmt = FOREIGN[name]
+        if fmt.sniff(head[:HEAD], size):
+            return f"a {name} file ({fmt.engine})"
+    return None
 
 
 def read_foreign(path: str | os.PathLike[str], fmt: type[ForeignFormat], ruleset: Ruleset,
@@ -152,7 +189,7 @@ def read_foreign(path: str | os.PathLike[str], fmt: type[ForeignFormat], ruleset
     if len(data) > fmt.max_bytes:
         raise FormatError(f"{path}: too big for a {fmt.name} file (more than {fmt.max_bytes:,} bytes)")
     lexicon = fmt.read(data, os.fspath(path), ruleset, backend)
-    lexicon.file_layout = fmt.name
+    lexicon.file_layout = getattr(lexicon, "file_layout", "") or fmt.name  # (a reader may name a variant)
     return lexicon
 
 
@@ -177,5 +214,5 @@ def tile_map(ruleset: Ruleset, engine: str) -> tuple[bytes, bytes]:
     return bytes(to_lexc), bytes(to_engine)
 
 
-__all__ = ["FOREIGN", "HEAD", "ForeignFormat", "by_extension", "engine_labels", "get_foreign", "read_foreign",
-           "recognise", "tile_map"]
+__all__ = ["FOREIGN", "HEAD", "ForeignFormat", "by_extension", "engine_labels", "get_foreign", "looks_like",
+           "read_foreign", "recognise", "tile_map"]

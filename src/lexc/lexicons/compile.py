@@ -187,10 +187,10 @@ def describe(lexicon: LexiconBase, path: str | os.PathLike[str] | None = None) -
     """Header and size figures of a lexicon, for ``lexc info``."""
     stats = lexicon.stats()
     header = getattr(lexicon, "header", {})
-    kwg = getattr(lexicon, "file_layout", None) == "kwg"
-    compiled = path is not None and (kwg or container.looks_like_container(path))
+    foreign = getattr(lexicon, "file_layout", None)  # another engine's file ("kwg", "quackle-dawg", ...)
+    compiled = path is not None and (bool(foreign) or container.looks_like_container(path))
     file_bytes = Path(path).stat().st_size if compiled and path is not None else None
-    layout = "kwg" if kwg else "lexc" if compiled else None  # None: a list compiled in memory
+    layout = foreign or ("lexc" if compiled else None)  # None: a list compiled in memory
     return {
         "path": str(path) if path is not None else None,
         "format": lexicon.name,

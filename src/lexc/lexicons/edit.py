@@ -220,12 +220,14 @@ def with_words(lexicon: LexiconBase, add: Iterable[str]) -> tuple[LexiconBase, l
 
 def export_file(source: str | os.PathLike[str] | None, target: str, out: str | os.PathLike[str],
                 ruleset: str = "english", max_words: int = MAX_LISTED_WORDS,
-                progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+                progress: Callable[[str], None] | None = None, keep_order: bool = False) -> dict[str, Any]:
     """Write a lexicon (a lexc file, another engine's file, a word list, or None: the bundled
     ENABLE) as another engine's file (``formats.foreign``: ``target`` names the format),
     atomically; a report. The words are mapped to the engine's tiles by label; a word or a
     size the format cannot hold is refused in one line naming it, before anything is written.
-    A source of more than ``max_words`` words is refused before its words are listed."""
+    A source of more than ``max_words`` words is refused before its words are listed. With
+    ``keep_order`` a plain word list's words are written in the list's own order, for a
+    format whose engine writes another file for another order (``ordered``: Quackle's .dawg)."""
     from ..formats.foreign import get_foreign
     from ..ruleset import load_ruleset
     from .source import lexicon_ruleset, open_lexicon
@@ -234,6 +236,8 @@ def export_file(source: str | os.PathLike[str] | None, target: str, out: str | o
     fmt = get_foreign(target)
     if not fmt.can_write():
         raise FormatError(f"lexc reads {fmt.name} files but does not write them")
+    if keep_order:
+        return _export_in_order(source, fmt, out, ruleset, max_words, started)
     lexicon = open_lexicon(source, "gaddawg", ruleset, progress=progress)  # a list compiles straight to a graph
     check_listable(lexicon, source or "the bundled lexicon", max_words)
     rules = load_ruleset(lexicon_ruleset(lexicon, None)[0])  # (a lexicon keeps its ruleset; a list was read with -r)
@@ -244,6 +248,32 @@ def export_file(source: str | os.PathLike[str] | None, target: str, out: str | o
     container.write_atomic(out, data)
     return {"output": os.fspath(out), "to": fmt.name, "engine": fmt.engine, "source": os.fspath(source or ""),
             "words": len(lexicon), "file_bytes": len(data), "seconds": round(time.perf_counter() - started, 3)}
+
+
+def _export_in_order(source: str | os.PathLike[str] | None, fmt: Any, out: str | os.PathLike[str], ruleset: str,
+                     max_words: int, started: float) -> dict[str, Any]:
+    """``export_file`` with ``keep_order``: a plain word list's words, in its order (a
+    repeated word kept where it first comes), as ``fmt``'s bytes."""
+    from ..formats.foreign import recognise
+    from ..ruleset import load_ruleset
+    from ..wordlist import word_lines
+
+    if not fmt.ordered:
+        raise FormatError(f"the bytes of a {fmt.name} file do not depend on the words' order: leave out --keep-order")
+    if source is None or container.looks_like_container(source) or recognise(source) is not None:
+        raise FormatError("--keep-order takes a plain word list (one word a line, in the order to write)")
+    rules = load_ruleset(ruleset)
+    words = list(_encode_words(word_lines(source), rules.alphabet, f"{source}: cannot write").keys())
+    if len(words) > max_words:
+        raise FormatError(f"{source}: holds {len(words):,} words, more than the {max_words:,} lexc lists at once "
+                          "(raise --max-words to go on)")
+    try:
+        data = fmt.write_ordered(words, rules.alphabet, rules)
+    except FormatError as exc:
+        raise FormatError(f"{source}: {exc}") from None
+    container.write_atomic(out, data)
+    return {"output": os.fspath(out), "to": fmt.name, "engine": fmt.engine, "source": os.fspath(source),
+            "words": len(words), "file_bytes": len(data), "seconds": round(time.perf_counter() - started, 3)}
 
 
 def target_format(out: str | os.PathLike[str] | None, asked: str | None) -> str:
