@@ -632,6 +632,8 @@ def make_case(seed: int, index: int, bases: list[dict[str, Any]], cli: float = C
     """(label, mutation kind, mutant) of case ``index``: a function of the seed, the index and
     the bases alone. A mutant is a file's bytes, or (label ``cli``) a ``CliCase``."""
     rng = random.Random(f"lexc-fuzz/{seed}/{index}")
+    if random.Random(f"lexc-fuzz-engines/{seed}/{index}").random() < ENGINE_SHARE:  # (its own draw: the
+        return make_engine_case(rng)  # other cases stay what they were for a seed)
     if rng.random() < cli:
         kind = rng.choice(sorted(TEXT_KINDS))
         return "cli", kind, TEXT_KINDS[kind](rng)
@@ -639,6 +641,173 @@ def make_case(seed: int, index: int, bases: list[dict[str, Any]], cli: float = C
     kinds = list(MUTATIONS)
     kind = rng.choices(kinds, weights=[WEIGHTS[k] for k in kinds])[0]
     return base["format"], kind, MUTATIONS[kind](rng, base, bases)
+
+
+# -- other engines' files: Quackle's .dawg and .gaddag, Zyzzyva's .dwg and -R.dwg ------------------
+# (formats/quackle.md, formats/zyzzyva.md.) No container to re-seal: valid files written by lexc's
+# writers (the engines' own bytes) from the hand list and the ENABLE slice, mutated byte by byte
+# and field by field, each read by its format's reader on both paths, then queried as a lexc
+# file is; every sniff of the registry sees it too. A share ENGINE_SHARE of the cases, drawn
+# from a stream of their own.
+
+ENGINE_SHARE = 0.12
+ENGINE_FORMATS = ("quackle-dawg", "quackle-gaddag", "zyzzyva", "zyzzyva-r")
+ENGINE_DIR = "/nonexistent-lexc-fuzz"  # (no .dawg or -Checksums.txt beside a mutant)
+
+
+@dataclass(frozen=True)
+class EngineCase:
+    """One mutant of another engine's file: its format's name, the file name its reader is
+    given (an -R.dwg is read reversed by its name), its bytes."""
+
+    format: str
+    name: str
+    data: bytes
+
+    def load(self, data: bytes, backend) -> Any:
+        from lexc.formats.foreign import FOREIGN
+        from lexc.ruleset import load_ruleset
+
+        return FOREIGN[self.format].read(data, self.name, load_ruleset("english"), backend)
+
+
+_ENGINE_BASES: list[dict[str, Any]] = []
+
+
+def engine_bases() -> list[dict[str, Any]]:
+    """The valid files of every engine format, from the hand list and the ENABLE slice: the
+    bytes, where the nodes start and how wide one is (made once per process)."""
+    if _ENGINE_BASES:
+        return _ENGINE_BASES
+    from lexc.formats.foreign import FOREIGN
+    from lexc.ruleset import load_ruleset
+    from lexc.wordlist import from_words
+
+    english = load_ruleset("english")
+    lists = {"hand": HAND_WORDS, "enable": enable_words(120)}
+    for list_name, words in lists.items():
+        if not words:
+            continue
+        lexicon = formats.build(from_words(words, english.alphabet), "dawg", "english")
+        for name in ENGINE_FORMATS:
+            data = FOREIGN[name].write(lexicon, english)
+            start, width = {"quackle-dawg": (len(data) - 7 * ((len(data) - 73) // 7), 7),
+                            "quackle-gaddag": (17, 4)}.get(name, (4, 4))
+            suffix = {"quackle-dawg": ".dawg", "quackle-gaddag": ".gaddag", "zyzzyva": ".dwg"}.get(name, "-R.dwg")
+            _ENGINE_BASES.append({"format": name, "list": list_name, "data": data, "start": start, "width": width,
+                                  "name": f"{ENGINE_DIR}/{list_name}{suffix}"})
+    return _ENGINE_BASES
+
+
+def _e_truncate(rng, base):
+    data = base["data"]
+    return data[: rng.choice([0, 1, 16, 17, 20, 21, base["start"], len(data) - 1, rng.randrange(len(data))])]
+
+
+def _e_extend(rng, base):
+    return base["data"] + rng.choice([b"\0", b"\0" * base["width"], rng.randbytes(base["width"]),
+                                      base["data"][-base["width"] :] * 3])
+
+
+def _e_flip(rng, base):
+    data = bytearray(base["data"])
+    for _ in range(rng.choice([1, 1, 2, 5])):
+        i = rng.randrange(len(data)) if rng.random() < 0.7 else rng.randrange(min(len(data), base["start"] + 8))
+        data[i] ^= 1 << rng.randrange(8)
+    return bytes(data)
+
+
+def _e_bytes(rng, base):
+    data = bytearray(base["data"])
+    for _ in range(rng.choice([1, 2, 4])):
+        data[rng.randrange(len(data))] = rng.choice([0, 1, 0x20, 0x3F, 0x40, 0x7F, 0x80, 0xC0, 0xFF,
+                                                     rng.randrange(256)])
+    return bytes(data)
+
+
+def _e_field(rng, base):
+    """One node's field (its child index or offset, its letter byte) set to a boundary value."""
+    data, start, width = bytearray(base["data"]), base["start"], base["width"]
+    nodes = (len(data) - start) // width
+    at = start + width * rng.randrange(max(nodes, 1))
+    if base["format"].startswith("quackle"):
+        if rng.random() < 0.6:
+            value = rng.choice([0, 1, 2, nodes - 1, nodes, nodes + 1, 2**23, 2**24 - 1, rng.randrange(nodes + 2)])
+            data[at : at + 3] = (value % 2**24).to_bytes(3, "big")
+        else:
+            data[at + 3] = rng.choice([0, 0x40, 0x80, 0xC0, 0x3C, 0xFC, rng.randrange(256)]) ^ (data[at + 3] & 0xC0)
+    else:
+        edge = int.from_bytes(data[at : at + 4], "little")
+        value = rng.choice([0, 1, 2, 256, 257, nodes, nodes + 1, 2**21 - 1, rng.randrange(nodes + 2)])
+        edge = edge & ~0x1FFFFF | value if rng.random() < 0.6 else edge ^ (1 << rng.randrange(32))
+        data[at : at + 4] = edge.to_bytes(4, "little")
+    return bytes(data)
+
+
+def _e_splice(rng, base):
+    """A run of whole nodes deleted, repeated, moved, or two nodes swapped."""
+    data, start, width = base["data"], base["start"], base["width"]
+    nodes = (len(data) - start) // width
+    i, j = rng.randrange(nodes), rng.randrange(nodes)
+    n = rng.choice([1, 2, 3])
+    a, b = start + width * i, start + width * min(i + n, nodes)
+    op = rng.randrange(4)
+    if op == 0:
+        return data[:a] + data[b:]
+    if op == 1:
+        return data[:b] + data[a:b] + data[b:]
+    if op == 2:
+        c = start + width * j
+        return data[:c] + data[a:b] + data[c:]
+    x, y = sorted((i, j))
+    p, q = start + width * x, start + width * y
+    return data[:p] + data[q : q + width] + data[p + width : q] + data[p : p + width] + data[q + width :]
+
+
+def _e_header(rng, base):
+    """A header field: the version byte, the hash, a Quackle word count or alphabet, a
+    Zyzzyva edge count."""
+    data = bytearray(base["data"])
+    if base["format"] == "quackle-dawg":
+        k = rng.randrange(4)
+        if k == 0:
+            data[17:20] = rng.choice([0, 1, 2**24 - 1, rng.randrange(2**24)]).to_bytes(3, "big")
+        elif k == 1:
+            data[20] = rng.choice([0, 1, 25, 27, 55, 56, 255])
+        elif k == 2:
+            data[21 + 2 * rng.randrange(26) + rng.randrange(2)] = rng.choice([0x20, 0x00, 0xC3, 0x41, 0x0A])
+        else:
+            data[0] = rng.choice([0, 2, 0x63])
+    elif base["format"] == "quackle-gaddag":
+        data[rng.choice([0, rng.randrange(1, 17)])] ^= 0xFF
+    else:
+        count = int.from_bytes(data[:4], "little")
+        data[:4] = rng.choice([0, count - 1, count + 1, 2**32 - 1, 255]).to_bytes(4, "little")
+    return bytes(data)
+
+
+ENGINE_MUTATIONS = {"e-truncate": _e_truncate, "e-extend": _e_extend, "e-flip": _e_flip, "e-bytes": _e_bytes,
+                    "e-field": _e_field, "e-splice": _e_splice, "e-header": _e_header}
+ENGINE_WEIGHTS = {"e-truncate": 1, "e-extend": 1, "e-flip": 2, "e-bytes": 2, "e-field": 3, "e-splice": 2,
+                  "e-header": 2}
+
+
+def make_engine_case(rng: random.Random) -> tuple[str, str, EngineCase]:
+    """(format, mutation kind, mutant) of an engine case."""
+    base = rng.choice(engine_bases())
+    kinds = list(ENGINE_MUTATIONS)
+    kind = rng.choices(kinds, weights=[ENGINE_WEIGHTS[k] for k in kinds])[0]
+    return base["format"], kind, EngineCase(base["format"], base["name"], ENGINE_MUTATIONS[kind](rng, base))
+
+
+def exercise_engine(case: EngineCase) -> str:
+    """Every sniff of the registry on the mutant (none may raise), then its format's reader
+    and the queries on both paths (``exercise``)."""
+    from lexc.formats.foreign import FOREIGN, HEAD
+
+    for name in FOREIGN:
+        FOREIGN[name].sniff(case.data[:HEAD], len(case.data))
+    return exercise(case.data, case.load)
 
 
 # -- text input through the command line -----------------------------------------------------
@@ -869,14 +1038,15 @@ def query_words(lexicon) -> tuple[list[str], list[str], str]:
     return english + words, prefixes, rack
 
 
-def exercise(data: bytes) -> str:
+def exercise(data: bytes, load: Callable[[bytes, Any], Any] | None = None) -> str:
     """Load and query a mutant on every path lexc has (the compiled core when it is built,
     and the pure-Python reference): the outcome (see the module docstring), or raise. The
-    paths must agree: both refuse the file, or both load it and give the same answers."""
+    paths must agree: both refuse the file, or both load it and give the same answers.
+    ``load(data, backend)`` reads it (another engine's reader); a lexc file by default."""
     if not native.available():
-        return _exercise(data, native.PURE)[0]
-    outcome, answers = _exercise(data, native.select(pure=False))
-    reference, expected = _exercise(data, native.PURE)
+        return _exercise(data, native.PURE, load)[0]
+    outcome, answers = _exercise(data, native.select(pure=False), load)
+    reference, expected = _exercise(data, native.PURE, load)
     if (outcome == "error") != (reference == "error") or answers != expected:
         raise PathsDisagree(f"compiled core: {outcome}, pure Python: {reference}"
                             + ("" if answers == expected
@@ -895,11 +1065,11 @@ def _first_difference(a: list, b: list) -> str:
     return f"lengths {len(a)} vs {len(b)}"
 
 
-def _exercise(data: bytes, backend) -> tuple[str, list]:
+def _exercise(data: bytes, backend, load: Callable[[bytes, Any], Any] | None = None) -> tuple[str, list]:
     """(outcome, the answers) of loading and querying a mutant on a backend."""
     answers: list = []
     try:
-        lexicon = formats.loads(data, "<fuzz>", backend=backend)
+        lexicon = formats.loads(data, "<fuzz>", backend=backend) if load is None else load(data, backend)
     except FormatError as exc:
         if "MemoryError" in str(exc) or "bad_alloc" in str(exc):  # a C library ran out of the worker's cap
             raise MemoryError(str(exc)) from None
@@ -984,6 +1154,8 @@ def run_case(data: Any, timeout: float, cli: bool = False) -> tuple[str, str]:
     try:
         if isinstance(data, CliCase):
             return run_cli(list(data.argv), data.data, timeout)
+        if isinstance(data, EngineCase):
+            return exercise_engine(data), ""
         outcome = exercise(data)
         if cli and outcome != "BUG":
             cli_outcome, detail = exercise_cli_file(data, timeout, random.Random(zlib.crc32(data)))
