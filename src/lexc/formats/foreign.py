@@ -42,13 +42,25 @@ class ForeignFormat:
     spec: ClassVar[str] = ""  # the written spec, formats/NAME.md
     kind: ClassVar[str] = "lexicon"  # "lexicon", or "leaves" (leave values)
     in_place: ClassVar[bool] = False  # read as a word graph lexc queries and generates moves on as it is
+    moves: ClassVar[bool] = False  # read as a GADDAG lexc generates moves on, converted in memory (not in place)
     max_bytes: ClassVar[int] = 1 << 31  # the largest file read
+    # options ``write_with`` takes (name -> what it sets: a lexicon name or a date the file records);
+    # ``stem_option`` names the one that defaults to the output file's name without its extension
+    write_options: ClassVar[dict[str, str]] = {}
+    stem_option: ClassVar[str] = ""
 
     @classmethod
     def sniff(cls, head: bytes, size: int) -> bool:
         """Whether a file whose first bytes are ``head`` (at most ``HEAD``) and whose size is
         ``size`` looks like one of these (its magic, or its structure)."""
         return False
+
+    @classmethod
+    def confirm(cls, data: bytes) -> bool:
+        """Whether a whole file (at most ``max_bytes``) whose start ``sniff`` matched is one of
+        these: asked by ``recognise`` only when several formats' ``sniff`` match the same start
+        (a headerless array of entries can look like several). True unless a format can tell."""
+        return True
 
     @classmethod
     def read(cls, data: bytes, name: str, ruleset: Ruleset, backend: native.Backend | None = None) -> LexiconBase:
@@ -61,6 +73,21 @@ class ForeignFormat:
         """The lexicon's words as this format's bytes (FormatError for a word or a size the
         format cannot hold, naming it)."""
         raise NotImplementedError(f"lexc does not write {cls.name} files")
+
+    @classmethod
+    def check_options(cls, options: Mapping[str, str]) -> None:
+        """A one-line FormatError for an option the format does not take (``write_options``)."""
+        unknown = sorted(set(options) - set(cls.write_options))
+        if unknown:
+            takes = ", ".join(cls.write_options) or "none"
+            raise FormatError(f"a {cls.name} file takes no option {unknown[0]!r} (its options: {takes})")
+
+    @classmethod
+    def write_with(cls, lexicon: LexiconBase, ruleset: Ruleset, options: Mapping[str, str]) -> bytes:
+        """``write`` with the format's own options (``write_options``, each checked by
+        ``check_options``). Formats that take options override this."""
+        cls.check_options(options)
+        return cls.write(lexicon, ruleset)
 
     @classmethod
     def can_read(cls) -> bool:
@@ -77,13 +104,27 @@ class ForeignFormat:
         """A JSON-friendly description (``lexc formats``)."""
         return {"name": cls.name, "engine": cls.engine, "extensions": list(cls.extensions),
                 "description": cls.description, "spec": cls.spec, "kind": cls.kind, "read": cls.can_read(),
-                "write": cls.can_write(), "query": cls.can_read(), "moves": cls.in_place}
+                "write": cls.can_write(), "query": cls.can_read(), "moves": cls.in_place or cls.moves,
+                "in_place": cls.in_place, "options": dict(cls.write_options)}
 
 
 # name -> (module, class), in the order ``recognise`` tries them: formats with a magic first,
 # then those recognised by their structure alone
 _WHERE: dict[str, tuple[str, str]] = {
+    # -- wolges's family (formats/kwgfamily.md, lexpert.md, macondo.md): with a magic or a
+    # fixed header first (Macondo's legacy files, Lexpert's); then the headerless arrays of
+    # u32 entries, the KBWG before the KWG (a KBWG can start like a KWG: ``confirm`` tells),
+    # the KAD before the DAWG-only KWG (the same start; a KAD's paths are alphagrams)
+    "macondo-dawg": ("macondo", "MacondoDawg"),
+    "macondo-gaddag": ("macondo", "MacondoGaddag"),
+    "lxd": ("lexpert", "Lxd"),
+    "kbwg": ("kwgfamily", "Kbwg"),
+    # -- end of wolges's family's first block
     "kwg": ("kwg", "Kwg"),
+    # -- wolges's family, second block: DAWG-only arrays (after the KWG: they differ in entry 1)
+    "kad": ("kwgfamily", "Kad"),
+    "kwg-dawg": ("kwgfamily", "KwgDawg"),
+    # -- end of wolges's family
 }
 
 
@@ -123,25 +164,39 @@ def get_foreign(name: str) -> type[ForeignFormat]:
 
 
 def recognise(path: str | os.PathLike[str]) -> type[ForeignFormat] | None:
-    """The foreign format a file's content looks like (the first that recognises it), or None."""
+    """The foreign format a file's content looks like, or None: the one whose ``sniff``
+    matches the file's start; when several do (headerless arrays of entries: a KWG, a KBWG, a
+    KAD, a DAWG-only KWG), the first that ``confirm``s the whole file, one whose extension
+    the file name has first (a DAWG-only KWG of alphagram-shaped words is a KAD by its
+    content alone); the first candidate when none confirms (its reader then says why)."""
     try:
         size = os.path.getsize(path)
         with open(path, "rb") as f:
             head = f.read(HEAD)
     except OSError:
         return None
-    for name in FOREIGN:
-        fmt = FOREIGN[name]
-        if fmt.can_read() and fmt.sniff(head, size):
-            return fmt
-    return None
+    candidates = [FOREIGN[name] for name in FOREIGN if FOREIGN[name].can_read() and FOREIGN[name].sniff(head, size)]
+    if len(candidates) <= 1:
+        return candidates[0] if candidates else None
+    try:
+        with open(path, "rb") as f:
+            data = f.read(max(fmt.max_bytes for fmt in candidates) + 1)
+    except OSError:
+        return candidates[0]
+    confirmed = [fmt for fmt in candidates if len(data) <= fmt.max_bytes and fmt.confirm(data)]
+    named = [fmt for fmt in confirmed if fmt.name in by_extension(path)]
+    return (named or confirmed or candidates)[0]
 
 
 def by_extension(path: str | os.PathLike[str]) -> list[str]:
-    """The foreign formats whose extensions the file name ends with (several: ``.dawg`` is
-    Quackle's, Macondo's and lexc's own)."""
+    """The foreign formats whose extensions the file name ends with, the most specific
+    ending only (``x-dawg.kwg`` is a DAWG-only KWG, not a KWG); several when their endings
+    are as long (``.dawg`` is Quackle's, Macondo's and lexc's own)."""
     name = os.fspath(path).lower()
-    return [n for n in FOREIGN if any(name.endswith(ext) for ext in FOREIGN[n].extensions)]
+    fits = {n: max(len(ext) for ext in FOREIGN[n].extensions if name.endswith(ext))
+            for n in FOREIGN if any(name.endswith(ext) for ext in FOREIGN[n].extensions)}
+    longest = max(fits.values(), default=0)
+    return [n for n, length in fits.items() if length == longest]
 
 
 def read_foreign(path: str | os.PathLike[str], fmt: type[ForeignFormat], ruleset: Ruleset,
