@@ -42,7 +42,9 @@ class ForeignFormat:
     spec: ClassVar[str] = ""  # the written spec, formats/NAME.md
     kind: ClassVar[str] = "lexicon"  # "lexicon", or "leaves" (leave values)
     in_place: ClassVar[bool] = False  # read as a word graph lexc queries and generates moves on as it is
-    moves: ClassVar[bool] = False  # read as a GADDAG lexc generates moves on, converted in memory (not in place)
+    # whether lexc generates moves on what it reads (None: as ``in_place``): True for a word graph
+    # converted in memory, False for one whose words are not words (a KAD's alphagrams)
+    moves: ClassVar[bool | None] = None
     max_bytes: ClassVar[int] = 1 << 31  # the largest file read
     # options ``write_with`` takes (name -> what it sets: a lexicon name or a date the file records);
     # ``stem_option`` names the one that defaults to the output file's name without its extension
@@ -104,7 +106,7 @@ class ForeignFormat:
         """A JSON-friendly description (``lexc formats``)."""
         return {"name": cls.name, "engine": cls.engine, "extensions": list(cls.extensions),
                 "description": cls.description, "spec": cls.spec, "kind": cls.kind, "read": cls.can_read(),
-                "write": cls.can_write(), "query": cls.can_read(), "moves": cls.in_place or cls.moves,
+                "write": cls.can_write(), "query": cls.can_read(), "moves": cls.in_place if cls.moves is None else cls.moves,
                 "in_place": cls.in_place, "options": dict(cls.write_options)}
 
 

@@ -303,6 +303,7 @@ class Kad(ForeignFormat):
     description = "KAD: the DAWG of a word list's alphagrams, for anagram lookup (DAWG-only KWG entries)"
     spec = "formats/kwgfamily.md"
     in_place = True
+    moves = False  # its words are alphagrams, not words
     max_bytes = KWG_ENTRIES * 4
 
     @classmethod

@@ -169,6 +169,7 @@ class Lxd(ForeignFormat):
     write_options: ClassVar[dict[str, str]] = {"title": "the lexicon's title (default: the output file's name)",
                                                "date": "the date the file records (default: none)"}
     stem_option = "title"
+    moves = True  # (a DAWG converted in memory: the naive strategy, as on lexc's dawg)
     max_bytes = HEADER + ENTRIES * 4
 
     @classmethod

@@ -266,6 +266,7 @@ class _Macondo(ForeignFormat):
     write_options: ClassVar[dict[str, str]] = {"name": "the lexicon name the file records (default: the output "
                                                        "file's name)"}
     stem_option = "name"
+    moves = True  # (converted in memory: Gordon's search on the .gaddag, the naive one on the .dawg)
     max_bytes = 5 + 255 + 8 + 4 * MAX_LETTERS + 8 * FIELD + 4 * FIELD
 
     @classmethod
@@ -306,7 +307,6 @@ class MacondoGaddag(_Macondo):
     name = "macondo-gaddag"
     kind = "gaddag"
     extensions = (".gaddag",)
-    moves = True
     description = "Macondo's legacy GADDAG (magic cgdg): lexicon name, alphabet, letter sets, big-endian nodes"
 
 
