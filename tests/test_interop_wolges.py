@@ -6,8 +6,14 @@ its words (a KAD: its alphagrams), on both backends; and lexc's writer, given th
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import fuzz  # tools/fuzz.py: conftest puts tools/ on the path
 
 from interop import engine_bytes, engine_file, engine_lines
 from lexc import native
@@ -225,3 +231,25 @@ def test_a_tile_past_the_field_is_refused_naming_the_word():
     words = from_words(["AB", "CAB"], ENGLISH.alphabet)
     with pytest.raises(FormatError, match=r"^CAB: the tile C is number 3 in wolges's order, past the 2 a KBWG holds"):
         engine_words(Dawg.build(list(words.words), ENGLISH.alphabet), ENGLISH, "wolges", 2, "KBWG")
+
+
+# -- bad input: the fuzzer's mutations of the family's files (tools/fuzz.py, "wolges's family") --
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+@given(which=st.integers(0, 10**6), kind=st.sampled_from(sorted(fuzz.FAMILY_MUTATIONS)), seed=st.integers(0, 2**32))
+def test_mutated_family_files_are_read_safely_or_refused(which, kind, seed):
+    """Truncated, flipped, spliced, crafted entries, another format's reader: FormatError (one
+    line) or a lexicon whose queries run, the same on both backends; never another exception."""
+    bases = fuzz.family_bases()
+    case = fuzz.FAMILY_MUTATIONS[kind](random.Random(seed), bases[which % len(bases)])
+    outcome, detail = fuzz.run_case(case, 10.0)
+    assert outcome != "BUG", f"{case.fmt} {kind}: {detail}"
+
+
+@pytest.mark.parametrize("fmt", ["kbwg", "kwg-dawg", "kad", "lxd", "macondo-dawg", "macondo-gaddag"])
+def test_every_truncation_of_a_small_file_is_refused_in_one_line(fmt):
+    data = next(b["data"] for b in fuzz.family_bases() if b["fmt"] == fmt and b["list"] == "hand")
+    for size in range(len(data)):
+        with pytest.raises(FormatError) as caught:
+            FOREIGN[fmt].read(data[:size], "cut", ENGLISH)
+        assert "\n" not in str(caught.value) and str(caught.value).startswith("cut: ")
