@@ -142,7 +142,7 @@ def convert(source: str, target: str | None, format_: str | None, out: str | Non
     an engine's format the tiles are mapped by label (lexc export does the same from a word
     list).
 
-    Example: lexc convert enable.dawg enable.gaddag; lexc convert enable.dawg enable.kwg
+    Example: lexc convert enable.dawg enable.gaddawg; lexc convert enable.dawg enable.kwg
     """
     from ..lexicons.edit import convert_file, export_file, target_format
 
