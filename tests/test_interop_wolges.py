@@ -14,7 +14,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fuzz  # tools/fuzz.py: conftest puts tools/ on the path
-
 from interop import engine_bytes, engine_file, engine_lines
 from lexc import native
 from lexc.cli import cli
@@ -150,8 +149,8 @@ def test_a_kad_answers_anagram_lookups():
 def test_the_engine_files_are_never_confused():
     """Each of wolges's files is recognised as its own format by its content; the listings (word
     lists) as none: a KWG, a KBWG, a KAD, a DAWG-only KWG and a word list are never confused."""
-    expected = {"kwg": "kwg", "kbwg": "kbwg", "kad": "kad", "-dawg.kwg": "kwg-dawg", "lxd": "lxd", "dawg": "macondo-dawg",
-                "gaddag": "macondo-gaddag"}
+    expected = {"kwg": "kwg", "kbwg": "kbwg", "kad": "kad", "-dawg.kwg": "kwg-dawg", "lxd": "lxd",
+                "dawg": "macondo-dawg", "gaddag": "macondo-gaddag"}
     for stem in ("tiny", "len15", "len16"):
         for ending, fmt in expected.items():
             name = f"{stem}{ending}" if ending.startswith("-") else f"{stem}.{ending}"
@@ -175,7 +174,7 @@ def test_an_alphagram_shaped_dawg_only_kwg_goes_by_its_name(tmp_path):
 
 def test_a_kad_of_words_is_refused_in_one_line():
     """A DAWG-only KWG of real words read as a KAD: refused, saying what it looks like."""
-    with pytest.raises(FormatError, match="not an alphagram.*kwg-dawg") as caught:
+    with pytest.raises(FormatError, match=r"not an alphagram.*kwg-dawg") as caught:
         FOREIGN["kad"].read(engine_bytes("wolges", "tiny-dawg.kwg"), "tiny-dawg.kwg", ENGLISH)
     assert "\n" not in str(caught.value)
 

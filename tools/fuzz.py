@@ -694,7 +694,7 @@ def f_entries(rng, base):
     order = "big" if base["fmt"].startswith("macondo") else "little"
     for _ in range(rng.choice([1, 1, 2, 3])):
         at = rng.randrange(max(1, len(data) // 4)) * 4
-        value = rng.choice(FAMILY_VALUES + [rng.randrange(2**32), rng.randrange(len(data) // 4 + 2)])
+        value = rng.choice([*FAMILY_VALUES, rng.randrange(2**32), rng.randrange(len(data) // 4 + 2)])
         data[at : at + 4] = value.to_bytes(4, order)
     return FamilyCase(base["fmt"], bytes(data[: len(base["data"])]))
 
@@ -722,7 +722,8 @@ FAMILY_MUTATIONS: dict[str, Callable[[random.Random, dict[str, Any]], FamilyCase
 def load_family(case: FamilyCase, backend) -> Any:
     """Every family format's ``sniff`` and ``confirm`` on the mutant (never raising), then its
     format's reader, with the English ruleset."""
-    from lexc.formats.foreign import FOREIGN as ENGINES, HEAD
+    from lexc.formats.foreign import FOREIGN as ENGINES
+    from lexc.formats.foreign import HEAD
     from lexc.ruleset import load_ruleset
 
     for fmt in FAMILY:

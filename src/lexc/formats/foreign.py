@@ -106,7 +106,8 @@ class ForeignFormat:
         """A JSON-friendly description (``lexc formats``)."""
         return {"name": cls.name, "engine": cls.engine, "extensions": list(cls.extensions),
                 "description": cls.description, "spec": cls.spec, "kind": cls.kind, "read": cls.can_read(),
-                "write": cls.can_write(), "query": cls.can_read(), "moves": cls.in_place if cls.moves is None else cls.moves,
+                "write": cls.can_write(), "query": cls.can_read(),
+                "moves": cls.in_place if cls.moves is None else cls.moves,
                 "in_place": cls.in_place, "options": dict(cls.write_options)}
 
 
