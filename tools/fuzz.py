@@ -625,6 +625,115 @@ WEIGHTS = {name: (3 if name in {"flip-payload", "bytes-payload", "splice-payload
            for name in MUTATIONS}
 
 
+# -- wolges's family: foreign files read without a container (formats/kwgfamily.md, lexpert.md,
+# macondo.md). Their bases are small valid files lexc writes (as wolges would, byte for byte);
+# a case hands a mutant to its format's reader (``FamilyCase``) after every family format's
+# ``sniff`` and ``confirm`` have looked at it (they must never raise).
+
+FAMILY = ("kbwg", "kwg-dawg", "kad", "lxd", "macondo-dawg", "macondo-gaddag")
+FAMILY_SHARE = 0.15  # of the file cases, the ones on wolges's family
+_FAMILY_BASES: list[dict[str, Any]] = []
+
+
+@dataclass(frozen=True)
+class FamilyCase:
+    """A mutant of a wolges-family file, to be read as ``fmt`` (a ``formats.foreign`` name)."""
+
+    fmt: str
+    data: bytes
+
+
+def family_bases() -> list[dict[str, Any]]:
+    """Valid files of every family format, from the hand list and ENABLE (made once a process)."""
+    if not _FAMILY_BASES:
+        from lexc.formats.dawg import Dawg
+        from lexc.formats.foreign import FOREIGN as ENGINES
+        from lexc.ruleset import load_ruleset
+        from lexc.wordlist import from_words
+
+        english = load_ruleset("english")
+        for list_name, words in (("hand", HAND_WORDS), ("enable", enable_words())):
+            if not words:
+                continue
+            lexicon = Dawg.build(list(from_words(words, english.alphabet).words), english.alphabet)
+            for fmt in FAMILY:
+                _FAMILY_BASES.append({"format": f"wolges/{fmt}", "fmt": fmt, "list": list_name,
+                                      "data": ENGINES[fmt].write(lexicon, english)})
+    return _FAMILY_BASES
+
+
+# entries a crafted file may hold: pointers back (cycles), past the end, at the root pointers,
+# tile 0 and tiles past the alphabet, every flag combination
+FAMILY_VALUES = [0, 1, 2, 0x00400000, 0x00400001, 0x00C00001, 0xFFFFFFFF, 0x1AC00000, 0x00000040, 0x000001C0,
+                 0x0000FF40, 0x8A800000, 0x8A800002, 0xC0400002, 0x1B400000, 0x00FFFFFF, 0x40000000]
+
+
+def f_truncate(rng, base):
+    data = base["data"]
+    return FamilyCase(base["fmt"], data[: rng.randrange(len(data) + 1)])
+
+
+def f_flip(rng, base):
+    data = bytearray(base["data"])
+    for _ in range(rng.choice([1, 1, 2, 8])):
+        at = rng.randrange(len(data))
+        data[at] ^= 1 << rng.randrange(8)
+    return FamilyCase(base["fmt"], bytes(data))
+
+
+def f_bytes(rng, base):
+    data = bytearray(base["data"])
+    for _ in range(rng.choice([1, 2, 4])):
+        data[rng.randrange(len(data))] = rng.choice([0, 1, 0x32, 0x3F, 0x40, 0x7F, 0x80, 0xFF, rng.randrange(256)])
+    return FamilyCase(base["fmt"], bytes(data))
+
+
+def f_entries(rng, base):
+    """Whole four-byte words set to crafted values (an entry, a node, a count, a field)."""
+    data = bytearray(base["data"])
+    order = "big" if base["fmt"].startswith("macondo") else "little"
+    for _ in range(rng.choice([1, 1, 2, 3])):
+        at = rng.randrange(max(1, len(data) // 4)) * 4
+        value = rng.choice([*FAMILY_VALUES, rng.randrange(2**32), rng.randrange(len(data) // 4 + 2)])
+        data[at : at + 4] = value.to_bytes(4, order)
+    return FamilyCase(base["fmt"], bytes(data[: len(base["data"])]))
+
+
+def f_splice(rng, base):
+    """A run of another family file's bytes pasted in (same or another format)."""
+    other = rng.choice(family_bases())["data"]
+    data = base["data"]
+    size = rng.randrange(1, max(2, min(len(data), len(other)) // 2))
+    src, dst = rng.randrange(len(other) - size + 1), rng.randrange(len(data) - size + 1)
+    return FamilyCase(base["fmt"], data[:dst] + other[src : src + size] + data[dst + size :])
+
+
+def f_other_reader(rng, base):
+    """A valid family file (or random bytes) given to another family format's reader."""
+    data = base["data"] if rng.random() < 0.8 else rng.randbytes(rng.choice([4, 8, 64, 68, 200]))
+    return FamilyCase(rng.choice(FAMILY), data)
+
+
+FAMILY_MUTATIONS: dict[str, Callable[[random.Random, dict[str, Any]], FamilyCase]] = {
+    "family-truncate": f_truncate, "family-flip": f_flip, "family-bytes": f_bytes, "family-entries": f_entries,
+    "family-splice": f_splice, "family-other-reader": f_other_reader}
+
+
+def load_family(case: FamilyCase, backend) -> Any:
+    """Every family format's ``sniff`` and ``confirm`` on the mutant (never raising), then its
+    format's reader, with the English ruleset."""
+    from lexc.formats.foreign import FOREIGN as ENGINES
+    from lexc.formats.foreign import HEAD
+    from lexc.ruleset import load_ruleset
+
+    for fmt in FAMILY:
+        if ENGINES[fmt].sniff(case.data[:HEAD], len(case.data)):
+            ENGINES[fmt].confirm(case.data)
+    return ENGINES[case.fmt].read(case.data, "<fuzz>", load_ruleset("english"), backend)
+
+# -- end of wolges's family
+
+
 CLI_SHARE = 0.35  # of the cases, the ones that mutate text input through the command line
 
 
@@ -637,6 +746,10 @@ def make_case(seed: int, index: int, bases: list[dict[str, Any]], cli: float = C
     if rng.random() < cli:
         kind = rng.choice(sorted(TEXT_KINDS))
         return "cli", kind, TEXT_KINDS[kind](rng)
+    if rng.random() < FAMILY_SHARE:  # wolges's family (a FamilyCase)
+        family = rng.choice(family_bases())
+        kind = rng.choice(sorted(FAMILY_MUTATIONS))
+        return family["format"], kind, FAMILY_MUTATIONS[kind](rng, family)
     base = rng.choice(bases)
     kinds = list(MUTATIONS)
     kind = rng.choices(kinds, weights=[WEIGHTS[k] for k in kinds])[0]
@@ -1069,7 +1182,12 @@ def _exercise(data: bytes, backend, load: Callable[[bytes, Any], Any] | None = N
     """(outcome, the answers) of loading and querying a mutant on a backend."""
     answers: list = []
     try:
-        lexicon = formats.loads(data, "<fuzz>", backend=backend) if load is None else load(data, backend)
+        if load is not None:
+            lexicon = load(data, backend)
+        elif isinstance(data, FamilyCase):
+            lexicon = load_family(data, backend)
+        else:
+            lexicon = formats.loads(data, "<fuzz>", backend=backend)
     except FormatError as exc:
         if "MemoryError" in str(exc) or "bad_alloc" in str(exc):  # a C library ran out of the worker's cap
             raise MemoryError(str(exc)) from None
@@ -1157,7 +1275,7 @@ def run_case(data: Any, timeout: float, cli: bool = False) -> tuple[str, str]:
         if isinstance(data, EngineCase):
             return exercise_engine(data), ""
         outcome = exercise(data)
-        if cli and outcome != "BUG":
+        if cli and outcome != "BUG" and isinstance(data, bytes):
             cli_outcome, detail = exercise_cli_file(data, timeout, random.Random(zlib.crc32(data)))
             if cli_outcome == "BUG":
                 return cli_outcome, detail
@@ -1373,12 +1491,13 @@ def main(argv: list[str] | None = None) -> int:
                     Path(args.dump).write_bytes(data.data)
                 print("outcome:", run_cli(list(data.argv), data.data, args.timeout))
                 return 0
+            raw = data.data if isinstance(data, FamilyCase) else data
             if args.dump:
-                Path(args.dump).write_bytes(data)
-            print(f"case {args.replay}: {label}, {kind}, {len(data)} bytes")
+                Path(args.dump).write_bytes(raw)
+            print(f"case {args.replay}: {label}, {kind}, {len(raw)} bytes")
             try:
-                print("outcome:", exercise(data),
-                      exercise_cli_file(data, args.timeout, random.Random(zlib.crc32(data))))
+                print("outcome:", exercise(data), "" if isinstance(data, FamilyCase)
+                      else exercise_cli_file(data, args.timeout, random.Random(zlib.crc32(data))))
             except Exception:
                 traceback.print_exc()
                 return 1

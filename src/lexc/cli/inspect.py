@@ -33,7 +33,9 @@ def info(file: str | None, as_json: bool) -> None:
         return emit(data, True)
     keys = ["path", "format", "file_layout", "description", "words", "nodes", "edges", "bytes", "payload_bytes",
             "ruleset", "capabilities", "engine", "options", "wordlist_sha256", "payload_sha256", "lexc_version"]
-    emit(data, False, "\n".join(f"{k:>16}: {data[k]}" for k in keys if data.get(k) is not None))
+    lines = [f"{k:>16}: {data[k]}" for k in keys if data.get(k) is not None]
+    lines += [f"{k:>16}: {v}" for k, v in data.get("file_fields", {}).items()]  # (a title, a date, a lexicon name)
+    emit(data, False, "\n".join(lines))
 
 
 @click.command(name="verify")

@@ -98,6 +98,23 @@ def _list_lines(report: dict[str, Any], ruleset: str, head: str) -> list[str]:
             f"  {plural(longer, 'word')} {is_are(longer)} longer than the {ruleset} board"]
 
 
+def _engine_options(pairs: tuple[str, ...]) -> dict[str, str]:
+    """``-O NAME=VALUE`` pairs as a dict (a usage error for one without ``=``)."""
+    options: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise click.UsageError(f"-O/--option takes NAME=VALUE, not {pair!r}")
+        options[key.strip()] = value
+    return options
+
+
+option_option = click.option(
+    "-O", "--option", "options", multiple=True, metavar="NAME=VALUE",
+    help="An option of the engine's format (repeatable): Macondo's name=, Lexpert's title= and date= "
+         "(lexc formats --json lists them) [default: name and title: OUT's name].")
+
+
 def _reject_lines(report: dict[str, Any]) -> list[str]:
     """The --verbose lines listing a build's rejected words."""
     return [f"  rejected {r['line']}: {r['text']} ({r['reason']})" for r in report["rejected_words"]]
@@ -112,9 +129,10 @@ def _reject_lines(report: dict[str, Any]) -> list[str]:
 @click.option("-o", "--out", type=click.Path(dir_okay=False), help="Output file, as OUT [default: IN stem + "
               ".FORMAT in the current directory].")
 @max_words_option
+@option_option
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def convert(source: str, target: str | None, format_: str | None, out: str | None, max_words: int,
-            as_json: bool) -> None:
+            options: tuple[str, ...], as_json: bool) -> None:
     """Re-encode the lexicon IN (a lexc file, or another engine's file: a KWG, ...) into
     another format, keeping its words, alphabet and ruleset. The format is --to's, or the one
     OUT's extension names (one that fits several, such as .dawg, needs --to).
@@ -124,7 +142,7 @@ def convert(source: str, target: str | None, format_: str | None, out: str | Non
     an engine's format the tiles are mapped by label (lexc export does the same from a word
     list).
 
-    Example: lexc convert enable.dawg enable.gaddag; lexc convert enable.dawg enable.kwg
+    Example: lexc convert enable.dawg enable.gaddawg; lexc convert enable.dawg enable.kwg
     """
     from ..lexicons.edit import convert_file, export_file, target_format
 
@@ -135,9 +153,12 @@ def convert(source: str, target: str | None, format_: str | None, out: str | Non
     if chosen in FOREIGN:
         if out is None:
             raise click.UsageError(f"say where to write the {chosen} file: OUT or -o OUT")
-        report = export_file(source, chosen, out, max_words=max_words, progress=note)
+        report = export_file(source, chosen, out, max_words=max_words, progress=note,
+                             options=_engine_options(options))
         return emit(report, as_json, f"{report['output']}: {report['to']}, {plural(report['words'], 'word')}  "
                                      f"bytes {report['file_bytes']:,}")
+    if options:
+        raise click.UsageError(f"-O/--option sets an engine format's field; {chosen} is lexc's own format")
     with stages(3) as progress:
         report = convert_file(source, chosen, out, progress=progress, max_words=max_words)
     if as_json:
@@ -214,19 +235,24 @@ def _edit_lines(report: dict[str, Any]) -> list[str]:
               help="Write a plain word list's words in the list's own order, for a format whose engine writes "
                    "another file for another order (quackle-dawg: its lists keep the order letters first come).")
 @max_words_option
+@option_option
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
-def export(file: str, target: str, out: str, ruleset: str, keep_order: bool, max_words: int, as_json: bool) -> None:
+def export(file: str, target: str, out: str, ruleset: str, keep_order: bool, max_words: int, options: tuple[str, ...],
+           as_json: bool) -> None:
     """Write a lexicon (any format, or a plain word list) as another engine's file, written
     atomically, its tiles mapped by label to the engine's: a KWG (wolges, Macondo, MAGPIE:
-    DAWG and GADDAG in one array of 32-bit edges), ... (lexc formats lists them). Every
-    command reads the engines' files back (`lexc build --from kwg` too).
+    DAWG and GADDAG in one array of 32-bit edges), wolges's KBWG, DAWG-only KWG and KAD,
+    Lexpert's .lxd, Macondo's legacy .dawg and .gaddag, ... (lexc formats lists them).
+    A word the format cannot hold is refused, naming it. Every command reads the engines'
+    files back (`lexc build --from kwg` too).
 
-    Example: lexc export enable.dawg --to kwg -o enable.kwg
+    Example: lexc export enable.dawg --to lxd -o ENABLE.lxd -O date="26 November 2026"
     """
     from ..lexicons.edit import export_file
 
-    report = export_file(file, target, out, ruleset, max_words, progress=note, keep_order=keep_order)
-    if target == "kwg":
+    report = export_file(file, target, out, ruleset, max_words, progress=note, keep_order=keep_order,
+                         options=_engine_options(options))
+    if target in ("kwg", "kbwg", "kwg-dawg", "kad"):  # (headerless arrays of four-byte entries)
         report["edges"] = report["file_bytes"] // 4
     emit(report, as_json, f"{out}: {target}, {plural(report['words'], 'word')}"
                           + (f"  edges {report['edges']:,}" if "edges" in report else "")

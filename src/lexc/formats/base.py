@@ -117,6 +117,7 @@ class LexiconBase:
     ruleset: str  # a bundled ruleset's name, or a ruleset's own text (``ruleset.ruleset_reference``)
     header: dict[str, Any]  # a loaded file's checked header
     file_layout: str  # how a lexicon read in place is stored, when not as a lexc container ("kwg")
+    file_fields: dict[str, Any]  # what another engine's file records beside its words (a title, a date, a name)
     # the backend the lexicon was made with (``native.select``): its hot operations run there
     backend: native.Backend = native.PURE
 

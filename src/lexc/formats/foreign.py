@@ -43,14 +43,28 @@ class ForeignFormat:
     spec: ClassVar[str] = ""  # the written spec, formats/NAME.md
     kind: ClassVar[str] = "lexicon"  # "lexicon", or "leaves" (leave values)
     in_place: ClassVar[bool] = False  # read as a word graph lexc queries and generates moves on as it is
+    # whether lexc generates moves on what it reads (None: as ``in_place``): True for a word graph
+    # converted in memory, False for one whose words are not words (a KAD's alphagrams)
+    moves: ClassVar[bool | None] = None
     max_bytes: ClassVar[int] = 1 << 31  # the largest file read
     ordered: ClassVar[bool] = False  # the bytes depend on the words' order (``write_ordered``, export --keep-order)
+    # options ``write_with`` takes (name -> what it sets: a lexicon name or a date the file records);
+    # ``stem_option`` names the one that defaults to the output file's name without its extension
+    write_options: ClassVar[dict[str, str]] = {}
+    stem_option: ClassVar[str] = ""
 
     @classmethod
     def sniff(cls, head: bytes, size: int) -> bool:
         """Whether a file whose first bytes are ``head`` (at most ``HEAD``) and whose size is
         ``size`` looks like one of these (its magic, or its structure)."""
         return False
+
+    @classmethod
+    def confirm(cls, data: bytes) -> bool:
+        """Whether a whole file (at most ``max_bytes``) whose start ``sniff`` matched is one of
+        these: asked by ``recognise`` only when several formats' ``sniff`` match the same start
+        (a headerless array of entries can look like several). True unless a format can tell."""
+        return True
 
     @classmethod
     def read(cls, data: bytes, name: str, ruleset: Ruleset, backend: native.Backend | None = None) -> LexiconBase:
@@ -72,6 +86,21 @@ class ForeignFormat:
         raise NotImplementedError(f"the bytes of a {cls.name} file do not depend on the words' order")
 
     @classmethod
+    def check_options(cls, options: Mapping[str, str]) -> None:
+        """A one-line FormatError for an option the format does not take (``write_options``)."""
+        unknown = sorted(set(options) - set(cls.write_options))
+        if unknown:
+            takes = ", ".join(cls.write_options) or "none"
+            raise FormatError(f"a {cls.name} file takes no option {unknown[0]!r} (its options: {takes})")
+
+    @classmethod
+    def write_with(cls, lexicon: LexiconBase, ruleset: Ruleset, options: Mapping[str, str]) -> bytes:
+        """``write`` with the format's own options (``write_options``, each checked by
+        ``check_options``). Formats that take options override this."""
+        cls.check_options(options)
+        return cls.write(lexicon, ruleset)
+
+    @classmethod
     def can_read(cls) -> bool:
         """Whether lexc reads these files."""
         return cls.read.__func__ is not ForeignFormat.read.__func__  # type: ignore[attr-defined]
@@ -86,12 +115,23 @@ class ForeignFormat:
         """A JSON-friendly description (``lexc formats``)."""
         return {"name": cls.name, "engine": cls.engine, "extensions": list(cls.extensions),
                 "description": cls.description, "spec": cls.spec, "kind": cls.kind, "read": cls.can_read(),
-                "write": cls.can_write(), "query": cls.can_read(), "moves": cls.in_place}
+                "write": cls.can_write(), "query": cls.can_read(),
+                "moves": cls.in_place if cls.moves is None else cls.moves,
+                "in_place": cls.in_place, "options": dict(cls.write_options)}
 
 
 # name -> (module, class), in the order ``recognise`` tries them: formats with a magic first,
 # then those recognised by their structure alone
 _WHERE: dict[str, tuple[str, str]] = {
+    # -- wolges's family (formats/kwgfamily.md, lexpert.md, macondo.md): with a magic or a
+    # fixed header first (Macondo's legacy files, Lexpert's); then the headerless arrays of
+    # u32 entries, the KBWG before the KWG (a KBWG can start like a KWG: ``confirm`` tells),
+    # the KAD before the DAWG-only KWG (the same start; a KAD's paths are alphagrams)
+    "macondo-dawg": ("macondo", "MacondoDawg"),
+    "macondo-gaddag": ("macondo", "MacondoGaddag"),
+    "lxd": ("lexpert", "Lxd"),
+    "kbwg": ("kwgfamily", "Kbwg"),
+    # -- end of wolges's family's first block
     "kwg": ("kwg", "Kwg"),
     # Quackle and Zyzzyva (formats/quackle.md, formats/zyzzyva.md): no magic, but a header or
     # a structure precise enough to tell them from each other, from KWG and from text: Quackle's
@@ -102,6 +142,10 @@ _WHERE: dict[str, tuple[str, str]] = {
     "zyzzyva": ("zyzzyva", "Zyzzyva"),
     "zyzzyva-r": ("zyzzyva", "ZyzzyvaReversed"),
     "zyzzyva-checksums": ("zyzzyva", "ZyzzyvaChecksums"),
+    # -- wolges's family, second block: DAWG-only arrays (after the KWG: they differ in entry 1)
+    "kad": ("kwgfamily", "Kad"),
+    "kwg-dawg": ("kwgfamily", "KwgDawg"),
+    # -- end of wolges's family
 }
 
 
@@ -141,18 +185,28 @@ def get_foreign(name: str) -> type[ForeignFormat]:
 
 
 def recognise(path: str | os.PathLike[str]) -> type[ForeignFormat] | None:
-    """The foreign format a file's content looks like (the first that recognises it), or None."""
+    """The foreign format a file's content looks like, or None: the one whose ``sniff``
+    matches the file's start; when several do (headerless arrays of entries: a KWG, a KBWG, a
+    KAD, a DAWG-only KWG), the first that ``confirm``s the whole file, one whose extension
+    the file name has first (a DAWG-only KWG of alphagram-shaped words is a KAD by its
+    content alone); the first candidate when none confirms (its reader then says why)."""
     try:
         size = os.path.getsize(path)
         with open(path, "rb") as f:
             head = f.read(HEAD)
     except OSError:
         return None
-    for name in FOREIGN:
-        fmt = FOREIGN[name]
-        if fmt.can_read() and fmt.sniff(head, size):
-            return fmt
-    return None
+    candidates = [FOREIGN[name] for name in FOREIGN if FOREIGN[name].can_read() and FOREIGN[name].sniff(head, size)]
+    if len(candidates) <= 1:
+        return candidates[0] if candidates else None
+    try:
+        with open(path, "rb") as f:
+            data = f.read(max(fmt.max_bytes for fmt in candidates) + 1)
+    except OSError:
+        return candidates[0]
+    confirmed = [fmt for fmt in candidates if len(data) <= fmt.max_bytes and fmt.confirm(data)]
+    named = [fmt for fmt in confirmed if fmt.name in by_extension(path)]
+    return (named or confirmed or candidates)[0]
 
 
 def by_extension(path: str | os.PathLike[str]) -> list[str]:

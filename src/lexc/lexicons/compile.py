@@ -187,10 +187,11 @@ def describe(lexicon: LexiconBase, path: str | os.PathLike[str] | None = None) -
     """Header and size figures of a lexicon, for ``lexc info``."""
     stats = lexicon.stats()
     header = getattr(lexicon, "header", {})
-    foreign = getattr(lexicon, "file_layout", None)  # another engine's file ("kwg", "quackle-dawg", ...)
-    compiled = path is not None and (bool(foreign) or container.looks_like_container(path))
+    foreign = getattr(lexicon, "file_layout", None)  # another engine's file: its format's name ("kwg", "lxd", ...)
+    compiled = path is not None and (foreign is not None or container.looks_like_container(path))
     file_bytes = Path(path).stat().st_size if compiled and path is not None else None
-    layout = foreign or ("lexc" if compiled else None)  # None: a list compiled in memory
+    layout = foreign if foreign is not None else "lexc" if compiled else None  # None: a list compiled in memory
+    fields = getattr(lexicon, "file_fields", None)  # what such a file records beside its words (a title, a date)
     return {
         "path": str(path) if path is not None else None,
         "format": lexicon.name,
@@ -212,6 +213,7 @@ def describe(lexicon: LexiconBase, path: str | os.PathLike[str] | None = None) -
         "lexc_version": header.get("lexc_version", ""),
         "meta": header.get("meta", lexicon.meta()),
         "stats": stats,
+        **({"file_fields": dict(fields)} if fields else {}),
     }
 
 

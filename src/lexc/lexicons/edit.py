@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -220,14 +220,17 @@ def with_words(lexicon: LexiconBase, add: Iterable[str]) -> tuple[LexiconBase, l
 
 def export_file(source: str | os.PathLike[str] | None, target: str, out: str | os.PathLike[str],
                 ruleset: str = "english", max_words: int = MAX_LISTED_WORDS,
-                progress: Callable[[str], None] | None = None, keep_order: bool = False) -> dict[str, Any]:
+                progress: Callable[[str], None] | None = None, keep_order: bool = False,
+                options: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Write a lexicon (a lexc file, another engine's file, a word list, or None: the bundled
     ENABLE) as another engine's file (``formats.foreign``: ``target`` names the format),
     atomically; a report. The words are mapped to the engine's tiles by label; a word or a
     size the format cannot hold is refused in one line naming it, before anything is written.
     A source of more than ``max_words`` words is refused before its words are listed. With
     ``keep_order`` a plain word list's words are written in the list's own order, for a
-    format whose engine writes another file for another order (``ordered``: Quackle's .dawg)."""
+    format whose engine writes another file for another order (``ordered``: Quackle's .dawg).
+    ``options`` are the format's own (``write_options``: a lexicon name, a title, a date);
+    the one a format names ``stem_option`` defaults to OUT's name without its extension."""
     from ..formats.foreign import get_foreign
     from ..ruleset import load_ruleset
     from .source import lexicon_ruleset, open_lexicon
@@ -236,18 +239,23 @@ def export_file(source: str | os.PathLike[str] | None, target: str, out: str | o
     fmt = get_foreign(target)
     if not fmt.can_write():
         raise FormatError(f"lexc reads {fmt.name} files but does not write them")
+    chosen = dict(options or {})
+    fmt.check_options(chosen)
+    if fmt.stem_option:
+        chosen.setdefault(fmt.stem_option, Path(out).name.split(".")[0])
     if keep_order:
         return _export_in_order(source, fmt, out, ruleset, max_words, started)
     lexicon = open_lexicon(source, "gaddawg", ruleset, progress=progress)  # a list compiles straight to a graph
     check_listable(lexicon, source or "the bundled lexicon", max_words)
     rules = load_ruleset(lexicon_ruleset(lexicon, None)[0])  # (a lexicon keeps its ruleset; a list was read with -r)
     try:
-        data = fmt.write(lexicon, rules)
+        data = fmt.write_with(lexicon, rules, chosen) if chosen else fmt.write(lexicon, rules)
     except FormatError as exc:
         raise FormatError(f"{source or 'the bundled lexicon'}: {exc}") from None
     container.write_atomic(out, data)
     return {"output": os.fspath(out), "to": fmt.name, "engine": fmt.engine, "source": os.fspath(source or ""),
-            "words": len(lexicon), "file_bytes": len(data), "seconds": round(time.perf_counter() - started, 3)}
+            "words": len(lexicon), "file_bytes": len(data), "options": chosen,
+            "seconds": round(time.perf_counter() - started, 3)}
 
 
 def _export_in_order(source: str | os.PathLike[str] | None, fmt: Any, out: str | os.PathLike[str], ruleset: str,

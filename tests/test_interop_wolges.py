@@ -1,0 +1,254 @@
+"""wolges's family beside the KWG (``formats/kwgfamily.md``, ``lexpert.md``, ``macondo.md``),
+checked against the files wolges wrote (``tests/interop.py``: read where they are, never
+copied): lexc recognises each by its content, reads it and lists exactly wolges's listing of
+its words (a KAD: its alphagrams), on both backends; and lexc's writer, given the same words
+(and the same title, date or lexicon name), writes the very same bytes."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import fuzz  # tools/fuzz.py: conftest puts tools/ on the path
+from interop import engine_bytes, engine_file, engine_lines
+from lexc import native
+from lexc.cli import cli
+from lexc.formats import Dawg, FormatError
+from lexc.formats.foreign import FOREIGN, by_extension, read_foreign, recognise
+from lexc.formats.gaddag import Gaddag, Gaddawg
+from lexc.ruleset import load_ruleset
+from lexc.wordlist import from_words
+
+ENGLISH = load_ruleset("english")
+BACKENDS = [native.PURE] + ([native.COMPILED] if native.COMPILED is not None else [])
+BACKEND_IDS = ["compiled" if b.compiled else "pure" for b in BACKENDS]
+DATE = "26 November 2026"  # the date every .lxd of the manifest records
+
+# (wolges's file, lexc's format for it, wolges's listing of what it holds)
+SMALL = [(f"{stem}{suffix}", fmt, f"{stem}{listing}")
+         for stem in ("tiny", "len15", "len16")
+         for suffix, fmt, listing in ((".kbwg", "kbwg", ".kbwg.txt"), ("-dawg.kwg", "kwg-dawg", "-dawg.kwg.txt"),
+                                      (".kad", "kad", ".kad.txt"), (".lxd", "lxd", ".lxd.txt"),
+                                      (".dawg", "macondo-dawg", ".kwg.txt"), (".gaddag", "macondo-gaddag", ".kwg.txt"))]
+# Macondo's files have no listing of their own (no engine reads them back): they were written from
+# the KWG whose listing is given. ENABLE's (big, several seconds on the pure path): slow.
+ENABLE = [("ENABLE.kbwg", "kbwg", "ENABLE.kbwg.txt.gz"), ("ENABLE-dawg.kwg", "kwg-dawg", "ENABLE-dawg.kwg.txt.gz"),
+          ("ENABLE.kad", "kad", "ENABLE.kad.txt.gz"), ("ENABLE.lxd", "lxd", "ENABLE.lxd.txt.gz"),
+          ("ENABLE.dawg", "macondo-dawg", "ENABLE.kwg.txt.gz"), ("ENABLE.gaddag.gz", "macondo-gaddag",
+                                                                  "ENABLE.kwg.txt.gz")]
+CLASSES = {"kbwg": Gaddawg, "kwg-dawg": Dawg, "kad": Dawg, "lxd": Dawg, "macondo-dawg": Dawg, "macondo-gaddag": Gaddag}
+
+
+def _read(name: str, fmt: str, backend: native.Backend | None = None):
+    """wolges's file read by lexc: by its path (recognised by content), or (a .gz) from its bytes."""
+    if name.endswith(".gz"):
+        return FOREIGN[fmt].read(engine_bytes("wolges", name), name, ENGLISH, backend)
+    path = engine_file("wolges", name)
+    assert recognise(path) is FOREIGN[fmt], f"{name} is not recognised as {fmt}"
+    return read_foreign(path, FOREIGN[fmt], ENGLISH, backend)
+
+
+def _check_listing(name: str, fmt: str, listing: str, backend: native.Backend) -> None:
+    lexicon = _read(name, fmt, backend)
+    assert type(lexicon) is CLASSES[fmt]
+    assert list(lexicon) == engine_lines("wolges", listing)
+    assert lexicon.engine == backend.name and len(lexicon) == len(engine_lines("wolges", listing))
+
+
+@pytest.mark.parametrize("backend", BACKENDS, ids=BACKEND_IDS)
+@pytest.mark.parametrize("name, fmt, listing", SMALL, ids=[n for n, _, _ in SMALL])
+def test_lexc_lists_exactly_wolgess_words(name, fmt, listing, backend):
+    _check_listing(name, fmt, listing, backend)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS, ids=BACKEND_IDS)
+@pytest.mark.parametrize("name, fmt, listing", ENABLE, ids=[n for n, _, _ in ENABLE])
+def test_enable_from_wolges(name, fmt, listing, backend):
+    _check_listing(name, fmt, listing, backend)
+
+
+def _options(fmt: str, stem: str) -> dict[str, str]:
+    return {"lxd": {"title": stem, "date": DATE}, "macondo-dawg": {"name": stem},
+            "macondo-gaddag": {"name": stem}}.get(fmt, {})
+
+
+def _same_bytes(name: str, fmt: str, stem: str, words_listing: str) -> None:
+    words = from_words(engine_lines("wolges", words_listing), ENGLISH.alphabet)
+    lexicon = Dawg.build(list(words.words), ENGLISH.alphabet)
+    ours = FOREIGN[fmt].write_with(lexicon, ENGLISH, _options(fmt, stem))
+    theirs = engine_bytes("wolges", name)
+    assert len(ours) == len(theirs)
+    assert ours == theirs, f"lexc's {fmt} differs from wolges's {name} from byte " \
+        f"{next(i for i, (a, b) in enumerate(zip(ours, theirs, strict=True)) if a != b)}"
+
+
+@pytest.mark.parametrize("name, fmt, listing", SMALL, ids=[n for n, _, _ in SMALL])
+def test_lexcs_writer_writes_wolgess_bytes(name, fmt, listing):
+    """From the words of wolges's input list (its listing), every format of the family: the
+    same bytes, the same node order (``wolgesgraph``)."""
+    stem = name.split(".")[0].removesuffix("-dawg")
+    _same_bytes(name, fmt, stem, f"{stem}.kwg.txt")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, fmt, listing", ENABLE, ids=[n for n, _, _ in ENABLE])
+def test_lexcs_enable_is_wolgess_bytes(name, fmt, listing):
+    _same_bytes(name, fmt, "ENABLE", "ENABLE.kwg.txt.gz")
+
+
+@pytest.mark.parametrize("name", ["tiny.kwg", "len15.kwg", "len16.kwg"])
+def test_the_kwg_of_wolgess_layout_is_wolgess_kwg(name):
+    """The layout every writer here uses, given the KWG's content (DAWG and GADDAG), is wolges's
+    KWG byte for byte: lexc's own KWG export is the same graph in another order (kwg.md)."""
+    from lexc.formats.kwgfamily import kwg_bytes
+    from lexc.formats.wolgesgraph import build_states, layout
+
+    words = list(from_words(engine_lines("wolges", name + ".txt"), ENGLISH.alphabet).words)
+    assert kwg_bytes(layout(build_states(words, gaddag=True), 1 << 22)) == engine_bytes("wolges", name)
+
+
+@pytest.mark.parametrize("name", ["tiny.gaddag", "len15.gaddag", "len16.gaddag", "tiny.kbwg", "len15.kbwg"])
+def test_the_gaddag_read_spells_wolgess_gaddag_strings(name):
+    """Macondo's .gaddag and the KBWG read by lexc spell the GADDAG strings wolges lists for the
+    KWG they came from ('@' the separator)."""
+    stem = name.split(".")[0]
+    lexicon = _read(name, "macondo-gaddag" if name.endswith(".gaddag") else "kbwg")
+    found: list[str] = []
+
+    def walk(node, path):
+        for letter, child in lexicon.children(node):
+            step = path + ("@" if letter == 0 else lexicon.alphabet.label(letter))
+            if lexicon.is_word(child):
+                found.append(step)
+            walk(child, step)
+
+    walk(lexicon.gaddag_root(), "")
+    assert sorted(found) == sorted(engine_lines("wolges", f"{stem}.kwg.gaddag.txt"))
+
+
+def test_the_fields_a_file_records():
+    assert _read("tiny.lxd", "lxd").file_fields == {"title": "tiny", "date": DATE}
+    assert _read("len15.dawg", "macondo-dawg").file_fields == {"lexicon": "len15"}
+    assert _read("len16.gaddag", "macondo-gaddag").file_fields == {"lexicon": "len16"}
+
+
+def test_a_kad_answers_anagram_lookups():
+    """A KAD holds alphagrams: the alphagram of a rack is in it exactly when the rack is a word's
+    anagram; its anagram search lists the alphagrams a rack's tiles make."""
+    kad = _read("tiny.kad", "kad")
+    assert "ACST" in kad and "CATS" not in kad
+    assert kad.anagrams("TACS") == ["ACST"]
+    assert kad.anagrams("STAC", sub=True) == ["ACST", "ACT"]
+
+
+def test_the_engine_files_are_never_confused():
+    """Each of wolges's files is recognised as its own format by its content; the listings (word
+    lists) as none: a KWG, a KBWG, a KAD, a DAWG-only KWG and a word list are never confused."""
+    expected = {"kwg": "kwg", "kbwg": "kbwg", "kad": "kad", "-dawg.kwg": "kwg-dawg", "lxd": "lxd",
+                "dawg": "macondo-dawg", "gaddag": "macondo-gaddag"}
+    for stem in ("tiny", "len15", "len16"):
+        for ending, fmt in expected.items():
+            name = f"{stem}{ending}" if ending.startswith("-") else f"{stem}.{ending}"
+            found = recognise(engine_file("wolges", name))
+            assert found is not None and found.name == fmt, name
+        assert recognise(engine_file("wolges", f"{stem}.kwg.txt")) is None
+
+
+def test_an_alphagram_shaped_dawg_only_kwg_goes_by_its_name(tmp_path):
+    """A DAWG-only KWG whose words all happen to be alphagrams has the bytes of a KAD: by content
+    it is a KAD, and its file name (``-dawg.kwg``) decides it is a DAWG-only KWG."""
+    words = from_words(["ACT", "ABS", "BOT"], ENGLISH.alphabet)  # each word its own alphagram
+    data = FOREIGN["kwg-dawg"].write(Dawg.build(list(words.words), ENGLISH.alphabet), ENGLISH)
+    assert data == FOREIGN["kad"].write(Dawg.build(list(words.words), ENGLISH.alphabet), ENGLISH)
+    (tmp_path / "x.bin").write_bytes(data)
+    (tmp_path / "x-dawg.kwg").write_bytes(data)
+    assert recognise(tmp_path / "x.bin") is FOREIGN["kad"]
+    assert recognise(tmp_path / "x-dawg.kwg") is FOREIGN["kwg-dawg"]
+    assert by_extension("X-dawg.kwg") == ["kwg-dawg"] and by_extension("x.kwg") == ["kwg"]
+
+
+def test_a_kad_of_words_is_refused_in_one_line():
+    """A DAWG-only KWG of real words read as a KAD: refused, saying what it looks like."""
+    with pytest.raises(FormatError, match=r"not an alphagram.*kwg-dawg") as caught:
+        FOREIGN["kad"].read(engine_bytes("wolges", "tiny-dawg.kwg"), "tiny-dawg.kwg", ENGLISH)
+    assert "\n" not in str(caught.value)
+
+
+def test_the_cli_exports_and_reads_the_family(tmp_path):
+    """lexc export writes wolges's bytes (the title defaults to OUT's name); every command reads
+    them back; lexc info names the layout and the fields."""
+    listing = engine_file("wolges", "tiny.kwg.txt")
+    runner = CliRunner()
+    out = tmp_path / "tiny.lxd"
+    result = runner.invoke(cli, ["export", str(listing), "--to", "lxd", "-o", str(out), "-O", f"date={DATE}"])
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes() == engine_bytes("wolges", "tiny.lxd")
+    for fmt, target in (("macondo-gaddag", "tiny.gaddag"), ("kbwg", "tiny.kbwg"), ("kad", "tiny.kad")):
+        result = runner.invoke(cli, ["convert", str(engine_file("wolges", "tiny.kwg")), str(tmp_path / target),
+                                     "--to", fmt])
+        assert result.exit_code == 0, result.output
+        assert (tmp_path / target).read_bytes() == engine_bytes("wolges", target)
+    result = runner.invoke(cli, ["info", str(out)])
+    assert "file_layout: lxd" in result.output and f"date: {DATE}" in result.output
+    result = runner.invoke(cli, ["anagram", str(tmp_path / "tiny.gaddag"), "TAC"])
+    assert result.output.split() == ["CAT"]
+    result = runner.invoke(cli, ["export", str(listing), "--to", "lxd", "-o", str(out), "-O", "colour=red"])
+    assert isinstance(result.exception, FormatError) and "takes no option 'colour'" in str(result.exception)
+
+
+@pytest.mark.parametrize("fmt", ["lxd", "macondo-dawg", "macondo-gaddag"])
+def test_a_multi_character_tile_is_refused_naming_the_word(fmt):
+    """Lexpert and Macondo store one character a letter: Spanish CH cannot be written."""
+    spanish = load_ruleset("spanish")
+    words = from_words(["CASA", "CHICO"], spanish.alphabet)
+    with pytest.raises(FormatError, match=r"^CHICO: the tile CH is not one") as caught:
+        FOREIGN[fmt].write(Dawg.build(list(words.words), spanish.alphabet), spanish)
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("fmt", ["kbwg", "kwg-dawg", "kad"])
+def test_tile_numbered_formats_hold_any_tile_and_read_back(fmt):
+    """The KWG family stores tile numbers: Spanish's CH, LL, RR and Ñ round-trip by label."""
+    spanish = load_ruleset("spanish")
+    words = from_words(["CHICO", "LLAMA", "PERRO", "NIÑO"], spanish.alphabet)
+    data = FOREIGN[fmt].write(Dawg.build(list(words.words), spanish.alphabet), spanish)
+    again = FOREIGN[fmt].read(data, "x", spanish)
+    stored = [bytes(sorted(w)) for w in words.words] if fmt == "kad" else list(words.words)
+    assert sorted(again.iter_codes()) == sorted(stored)
+    if fmt == "kad":
+        assert "CCHIO" in again  # CHICO: CH I C O, sorted C CH I O
+
+
+def test_a_tile_past_the_field_is_refused_naming_the_word():
+    from lexc.formats.kwgfamily import engine_words
+
+    words = from_words(["AB", "CAB"], ENGLISH.alphabet)
+    with pytest.raises(FormatError, match=r"^CAB: the tile C is number 3 in wolges's order, past the 2 a KBWG holds"):
+        engine_words(Dawg.build(list(words.words), ENGLISH.alphabet), ENGLISH, "wolges", 2, "KBWG")
+
+
+# -- bad input: the fuzzer's mutations of the family's files (tools/fuzz.py, "wolges's family") --
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+@given(which=st.integers(0, 10**6), kind=st.sampled_from(sorted(fuzz.FAMILY_MUTATIONS)), seed=st.integers(0, 2**32))
+def test_mutated_family_files_are_read_safely_or_refused(which, kind, seed):
+    """Truncated, flipped, spliced, crafted entries, another format's reader: FormatError (one
+    line) or a lexicon whose queries run, the same on both backends; never another exception."""
+    bases = fuzz.family_bases()
+    case = fuzz.FAMILY_MUTATIONS[kind](random.Random(seed), bases[which % len(bases)])
+    outcome, detail = fuzz.run_case(case, 10.0)
+    assert outcome != "BUG", f"{case.fmt} {kind}: {detail}"
+
+
+@pytest.mark.parametrize("fmt", ["kbwg", "kwg-dawg", "kad", "lxd", "macondo-dawg", "macondo-gaddag"])
+def test_every_truncation_of_a_small_file_is_refused_in_one_line(fmt):
+    data = next(b["data"] for b in fuzz.family_bases() if b["fmt"] == fmt and b["list"] == "hand")
+    for size in range(len(data)):
+        with pytest.raises(FormatError) as caught:
+            FOREIGN[fmt].read(data[:size], "cut", ENGLISH)
+        assert "\n" not in str(caught.value) and str(caught.value).startswith("cut: ")
