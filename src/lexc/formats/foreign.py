@@ -84,6 +84,14 @@ class ForeignFormat:
 # then those recognised by their structure alone
 _WHERE: dict[str, tuple[str, str]] = {
     "kwg": ("kwg", "Kwg"),
+    # leave values (kind "leaves": formats.leaves): read by ``lexc leaves``, converted by ``lexc
+    # convert``; a lexicon command refuses them in one line. A KLV16's bytes are a KLV's: it is
+    # recognised by name only (its sniff says no).
+    "klv2": ("klv", "Klv2"),
+    "klv": ("klv", "Klv"),
+    "klv16": ("klv", "Klv16"),
+    "superleaves": ("superleaves", "Superleaves"),
+    "leaves-csv": ("leaves", "LeavesCsv"),
 }
 
 
