@@ -3,10 +3,10 @@
 ``lexicons`` (build, convert, edit, export, synth), ``inspect`` (info, verify, dump, formats,
 rulesets, diff, stats), ``query`` (check, words, anagram, hooks, search), ``board`` (moves, judge),
 ``game`` (replay, selfplay, play), ``bench`` and ``leaves`` (leave-value files); ``common``
-holds what they share, ``reading`` how they read words, racks, files and the ruleset. Each command is a thin wrapper over one
-library function, which its ``--help`` names, and imports it when it runs: start-up imports
-only what the chosen command needs. The CLI is the top wing: it may import every wing, and
-nothing imports it.
+holds what they share, ``reading`` how they read words, racks, files and the ruleset. Each
+command is a thin wrapper over one library function, which its ``--help`` names, and imports
+it when it runs: start-up imports only what the chosen command needs. The CLI is the top
+wing: it may import every wing, and nothing imports it.
 
 Exit status: 0 success, 1 a negative answer (an invalid word, no match, a finding of
 ``verify``; a reader that closed the output pipe early, ``lexc dump FILE | head``: quietly), 2
