@@ -31,6 +31,7 @@ import struct
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
+from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..alphabet import BLANK_CHAR, AlphabetError
@@ -85,12 +86,12 @@ class Precision:
         assert self.step is not None
         return round((value - (self.low if self.floor else 0.0)) / self.step)
 
-    def check_range(self, leave: str, value: float) -> None:
-        """A one-line FormatError naming the leave when ``value`` does not fit."""
-        if not math.isfinite(value):
-            raise FormatError(f"leave {leave}: value {value} is not a number")
-        if not self.low <= value <= self.high:
-            raise FormatError(f"leave {leave}: value {fmt_value(value)} does not fit the {self.name} range "
+    def check_range(self, leave: Callable[[], str], value: float) -> None:
+        """A one-line FormatError naming the leave (``leave()``) when ``value`` does not fit."""
+        if not self.low <= value <= self.high:  # (a NaN fails too)
+            if not math.isfinite(value):
+                raise FormatError(f"leave {leave()}: value {value} is not a number")
+            raise FormatError(f"leave {leave()}: value {fmt_value(value)} does not fit the {self.name} range "
                               f"({fmt_value(self.low)} .. {fmt_value(self.high)} points)")
 
 
@@ -173,6 +174,7 @@ class LeaveTable:
         self.source = source
         self.graph = graph  # (a KLV's graph, in lexc's codes: the engines' rank lookup)
         self._ranked: list[float] | None = None
+        self._ascii: bytes | None = None  # (code -> character, for an alphabet of ASCII letters)
 
     def __len__(self) -> int:
         return len(self.values)
@@ -190,6 +192,13 @@ class LeaveTable:
     def text(self, leave: bytes) -> str:
         """A leave as text: the blanks first as ``?``, then the letters (multi-character
         tiles bracketed where they would read as others)."""
+        if self._ascii is None:
+            labels = self.alphabet.labels
+            self._ascii = b""
+            if all(len(label) == 1 and label.isascii() for label in labels):
+                self._ascii = bytes([ord(BLANK_CHAR), *(ord(label) for label in labels)]).ljust(256, b"?")
+        if self._ascii:
+            return leave.translate(self._ascii).decode("ascii")
         blanks = leave.count(BLANK)
         letters = [c for c in leave if c != BLANK]
         return BLANK_CHAR * blanks + (self.alphabet.rack_text(letters) if letters else "")
@@ -233,20 +242,15 @@ class LeaveTable:
         """The values as ``precision`` stores them, and what that rounded. A FormatError,
         naming the leave and the limit, for a value out of its range."""
         rounding = Rounding(precision.name)
+        if precision == self.precision:
+            return dict(self.values), rounding
         out: dict[bytes, float] = {}
-        same = precision == self.precision
-        for leave, value in self.values.items():
-            if same:
-                out[leave] = value
-                continue
-            try:
-                stored = precision.quantize(value)
-            except OverflowError:
-                stored = math.inf
-            precision.check_range(self.text(leave), stored)
+        quantized = _bulk(precision, list(self.values.values()))
+        for (leave, value), stored in zip(self.values.items(), quantized, strict=True):
+            precision.check_range(lambda: self.text(leave), stored)  # noqa: B023 (called at once)
             out[leave] = stored
             error = abs(stored - value)
-            if precision.f32 and error and float(fmt_value(stored, True)) == value:
+            if precision.f32 and error and keeps_decimal(value, stored):
                 error = 0.0  # (a decimal the f32 reads back as, 0.1: nothing of the text form is lost)
             if error:
                 rounding.changed += 1
@@ -258,6 +262,35 @@ class LeaveTable:
     def sorted_leaves(self) -> list[bytes]:
         """The leaves in code order (the blank first): the rank order of a KLV of them."""
         return sorted(self.values)
+
+
+def keeps_decimal(value: float, stored: float) -> bool:
+    """Whether the f32 ``stored`` gives back ``value``'s shortest decimal when written with
+    as many significant digits (0.1 stored as an f32 is still 0.1: nothing written is lost)."""
+    text = repr(value)
+    mantissa = text.split("e")[0].lstrip("-").replace(".", "").lstrip("0").rstrip("0") or "0"
+    digits = len(mantissa)
+    if digits > 9:
+        return False
+    return float(f"{stored:.{digits}g}") == value
+
+
+def _bulk(precision: Precision, values: list[float]) -> list[float]:
+    """``precision.quantize`` of many values, the f32 conversion done at once (an f32 that
+    overflows comes back infinite: the range check names it)."""
+    if not (precision.f32 or (precision.step is not None and not precision.floor)):
+        return [precision.quantize(v) for v in values]
+    big = F32.high
+    f32s = struct.unpack(f"<{len(values)}f", struct.pack(f"<{len(values)}f", *(
+        v if -big <= v <= big else math.copysign(big, v) for v in values)))
+    f32s = tuple(f if -big < v < big or abs(v) == big else math.copysign(math.inf, v) for f, v in zip(f32s, values, strict=True))
+    if precision.milli:
+        return _bulk(F32, [round_half_away(v * 1000) / 1000 for v in values])
+    if precision.f32:
+        return list(f32s)
+    step = precision.step
+    assert step is not None
+    return [math.copysign(math.floor(abs(f / step) + 0.5), f) * step for f in f32s]
 
 
 def check_leave(leave: bytes, ruleset: Ruleset, where: str, text: str) -> None:
@@ -275,22 +308,16 @@ def drawable_leaves(ruleset: Ruleset, longest: int | None = None) -> Iterator[by
     length, then in code order (the blank first): MAGPIE's order of every sub-rack
     (klv2csv, csv2klv)."""
     counts = [ruleset.count(code) for code in range(len(ruleset.alphabet) + 1)]
+    codes = [code for code, count in enumerate(counts) if count]
     longest = ruleset.rack_size - 1 if longest is None else longest
     for length in range(1, longest + 1):
-        yield from _leaves_of(counts, length, 0, [])
-
-
-def _leaves_of(counts: list[int], length: int, start: int, prefix: list[int]) -> Iterator[bytes]:
-    if len(prefix) == length:
-        yield bytes(prefix)
-        return
-    for code in range(start, len(counts)):
-        if counts[code]:
-            counts[code] -= 1
-            prefix.append(code)
-            yield from _leaves_of(counts, length, code, prefix)
-            prefix.pop()
-            counts[code] += 1
+        # (the multisets of a length in order, C-fast, less those holding a tile more often than the bag)
+        too_many = [re.escape(bytes([code]) * (count + 1)) for code, count in enumerate(counts) if 0 < count < length]
+        if not too_many:
+            yield from map(bytes, combinations_with_replacement(codes, length))
+            continue
+        over = re.compile(b"|".join(too_many)).search
+        yield from (leave for leave in map(bytes, combinations_with_replacement(codes, length)) if not over(leave))
 
 
 # -- the formats ------------------------------------------------------------------------------
@@ -369,6 +396,9 @@ class LeavesCsv(LeaveFormat):
             raise FormatError(f"{name}: not a leave,value CSV (byte {exc.start} is not UTF-8 text)") from None
         values: dict[bytes, float] = {}
         alphabet = ruleset.alphabet
+        # (one upper-case character a tile, the common case: read without the rack parser)
+        simple = {label: alphabet.code(label) for label in alphabet.labels if alphabet.single_char and label.isupper()}
+        simple[BLANK_CHAR] = BLANK
         for number, line in enumerate(text.splitlines(), 1):
             if not line.strip():
                 continue
@@ -383,10 +413,13 @@ class LeavesCsv(LeaveFormat):
                     " (a word list? a leave CSV has a value on every line)" if "," not in line else ""))
             leave_text, value_text = match.groups()
             try:
-                letters, blanks = alphabet.parse_rack(leave_text)
-            except AlphabetError as exc:
-                raise FormatError(f"{name}:{number}: leave {leave_text!r}: {exc}") from None
-            leave = bytes([BLANK] * blanks + sorted(letters))
+                leave = bytes(sorted(simple[ch] for ch in leave_text))
+            except KeyError:
+                try:
+                    letters, blanks = alphabet.parse_rack(leave_text)
+                except AlphabetError as exc:
+                    raise FormatError(f"{name}:{number}: leave {leave_text!r}: {exc}") from None
+                leave = bytes([BLANK] * blanks + sorted(letters))
             check_leave(leave, ruleset, f"{name}:{number}", leave_text)
             value = float(value_text)
             if not math.isfinite(value):
@@ -416,7 +449,7 @@ class LeavesCsv(LeaveFormat):
                 value = table.values.get(leave, 0.0)
                 stored = round_half_away(value * 1000) / 1000
                 error = abs(stored - value)
-                if error and not (f32 and float(fmt_value(value, True)) == stored):  # (0.1 as an f32 is 0.1)
+                if error and not (f32 and keeps_decimal(stored, value)):  # (0.1 as an f32 is 0.1)
                     rounding.changed += 1
                     if error > rounding.largest:
                         rounding.largest, rounding.leave = error, table.text(leave)
