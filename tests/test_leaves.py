@@ -344,9 +344,9 @@ def test_lexc_leaves_refuses_what_is_no_leave_file_saying_what_it_looks_like(tmp
 def test_lexc_convert_converts_leave_files_and_warns_once(tmp_path, capsys):
     src = tmp_path / "t.csv"
     src.write_text(CSV)
-    code, out, err = run_main(capsys, "convert", src, tmp_path / "t.klv16")
+    code, _, err = run_main(capsys, "convert", src, tmp_path / "t.klv16")
     assert code == 0 and err.count("warning") == 1 and "the largest error 0.025 points (EEE: -4.1 -> -4.125)" in err
-    code, out, err = run_main(capsys, "convert", tmp_path / "t.klv16", tmp_path / "back.csv")
+    code, _, err = run_main(capsys, "convert", tmp_path / "t.klv16", tmp_path / "back.csv")
     assert code == 0 and err == ""  # (the name says KLV16; a CSV holds it exactly)
     assert "EEE,-4.125" in (tmp_path / "back.csv").read_text()
     code, _, err = run_main(capsys, "convert", src, tmp_path / "x.superleaves")

@@ -86,13 +86,14 @@ class Precision:
         assert self.step is not None
         return round((value - (self.low if self.floor else 0.0)) / self.step)
 
-    def check_range(self, leave: Callable[[], str], value: float) -> None:
-        """A one-line FormatError naming the leave (``leave()``) when ``value`` does not fit."""
-        if not self.low <= value <= self.high:  # (a NaN fails too)
-            if not math.isfinite(value):
-                raise FormatError(f"leave {leave()}: value {value} is not a number")
-            raise FormatError(f"leave {leave()}: value {fmt_value(value)} does not fit the {self.name} range "
-                              f"({fmt_value(self.low)} .. {fmt_value(self.high)} points)")
+    def check_range(self, leave: Callable[[], str], stored: float, given: float) -> None:
+        """A one-line FormatError naming the leave (``leave()``) and the limit when the value
+        ``given`` is stored as ``stored`` out of the range (an f32 overflows to infinity)."""
+        if not self.low <= stored <= self.high:  # (a NaN fails too)
+            shown = fmt_value(given) if abs(given) < 1e16 else f"{given:.6g}"
+            raise FormatError(f"leave {leave()}: value {shown} does not fit the {self.name} range "
+                              f"({fmt_value(self.low) if self.step else f'{self.low:.6g}'} .. "
+                              f"{fmt_value(self.high) if self.step else f'{self.high:.6g}'} points)")
 
 
 EXACT = Precision("decimal")
@@ -247,7 +248,7 @@ class LeaveTable:
         out: dict[bytes, float] = {}
         quantized = _bulk(precision, list(self.values.values()))
         for (leave, value), stored in zip(self.values.items(), quantized, strict=True):
-            precision.check_range(lambda: self.text(leave), stored)  # noqa: B023 (called at once)
+            precision.check_range(lambda: self.text(leave), stored, value)  # noqa: B023 (called at once)
             out[leave] = stored
             error = abs(stored - value)
             if precision.f32 and error and keeps_decimal(value, stored):
@@ -280,17 +281,17 @@ def _bulk(precision: Precision, values: list[float]) -> list[float]:
     overflows comes back infinite: the range check names it)."""
     if not (precision.f32 or (precision.step is not None and not precision.floor)):
         return [precision.quantize(v) for v in values]
+    if precision.milli:
+        return _bulk(F32, [round_half_away(v * 1000) / 1000 for v in values])
     big = F32.high
     f32s = struct.unpack(f"<{len(values)}f", struct.pack(f"<{len(values)}f", *(
         v if -big <= v <= big else math.copysign(big, v) for v in values)))
-    f32s = tuple(f if -big < v < big or abs(v) == big else math.copysign(math.inf, v) for f, v in zip(f32s, values, strict=True))
-    if precision.milli:
-        return _bulk(F32, [round_half_away(v * 1000) / 1000 for v in values])
+    f32s = tuple(f if -big <= v <= big else math.copysign(math.inf, v) for f, v in zip(f32s, values, strict=True))
     if precision.f32:
         return list(f32s)
     step = precision.step
     assert step is not None
-    return [math.copysign(math.floor(abs(f / step) + 0.5), f) * step for f in f32s]
+    return [math.copysign(math.floor(abs(f / step) + 0.5), f) * step if math.isfinite(f) else f for f in f32s]
 
 
 def check_leave(leave: bytes, ruleset: Ruleset, where: str, text: str) -> None:
