@@ -750,6 +750,8 @@ def make_case(seed: int, index: int, bases: list[dict[str, Any]], cli: float = C
         family = rng.choice(family_bases())
         kind = rng.choice(sorted(FAMILY_MUTATIONS))
         return family["format"], kind, FAMILY_MUTATIONS[kind](rng, family)
+    if rng.random() < LEAVES_SHARE:  # (a leave-value file: the block of the leave readers)
+        return leave_case(rng)
     base = rng.choice(bases)
     kinds = list(MUTATIONS)
     kind = rng.choices(kinds, weights=[WEIGHTS[k] for k in kinds])[0]
@@ -1261,6 +1263,166 @@ def _plays(lexicon, rack: str) -> list:
     return found
 
 
+# -- leave-value files (formats.leaves: KLV2, KLV, KLV16, superleaves, the LEAVE,VALUE CSV) -----
+# A share of the cases mutates a small leave file of each format and reads it with the leave
+# readers (``loads_leaves``): the outcome is ``error`` (a FormatError: the wanted refusal) or
+# ``ok`` (read, every leave looked up by the rank walk, written back in every format); anything
+# else (another exception, a hang, a crash) is a BUG, as for the lexicon loaders.
+
+LEAVES_SHARE = 0.12  # of the cases, the ones that mutate a leave file
+LEAVES_CSV = "?,25.5\n??,40.25\n?S,30.125\nA,0.75\nAE,-3.25\nEEE,-4.1\nQ,-7.5\nQU,1.5\nS,8\nV,0\n?AEINR,33\n"
+
+
+@dataclass(frozen=True)
+class LeaveCase:
+    """One leave-file mutant: its bytes, and the format it is read as (None: by its content)."""
+
+    fmt: str | None
+    data: bytes
+
+
+_LEAVE_BASES: list[tuple[str, bytes]] = []
+
+
+def leave_bases() -> list[tuple[str, bytes]]:
+    """(format, bytes) of a small valid leave file of each format, made once."""
+    if not _LEAVE_BASES:
+        from lexc.formats.leaves import loads_leaves, write_leaves
+        from lexc.ruleset import load_ruleset
+
+        table = loads_leaves(LEAVES_CSV.encode(), "base.csv", load_ruleset("english"))
+        for fmt in ("klv2", "klv", "klv16", "superleaves", "leaves-csv"):
+            _LEAVE_BASES.append((fmt, write_leaves(table, fmt)[0]))
+    return _LEAVE_BASES
+
+
+def _klv_edges(data: bytes) -> int:
+    return int.from_bytes(data[:4], "little") if len(data) >= 4 else 0
+
+
+def lm_flip(rng):
+    fmt, data = rng.choice(leave_bases())
+    return fmt, _flip(rng, data, 0, len(data), rng.choice([1, 1, 2, 4, 16]))
+
+
+def lm_truncate(rng):
+    fmt, data = rng.choice(leave_bases())
+    return fmt, data[: rng.randrange(len(data) + 1)]
+
+
+def lm_extend(rng):
+    fmt, data = rng.choice(leave_bases())
+    return fmt, data + rng.randbytes(rng.choice([1, 2, 3, 4, 8, 40]))
+
+
+def lm_counts(rng):
+    """A KLV's edge or leave count changed (what a forger edits first)."""
+    fmt, data = rng.choice([b for b in leave_bases() if b[0].startswith("klv")])
+    out = bytearray(data)
+    edges = _klv_edges(data)
+    where = rng.choice([0, 4 + 4 * edges])
+    struct.pack_into("<I", out, where, rng.choice([0, 1, 2, edges - 1, edges + 1, 2**22, 2**22 + 1, 2**32 - 1]) % 2**32)
+    return fmt, bytes(out)
+
+
+def lm_edges(rng):
+    """A KLV's edges rewritten: tiles, flags or child indices of a few edges set to edge cases
+    (a cycle, a child past the end, an unsorted list, a stray accepting edge)."""
+    fmt, data = rng.choice([b for b in leave_bases() if b[0].startswith("klv")])
+    out = bytearray(data)
+    edges = _klv_edges(data)
+    for _ in range(rng.choice([1, 1, 2, 3])):
+        i = rng.randrange(edges)
+        old = struct.unpack_from("<I", out, 4 + 4 * i)[0]
+        field = rng.randrange(4)
+        if field == 0:
+            new = old & 0x00FFFFFF | rng.choice([0, 1, 26, 27, 255, (old >> 24) + 1]) % 256 << 24
+        elif field == 1:
+            new = old ^ rng.choice([1 << 22, 1 << 23])
+        elif field == 2:
+            new = old & ~0x3FFFFF | rng.choice([0, 1, i, i + 1, edges - 1, edges, 0x3FFFFF]) & 0x3FFFFF
+        else:
+            new = rng.getrandbits(32)
+        struct.pack_into("<I", out, 4 + 4 * i, new)
+    return fmt, bytes(out)
+
+
+def lm_exponential(rng):
+    """A KLV whose few edges spell an enormous number of leaves (every tile string of a
+    length, shared lists), with a small leave count: the count must stop the proof early."""
+    levels = rng.choice([3, 7, 12, 30])
+    edges = [1 << 22 | 1]
+    for level in range(levels):
+        child = 1 + 27 * (level + 1) if level + 1 < levels else 0
+        for t in range(27):
+            edges.append(t << 24 | 1 << 23 | (1 << 22 if t == 26 else 0) | child)
+    leaves = rng.choice([0, 5, 27, 1000])
+    data = struct.pack(f"<I{len(edges)}II", len(edges), *edges, leaves) + b"\0\0\0\0" * leaves
+    return "klv2", data
+
+
+def lm_records(rng):
+    """Superleaves records with a length, a tile or a value pushed to an edge."""
+    _, data = next(b for b in leave_bases() if b[0] == "superleaves")
+    out = bytearray(data)
+    i = rng.randrange(len(out))
+    out[i] = rng.choice([0, 1, 2, 4, 5, 30, 31, 16, 17, 255])
+    return rng.choice(["superleaves", None]), bytes(out)
+
+
+def lm_csv(rng):
+    """The CSV's text mutated as a person or a tool might get it wrong."""
+    _, data = next(b for b in leave_bases() if b[0] == "leaves-csv")
+    return rng.choice(["leaves-csv", None]), mutate_text(rng, data.decode()).encode("utf-8", "surrogatepass")
+
+
+def lm_swap(rng):
+    """One format's bytes read as another's."""
+    _, data = rng.choice(leave_bases())
+    return rng.choice(["klv2", "klv", "klv16", "superleaves", "leaves-csv", None]), data
+
+
+LEAVE_MUTATIONS: dict[str, Callable[[random.Random], tuple[str | None, bytes]]] = {
+    "flip": lm_flip, "truncate": lm_truncate, "extend": lm_extend, "counts": lm_counts, "edges": lm_edges,
+    "exponential": lm_exponential, "records": lm_records, "csv": lm_csv, "swap": lm_swap,
+}
+
+
+def leave_case(rng: random.Random) -> tuple[str, str, LeaveCase]:
+    kind = rng.choice(sorted(LEAVE_MUTATIONS))
+    fmt, data = LEAVE_MUTATIONS[kind](rng)
+    return "leaves", kind, LeaveCase(fmt, data)
+
+
+def exercise_leaves(case: LeaveCase) -> str:
+    """Read a leave mutant; look every leave up by the engines' rank walk and a few racks;
+    write it back in every format. ``error`` for a FormatError; other exceptions propagate
+    (a BUG)."""
+    from lexc.formats.leaves import loads_leaves, write_leaves
+    from lexc.ruleset import load_ruleset
+
+    english = load_ruleset("english")
+    try:
+        table = loads_leaves(case.data, "<fuzz>", english, case.fmt)
+    except FormatError:
+        return "error"
+    for leave, value in table.items():
+        found = table.value(leave)
+        if found != value:
+            raise AssertionError(f"leave {table.text(leave)}: listed {value}, looked up {found}")
+    for rack in ("?", "QU", "EEE", "AEINRST", "ZZZZ"):
+        table.value(table.leave_of(rack))
+    for fmt in ("klv2", "klv", "klv16", "superleaves", "leaves-csv"):
+        try:
+            data, _ = write_leaves(table, fmt)
+        except FormatError:
+            continue
+        again = loads_leaves(data, "<again>", english, fmt)
+        if set(again.values) != set(table.values):
+            raise AssertionError(f"{fmt}: the leaves written are not the leaves read")
+    return "ok"
+
+
 def run_case(data: Any, timeout: float, cli: bool = False) -> tuple[str, str]:
     """(outcome, detail) of one mutant (a file's bytes, or a ``CliCase``), under a SIGALRM
     time limit. With ``cli``, a file mutant is also read by two commands of the CLI."""
@@ -1274,6 +1436,8 @@ def run_case(data: Any, timeout: float, cli: bool = False) -> tuple[str, str]:
             return run_cli(list(data.argv), data.data, timeout)
         if isinstance(data, EngineCase):
             return exercise_engine(data), ""
+        if isinstance(data, LeaveCase):
+            return exercise_leaves(data), ""
         outcome = exercise(data)
         if cli and outcome != "BUG" and isinstance(data, bytes):
             cli_outcome, detail = exercise_cli_file(data, timeout, random.Random(zlib.crc32(data)))
@@ -1485,6 +1649,13 @@ def main(argv: list[str] | None = None) -> int:
         label, kind, data = make_case(args.seed, args.replay, bases, args.cli)
         with tempfile.TemporaryDirectory() as workdir:
             prepare_cli(workdir)
+            if isinstance(data, LeaveCase):
+                print(f"case {args.replay}: {label}, {kind}: read as {data.fmt or '(by content)'}, "
+                      f"{len(data.data)} bytes")
+                if args.dump:
+                    Path(args.dump).write_bytes(data.data)
+                print("outcome:", run_case(data, args.timeout))
+                return 0
             if isinstance(data, CliCase):
                 print(f"case {args.replay}: {label}, {kind}: lexc {' '.join(data.argv)[:300]}")
                 if args.dump:

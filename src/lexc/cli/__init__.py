@@ -2,11 +2,11 @@
 
 ``lexicons`` (build, convert, edit, export, synth), ``inspect`` (info, verify, dump, formats,
 rulesets, diff, stats), ``query`` (check, words, anagram, hooks, search), ``board`` (moves, judge),
-``game`` (replay, selfplay, play) and ``bench``; ``common`` holds what they share, ``reading``
-how they read words, racks, files and the ruleset. Each command is a thin wrapper over one
-library function, which its ``--help`` names, and imports it when it runs: start-up imports
-only what the chosen command needs. The CLI is the top wing: it may import every wing, and
-nothing imports it.
+``game`` (replay, selfplay, play), ``bench`` and ``leaves`` (leave-value files); ``common``
+holds what they share, ``reading`` how they read words, racks, files and the ruleset. Each
+command is a thin wrapper over one library function, which its ``--help`` names, and imports
+it when it runs: start-up imports only what the chosen command needs. The CLI is the top
+wing: it may import every wing, and nothing imports it.
 
 Exit status: 0 success, 1 a negative answer (an invalid word, no match, a finding of
 ``verify``; a reader that closed the output pipe early, ``lexc dump FILE | head``: quietly), 2
@@ -33,7 +33,7 @@ import click
 from .. import native
 from .._version import __version__
 from ..errors import LexcError
-from . import bench, board, game, inspect, lexicons, query
+from . import bench, board, game, inspect, leaves, lexicons, query
 from .common import Negative, check_arguments, one_line
 from .reading import FilePath
 
@@ -69,6 +69,7 @@ LIBRARY = {
     "selfplay": "lexc.game.manager.selfplay",
     "play": "lexc.game.interactive.play_game",
     "bench": "lexc.bench.runner.run_bench",
+    "leaves": "lexc.formats.leaves.read_leaves and LeaveTable.value",
 }
 
 
@@ -85,7 +86,7 @@ def cli() -> None:
 
 def _register(group: click.Group) -> None:
     """Add every command module's commands to the group, each --help naming its code."""
-    for module in (lexicons, inspect, query, board, game, bench):
+    for module in (lexicons, inspect, query, board, game, bench, leaves):
         assert module.__file__ is not None  # (each is a file of this package)
         where = f"src/lexc/cli/{Path(module.__file__).name}"
         for command in vars(module).values():

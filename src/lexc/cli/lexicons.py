@@ -18,6 +18,8 @@ from ..plural import is_are, plural
 from . import common
 from .common import Bounded, emit, max_words_option, note, stages
 
+LEAVE_FORMATS = ("klv2", "klv", "klv16", "leaves-csv", "superleaves")  # (formats.leaves.LEAVE_FORMATS, unimported)
+
 
 @click.command()
 @click.argument("wordlist", type=click.Path(dir_okay=False))
@@ -130,9 +132,14 @@ def _reject_lines(report: dict[str, Any]) -> list[str]:
               ".FORMAT in the current directory].")
 @max_words_option
 @option_option
+@click.option("-r", "--ruleset", default="english", show_default=True, metavar="RULESET",
+              help="Leave files: the ruleset giving their tiles (they record none).")
+@click.option("--like", type=click.Choice(["wolges", "magpie"]), default="wolges", show_default=True,
+              help="Leave files: write as that engine's writer does (magpie: a KLV2 of every leave the bag can "
+                   "hold, in MAGPIE's node order; a CSV as its klv2csv).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def convert(source: str, target: str | None, format_: str | None, out: str | None, max_words: int,
-            options: tuple[str, ...], as_json: bool) -> None:
+            options: tuple[str, ...], ruleset: str, like: str, as_json: bool) -> None:
     """Re-encode the lexicon IN (a lexc file, or another engine's file: a KWG, ...) into
     another format, keeping its words, alphabet and ruleset. The format is --to's, or the one
     OUT's extension names (one that fits several, such as .dawg, needs --to).
@@ -142,7 +149,12 @@ def convert(source: str, target: str | None, format_: str | None, out: str | Non
     an engine's format the tiles are mapped by label (lexc export does the same from a word
     list).
 
-    Example: lexc convert enable.dawg enable.gaddawg; lexc convert enable.dawg enable.kwg
+    Leave-value files convert the same way (KLV2, KLV, KLV16, the LEAVE,VALUE CSV,
+    superleaves: lexc leaves reads them); a coarser format warns once with the largest
+    rounding error.
+
+    Example: lexc convert enable.dawg enable.gaddawg; lexc convert enable.dawg enable.kwg; lexc convert
+    TWL06.csv TWL06.klv2
     """
     from ..lexicons.edit import convert_file, export_file, target_format
 
@@ -150,6 +162,16 @@ def convert(source: str, target: str | None, format_: str | None, out: str | Non
         raise click.UsageError("give the output file once: OUT or -o OUT")
     out = out if out is not None else target
     chosen = target_format(out, format_)
+    if chosen in LEAVE_FORMATS:
+        if out is None:
+            raise click.UsageError(f"say where to write the {chosen} file: OUT or -o OUT")
+        from ..formats.leaves import convert_leaves
+        from ..ruleset import load_ruleset
+
+        report = convert_leaves(source, out, chosen, load_ruleset(ruleset), like="magpie" if like == "magpie" else "",
+                                warn=lambda line: click.echo(f"lexc convert: warning: {line}", err=True))
+        return emit(report, as_json, f"{report['output']}: {report['to']} from {report['from']}, "
+                                     f"{plural(report['leaves'], 'leave')}  bytes {report['file_bytes']:,}")
     if chosen in FOREIGN:
         if out is None:
             raise click.UsageError(f"say where to write the {chosen} file: OUT or -o OUT")
@@ -227,17 +249,23 @@ def _edit_lines(report: dict[str, Any]) -> list[str]:
 
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False, exists=True))
-@click.option("--to", "target", type=click.Choice(list(FOREIGN)), required=True,
-              help="The engine's file format to write (lexc formats lists them).")
-@click.option("-o", "--out", required=True, type=click.Path(dir_okay=False), metavar="OUT", help="Output file.")
+@click.argument("target_out", metavar="[OUT]", required=False, type=click.Path())
+@click.option("--to", "target", type=click.Choice([*FOREIGN, "magpie"]), required=True,
+              help="The engine's file format to write (lexc formats lists them), or magpie: a MAGPIE data folder.")
+@click.option("-o", "--out", type=click.Path(), metavar="OUT", help="Output file (a folder for --to magpie), as OUT.")
 @click.option("-r", "--ruleset", default="english", show_default=True, help="Alphabet when FILE is a plain word list.")
 @click.option("--keep-order", is_flag=True,
               help="Write a plain word list's words in the list's own order, for a format whose engine writes "
                    "another file for another order (quackle-dawg: its lists keep the order letters first come).")
+@click.option("--leaves", "leaves_file", type=click.Path(dir_okay=False, exists=True), metavar="LEAVES",
+              help="--to magpie: the leave-value file (any lexc leaves reads) to write as the folder's KLV2.")
+@click.option("--name", metavar="NAME", help="--to magpie: the lexicon's name in the folder [default: FILE's stem, "
+                                             "prefixed as MAGPIE needs to find its letter distribution].")
 @max_words_option
 @option_option
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
-def export(file: str, target: str, out: str, ruleset: str, keep_order: bool, max_words: int, options: tuple[str, ...],
+def export(file: str, target_out: str | None, target: str, out: str | None, ruleset: str, keep_order: bool,
+           leaves_file: str | None, name: str | None, max_words: int, options: tuple[str, ...],
            as_json: bool) -> None:
     """Write a lexicon (any format, or a plain word list) as another engine's file, written
     atomically, its tiles mapped by label to the engine's: a KWG (wolges, Macondo, MAGPIE:
@@ -246,10 +274,33 @@ def export(file: str, target: str, out: str, ruleset: str, keep_order: bool, max
     A word the format cannot hold is refused, naming it. Every command reads the engines'
     files back (`lexc build --from kwg` too).
 
-    Example: lexc export enable.dawg --to lxd -o ENABLE.lxd -O date="26 November 2026"
+    With --to magpie, OUT is a MAGPIE data folder, written whole: lexica/NAME.kwg, the
+    leaves of --leaves as lexica/LEAVES.klv2, letterdistributions/RULESET.csv and
+    layouts/standard15.txt, all from the ruleset, so that magpie -path OUT loads it as it is.
+
+    Example: lexc export enable.dawg --to lxd -o ENABLE.lxd -O date="26 November 2026"; lexc export
+    enable.dawg --to magpie data --leaves TWL06.csv
     """
     from ..lexicons.edit import export_file
 
+    if target_out is not None and out is not None and target_out != out:
+        raise click.UsageError("give the output once: OUT or -o OUT")
+    out = out if out is not None else target_out
+    if out is None:
+        raise click.UsageError(f"say where to write the {target} {'folder' if target == 'magpie' else 'file'}: "
+                               "OUT or -o OUT")
+    if target != "magpie" and (leaves_file is not None or name is not None):
+        raise click.UsageError("--leaves and --name are for --to magpie")
+    if target == "magpie":
+        from ..lexicons.edit import export_magpie
+
+        if keep_order or options:
+            raise click.UsageError("--keep-order and -O/--option are for an engine's file, not --to magpie")
+        report = export_magpie(file, out, ruleset, leaves_file, name, max_words, progress=note,
+                               warn=lambda line: click.echo(f"lexc export: warning: {line}", err=True))
+        files = "  ".join(f"{rel} {size:,}" for rel, size in report["files"].items())
+        return emit(report, as_json, f"{out}: MAGPIE data folder, {plural(report['words'], 'word')}: {files}\n"
+                                     f"  load it with: {report['command']}")
     report = export_file(file, target, out, ruleset, max_words, progress=note, keep_order=keep_order,
                          options=_engine_options(options))
     if target in ("kwg", "kbwg", "kwg-dawg", "kad"):  # (headerless arrays of four-byte entries)

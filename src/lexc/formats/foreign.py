@@ -133,6 +133,14 @@ _WHERE: dict[str, tuple[str, str]] = {
     "kbwg": ("kwgfamily", "Kbwg"),
     # -- end of wolges's family's first block
     "kwg": ("kwg", "Kwg"),
+    # leave values (kind "leaves": formats.leaves): read by ``lexc leaves``, converted by ``lexc
+    # convert``; a lexicon command refuses them in one line. A KLV16's bytes are a KLV's: it is
+    # recognised by name only (its sniff says no).
+    "klv2": ("klv", "Klv2"),
+    "klv": ("klv", "Klv"),
+    "klv16": ("klv", "Klv16"),
+    "superleaves": ("superleaves", "Superleaves"),
+    "leaves-csv": ("leaves", "LeavesCsv"),
     # Quackle and Zyzzyva (formats/quackle.md, formats/zyzzyva.md): no magic, but a header or
     # a structure precise enough to tell them from each other, from KWG and from text: Quackle's
     # files first (a version byte, a hash, an alphabet or a root node), then Zyzzyva's (an edge

@@ -260,7 +260,7 @@ def macondo_bytes(lexicon: LexiconBase, ruleset: Ruleset, kind: str, lexicon_nam
 
 
 class _Macondo(ForeignFormat):
-    kind: ClassVar[str] = "dawg"
+    graph: ClassVar[str] = "dawg"  # "dawg" or "gaddag" (``kind`` is the registry's: a lexicon)
     engine = "Macondo (legacy, before 2023)"
     spec = "formats/macondo.md"
     write_options: ClassVar[dict[str, str]] = {"name": "the lexicon name the file records (default: the output "
@@ -272,30 +272,30 @@ class _Macondo(ForeignFormat):
     @classmethod
     def sniff(cls, head: bytes, size: int) -> bool:
         """The magic (``cdwg`` or ``cgdg``)."""
-        return looks_like_macondo(head, size, cls.kind)
+        return looks_like_macondo(head, size, cls.graph)
 
     @classmethod
     def read(cls, data: bytes, name: str, ruleset: Ruleset, backend: native.Backend | None = None) -> Dawg:
         """The file's graph converted (``read_macondo``)."""
-        return read_macondo(data, name, ruleset, cls.kind, backend)
+        return read_macondo(data, name, ruleset, cls.graph, backend)
 
     @classmethod
     def write(cls, lexicon: LexiconBase, ruleset: Ruleset) -> bytes:
         """The lexicon as this file, with an empty lexicon name."""
-        return macondo_bytes(lexicon, ruleset, cls.kind)
+        return macondo_bytes(lexicon, ruleset, cls.graph)
 
     @classmethod
     def write_with(cls, lexicon: LexiconBase, ruleset: Ruleset, options: Mapping[str, str]) -> bytes:
         """The lexicon as this file, recording ``options``' lexicon name."""
         cls.check_options(options)
-        return macondo_bytes(lexicon, ruleset, cls.kind, options.get("name", ""))
+        return macondo_bytes(lexicon, ruleset, cls.graph, options.get("name", ""))
 
 
 class MacondoDawg(_Macondo):
     """Macondo's legacy ``.dawg`` (magic ``cdwg``): read as a ``dawg`` (converted)."""
 
     name = "macondo-dawg"
-    kind = "dawg"
+    graph = "dawg"
     extensions = (".dawg",)
     description = "Macondo's legacy DAWG (magic cdwg): lexicon name, alphabet, letter sets, big-endian nodes"
 
@@ -305,7 +305,7 @@ class MacondoGaddag(_Macondo):
     generated on it)."""
 
     name = "macondo-gaddag"
-    kind = "gaddag"
+    graph = "gaddag"
     extensions = (".gaddag",)
     description = "Macondo's legacy GADDAG (magic cgdg): lexicon name, alphabet, letter sets, big-endian nodes"
 

@@ -1,0 +1,146 @@
+"""A MAGPIE data folder (``formats/leaves.md``, "A MAGPIE data folder"): the files MAGPIE reads
+from one ``-path`` folder, written from a lexicon, a leave table and the ruleset.
+
+MAGPIE finds its data by name under the folder: ``lexica/NAME.kwg`` (the word graph),
+``lexica/LEAVES.klv2`` (the leave values: MAGPIE keeps them beside the lexica),
+``letterdistributions/LD.csv`` (the tiles: ``label,lower,count,score,is_vowel``, the blank
+first) and ``layouts/standardN.txt`` (the board: a ``row, col`` line for the start square,
+then one line of premium characters a row). It picks the letter distribution from the
+lexicon's name (TWL, NWL, CSW, CEL, America: english; OSPS: polish; DISC: catalan; RD:
+german; NSF: norwegian; FRA: french), so a lexicon whose name MAGPIE does not map to the
+ruleset's distribution gets that prefix (``TWL_ENABLE``, as the interop files name theirs).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import unicodedata
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .errors import FormatError
+
+if TYPE_CHECKING:
+    from ..ruleset import Ruleset
+    from .base import LexiconBase
+    from .leaves import LeaveTable, Rounding
+
+# MAGPIE's letter distributions and the lexicon name prefixes it maps to each (ld_get_type_from_lex_name)
+PREFIXES = {"english": ("TWL", "NWL", "CSW", "America", "CEL"), "german": ("RD",), "norwegian": ("NSF",),
+            "catalan": ("DISC",), "french": ("FRA",), "polish": ("OSPS",)}
+# layout characters (board_layout.c): none, DL, TL, QL, DW, TW, QW
+LAYOUT_CHARS = {(1, 1): " ", (2, 1): "'", (3, 1): '"', (4, 1): "^", (1, 2): "-", (1, 3): "=", (1, 4): "~"}
+VOWELS = frozenset("AEIOU")
+
+
+def is_vowel(label: str) -> bool:
+    """A vowel for MAGPIE's ``is_vowel`` column: A, E, I, O, U, with any accent."""
+    base = "".join(c for c in unicodedata.normalize("NFD", label.upper()) if not unicodedata.combining(c))
+    return base in VOWELS
+
+
+def letter_distribution_csv(ruleset: Ruleset) -> bytes:
+    """MAGPIE's letter-distribution CSV of the ruleset: the blank, then each letter in
+    MAGPIE's order, as ``label,lower,count,score,is_vowel``, LF after every line."""
+    lines = [f"?,?,{ruleset.blanks},{ruleset.blank_value},0"]
+    alphabet = ruleset.alphabet
+    for label in ruleset.engine_order("magpie"):
+        code = alphabet.code(label)
+        lines.append(f"{label},{label.lower()},{ruleset.count(code)},{ruleset.value(code)},{int(is_vowel(label))}")
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def layout_text(ruleset: Ruleset) -> bytes:
+    """MAGPIE's board layout of the ruleset: ``row, col`` of the start square (from 0), then
+    a line of premium characters a row, no newline after the last (as MAGPIE's own files)."""
+    rows = []
+    for r, row in enumerate(ruleset.premiums):
+        chars = []
+        for c, premium in enumerate(row):
+            char = LAYOUT_CHARS.get(premium)
+            if char is None:
+                raise FormatError(f"the {ruleset.name} board's square {r + 1},{c + 1} is both a letter and a word "
+                                  "premium, which a MAGPIE layout cannot say")
+            chars.append(char)
+        rows.append("".join(chars))
+    start_row, start_col = ruleset.start
+    return f"{start_row}, {start_col}\n".encode() + "\n".join(rows).encode()
+
+
+def lexicon_name(stem: str, ruleset: Ruleset) -> str:
+    """The name MAGPIE needs to find the ruleset's distribution: ``stem`` when MAGPIE maps
+    it to the distribution already, else the distribution's first prefix and ``_``."""
+    prefixes = PREFIXES.get(ruleset.name)
+    if prefixes is None or stem.lower().startswith(tuple(p.lower() for p in prefixes)):
+        return stem
+    return f"{prefixes[0]}_{stem}"
+
+
+def magpie_kwg(lexicon: LexiconBase, ruleset: Ruleset) -> bytes:
+    """The lexicon's KWG in MAGPIE's tile order (the wolges layout lexc writes: MAGPIE
+    reads any KWG)."""
+    from .foreign import tile_map
+    from .gaddag import Gaddawg
+    from .kwg import Kwg
+
+    _, to_engine = tile_map(ruleset, "magpie")
+    if to_engine == tile_map(ruleset, "wolges")[1]:
+        return Kwg.write(lexicon, ruleset)
+    words = sorted(w.translate(to_engine) for w in lexicon.iter_codes())
+    return Gaddawg.build(words, lexicon.alphabet, layout="u32").payload()
+
+
+def write_folder(out: str | os.PathLike[str], lexicon: LexiconBase, ruleset: Ruleset, name: str,
+                 table: LeaveTable | None = None, leaves_name: str | None = None) -> dict[str, Any]:
+    """Write a MAGPIE data folder at ``out``; a report of the files and the rounding of the
+    leaves. Atomic: a new folder is made whole beside ``out`` and renamed into place; into a
+    folder that exists already (a MAGPIE ``data`` folder holding other files), each file is
+    written atomically and nothing else is touched."""
+    from .container import write_atomic
+    from .leaves import write_leaves
+
+    files: dict[str, bytes] = {f"lexica/{name}.kwg": magpie_kwg(lexicon, ruleset)}
+    rounding: Rounding | None = None
+    if table is not None:
+        klv, rounding = write_leaves(table, "klv2", ruleset, like="magpie")  # (MAGPIE's lookup needs every sub-rack)
+        files[f"lexica/{leaves_name or name}.klv2"] = klv
+    ld = _ld_name(ruleset)
+    files[f"letterdistributions/{ld}.csv"] = letter_distribution_csv(ruleset)
+    files[f"layouts/standard{ruleset.board_size}.txt"] = layout_text(ruleset)
+    target = Path(out)
+    if target.exists() and not target.is_dir():
+        raise FormatError(f"{target}: exists and is not a folder")
+    if target.is_dir():
+        for rel, data in files.items():
+            (target / rel).parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(target / rel, data)
+    else:
+        parent = target.parent if str(target.parent) else Path(".")
+        if not parent.is_dir():
+            raise FileNotFoundError(2, "no such directory", str(parent))
+        scratch = Path(tempfile.mkdtemp(prefix=f".{target.name}.part-", dir=parent))
+        try:
+            for rel, data in files.items():
+                (scratch / rel).parent.mkdir(parents=True, exist_ok=True)
+                (scratch / rel).write_bytes(data)
+            os.chmod(scratch, 0o755)
+            os.rename(scratch, target)
+        except BaseException:
+            shutil.rmtree(scratch, ignore_errors=True)
+            raise
+    return {"output": os.fspath(out), "to": "magpie", "files": {rel: len(data) for rel, data in files.items()},
+            "lexicon": name, "leaves": leaves_name or (name if table is not None else None), "letter_distribution": ld,
+            "layout": f"standard{ruleset.board_size}",
+            "rounding": rounding.as_dict() if rounding is not None else None,
+            "command": f"magpie -path {os.fspath(out)} -lex {name}"
+                       + (f" -leaves {leaves_name or name}" if table is not None else "")
+                       + ("" if ruleset.name in PREFIXES else f" -ld {ld}")}
+
+
+def _ld_name(ruleset: Ruleset) -> str:
+    return ruleset.name
+
+
+__all__ = ["layout_text", "letter_distribution_csv", "lexicon_name", "write_folder"]
