@@ -252,3 +252,55 @@ def test_every_truncation_of_a_small_file_is_refused_in_one_line(fmt):
         with pytest.raises(FormatError) as caught:
             FOREIGN[fmt].read(data[:size], "cut", ENGLISH)
         assert "\n" not in str(caught.value) and str(caught.value).startswith("cut: ")
+
+
+@pytest.mark.parametrize("argv", [["hooks", "{kad}", "AB"], ["stats", "{kad}"],
+                                  ["moves", "{kad}", "--cgp", "/".join(["15"] * 15) + " CATS/ 0/0 0"],
+                                  ["export", "{kad}", "--to", "kwg", "-o", "{out}"],
+                                  ["diff", "{kad}", "{kwg}"]])
+def test_a_kad_is_refused_where_words_are_needed(argv, tmp_path, capsys):
+    """A KAD's strings are alphagrams: a command that checks, hooks, plays, counts or
+    converts words refuses it in one line, saying what it holds and what reads it."""
+    paths = {"kad": str(engine_file("wolges", "tiny.kad")), "kwg": str(engine_file("wolges", "tiny.kwg")),
+             "out": str(tmp_path / "out.kwg")}
+    code, out, err = _main(capsys, *(a.format(**paths) for a in argv))
+    message = err.strip()
+    assert code == 2 and not out and "\n" not in message and "holds alphagrams, not words" in message
+    assert "lexc check and anagram look racks up in it" in message
+    assert not (tmp_path / "out.kwg").exists()
+
+
+def test_a_kad_is_read_by_anagram_info_and_verify_against_a_word_list():
+    """anagram answers the alphagrams a rack makes; verify --against a word list compares the
+    KAD with the list's alphagrams (wolges's tile order), and finds a missing one."""
+    kad = str(engine_file("wolges", "tiny.kad"))
+    runner = CliRunner()
+    assert runner.invoke(cli, ["anagram", kad, "TAC"]).output.split() == ["ACT"]
+    assert "file_layout: kad" in runner.invoke(cli, ["info", kad]).output
+    result = runner.invoke(cli, ["check", kad, "CAT", "TACS"])
+    assert result.exit_code == 0 and result.output.splitlines() == ["CAT: ACT is a word's alphagram",
+                                                                      "TACS: ACST is a word's alphagram"]
+    result = runner.invoke(cli, ["check", kad, "CAB"])
+    assert result.exit_code == 1 and result.output.strip() == "CAB: ABC is NOT a word's alphagram"
+    result = runner.invoke(cli, ["verify", kad, "--against", str(engine_file("wolges", "tiny.kwg.txt"))])
+    assert result.exit_code == 0 and result.output.startswith("OK: 11 words"), result.output
+    result = runner.invoke(cli, ["verify", kad, "--against", str(engine_file("wolges", "len15.kwg.txt"))])
+    assert result.exit_code == 1 and "only in the list" in result.output
+
+
+def test_build_from_kwg_names_what_another_engines_file_looks_like(tmp_path, capsys):
+    code, _, err = _main(capsys, "build", "--from", "kwg", str(engine_file("wolges", "tiny.kad")),
+                         "-o", str(tmp_path / "x.dawg"))
+    assert code == 2 and err.strip().endswith("it looks like a kad file (wolges)") and "\n" not in err.strip()
+    assert not (tmp_path / "x.dawg").exists()
+
+
+def _main(capsys, *args: str) -> tuple[int, str, str]:
+    """``lexc.cli.main`` in-process, as the shell runs it: (exit status, stdout, stderr)."""
+    from lexc.cli import main
+
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as info:
+        main(list(args))
+    out, err = capsys.readouterr()
+    return (0 if info.value.code is None else int(info.value.code)), out, err

@@ -64,15 +64,15 @@ def looks_like_file(arg: str) -> bool:
 
 
 def lexicon_arg(args: tuple[str, ...], lexicon_opt: str | None, format: str, ruleset: str | None,
-                min_rest: int = 1) -> tuple[Any, tuple[str, ...]]:
+                min_rest: int = 1, alphagrams: bool = False) -> tuple[Any, tuple[str, ...]]:
     """``lexicon_ruleset_arg`` without the ruleset (a query that only reads words: its ``-r``
-    is still checked against the lexicon's own)."""
-    lexicon, rest, _ = lexicon_ruleset_arg(args, lexicon_opt, format, ruleset, min_rest)
+    is still checked against the lexicon's own); ``alphagrams`` opens a KAD too."""
+    lexicon, rest, _ = lexicon_ruleset_arg(args, lexicon_opt, format, ruleset, min_rest, alphagrams)
     return lexicon, rest
 
 
 def lexicon_ruleset_arg(args: tuple[str, ...], lexicon_opt: str | None, format: str, ruleset: str | None,
-                        min_rest: int = 1) -> tuple[Any, tuple[str, ...], str]:
+                        min_rest: int = 1, alphagrams: bool = False) -> tuple[Any, tuple[str, ...], str]:
     """Split positional args into an optional leading FILE and the rest (at least
     ``min_rest``; with ``min_rest`` 0 the only positional argument is FILE); open the lexicon
     (``-L`` FILE, else the leading FILE, else the bundled ENABLE list); and the ruleset the
@@ -95,7 +95,7 @@ def lexicon_ruleset_arg(args: tuple[str, ...], lexicon_opt: str | None, format: 
         raise click.UsageError(f"{args[0]} is a file: give the lexicon's words or rack after it")
     if len(args) < min_rest:
         raise click.UsageError("missing argument")
-    lexicon = open_lexicon(path, format, ruleset, progress=note)
+    lexicon = open_lexicon(path, format, ruleset, progress=note, alphagrams=alphagrams)
     return lexicon, args, command_ruleset(lexicon, ruleset, path)
 
 

@@ -27,7 +27,7 @@ def info(file: str | None, as_json: bool) -> None:
     from ..lexicons.compile import describe
     from ..lexicons.source import open_lexicon
 
-    lexicon = open_lexicon(file, progress=note)
+    lexicon = open_lexicon(file, progress=note, alphagrams=True)
     data = describe(lexicon, file)
     if as_json:
         return emit(data, True)
@@ -55,11 +55,11 @@ def verify_cmd(file: str | None, against: str | None, ruleset: str | None, max_w
     Example: lexc verify enable.dawg --against wordlists/enable1.txt
     """
     from ..lexicons.compile import verify
-    from ..lexicons.source import open_lexicon, read_list
+    from ..lexicons.source import alphagram_list, holds_alphagrams, open_lexicon, read_list
     from ..wordlist import WordListError
 
     try:
-        lexicon = open_lexicon(file, progress=note)
+        lexicon = open_lexicon(file, progress=note, alphagrams=True)
     except (FormatError, WordListError) as exc:
         if file is None or not os.path.isfile(file):
             raise  # nothing to verify: bad usage, not a finding
@@ -73,6 +73,8 @@ def verify_cmd(file: str | None, against: str | None, ruleset: str | None, max_w
                           min_len=lexicon.build_options.get("min_len", 2),
                           max_len=lexicon.build_options.get("max_len"),
                           skip_invalid=lexicon.build_options.get("skip_invalid", False))
+        if holds_alphagrams(lexicon):  # (a KAD: the list's alphagrams, in the engine's tile order)
+            words = alphagram_list(words, lexicon)
     result = verify(lexicon, words, max_words, file or "")
     text = ("OK: " if result["ok"] else "FAILED: ") + (
         f"{plural(result['words'], 'word')}, invariants hold" if result["ok"] else "; ".join(result["problems"]))
@@ -96,7 +98,7 @@ def dump(file: str | None, limit: int | None, as_json: bool) -> None:
     """
     from ..lexicons.source import open_lexicon
 
-    lexicon = open_lexicon(file, progress=note)
+    lexicon = open_lexicon(file, progress=note, alphagrams=True)
     rows: list[dict[str, Any]] = []
     for row in lexicon.dump_rows():
         if limit is not None and len(rows) >= limit:

@@ -33,12 +33,24 @@ def check(args: tuple[str, ...], lexicon_opt: str | None, format_: str, ruleset:
     """Check words; exit 0 iff every word is valid (exit 2 for a WORD that is not one of the
     alphabet's: bad input, as for hooks and anagram).
 
+    On a KAD (wolges's DAWG of alphagrams) each WORD's alphagram is looked up: whether some
+    word is an anagram of it.
+
     Example: lexc check QI ZA XU
     """
-    lexicon, words = lexicon_arg(args, lexicon_opt, format_, ruleset)
-    results = [{"word": w.upper(), "valid": lexicon.contains_codes(codes)}
-               for w, codes in zip(words, word_codes(lexicon, words), strict=True)]
-    emit(results, as_json, "\n".join(f"{r['word']}: {'valid' if r['valid'] else 'NOT valid'}" for r in results))
+    from ..lexicons.source import alphagram_of, holds_alphagrams
+
+    lexicon, words = lexicon_arg(args, lexicon_opt, format_, ruleset, alphagrams=True)
+    if holds_alphagrams(lexicon):
+        grams = [alphagram_of(codes, lexicon) for codes in word_codes(lexicon, words)]
+        results = [{"word": w.upper(), "alphagram": lexicon.alphabet.decode(g), "valid": lexicon.contains_codes(g)}
+                   for w, g in zip(words, grams, strict=True)]
+        emit(results, as_json, "\n".join(f"{r['word']}: {r['alphagram']} {'is' if r['valid'] else 'is NOT'} a "
+                                         "word's alphagram" for r in results))
+    else:
+        results = [{"word": w.upper(), "valid": lexicon.contains_codes(codes)}
+                   for w, codes in zip(words, word_codes(lexicon, words), strict=True)]
+        emit(results, as_json, "\n".join(f"{r['word']}: {'valid' if r['valid'] else 'NOT valid'}" for r in results))
     if not all(r["valid"] for r in results):
         raise Negative
 
@@ -52,13 +64,13 @@ def check(args: tuple[str, ...], lexicon_opt: str | None, format_: str, ruleset:
 def words(args: tuple[str, ...], prefix: str, pattern: str | None, limit: int | None, lexicon_opt: str | None,
           format_: str, ruleset: str | None, as_json: bool) -> None:
     """List words, all or by prefix or pattern ([A-E] a range, [^AEIOU] any but those); exit 1
-    (and "no words" on stderr) if none.
+    (and "no words" on stderr) if none. A KAD's are its alphagrams.
 
     Example: lexc words --pattern 'QU?Z*'
     """
     from ..formats.base import answers
 
-    lexicon, rest = lexicon_arg(args, lexicon_opt, format_, ruleset, min_rest=0)
+    lexicon, rest = lexicon_arg(args, lexicon_opt, format_, ruleset, min_rest=0, alphagrams=True)  # (a KAD's)
     if rest:
         raise click.UsageError(f"unexpected argument {rest[0]!r} (a prefix is --prefix, a pattern --pattern)")
     if prefix:
@@ -93,7 +105,7 @@ def anagram(args: tuple[str, ...], sub: bool, stats: bool, lexicon_opt: str | No
     """
     from ..lexicons.source import check_listable
 
-    lexicon, (rack, *extra) = lexicon_arg(args, lexicon_opt, format_, ruleset)
+    lexicon, (rack, *extra) = lexicon_arg(args, lexicon_opt, format_, ruleset, alphagrams=True)  # (a KAD too)
     check_listable(lexicon, "the lexicon", max_words)  # answers grow with the lexicon
     if extra:
         raise click.UsageError("give one RACK (put several tiles together, e.g. RETAINS?)")

@@ -46,6 +46,9 @@ class ForeignFormat:
     # whether lexc generates moves on what it reads (None: as ``in_place``): True for a word graph
     # converted in memory, False for one whose words are not words (a KAD's alphagrams)
     moves: ClassVar[bool | None] = None
+    # what its strings are: "words", or "alphagrams" (a KAD: only lexc info, dump, verify, words,
+    # check and anagram open it, for its strings are no words to hook, play, count or convert)
+    holds: ClassVar[str] = "words"
     max_bytes: ClassVar[int] = 1 << 31  # the largest file read
     ordered: ClassVar[bool] = False  # the bytes depend on the words' order (``write_ordered``, export --keep-order)
     # options ``write_with`` takes (name -> what it sets: a lexicon name or a date the file records);
@@ -117,7 +120,7 @@ class ForeignFormat:
                 "description": cls.description, "spec": cls.spec, "kind": cls.kind, "read": cls.can_read(),
                 "write": cls.can_write(), "query": cls.can_read(),
                 "moves": cls.in_place if cls.moves is None else cls.moves,
-                "in_place": cls.in_place, "options": dict(cls.write_options)}
+                "in_place": cls.in_place, "holds": cls.holds, "options": dict(cls.write_options)}
 
 
 # name -> (module, class), in the order ``recognise`` tries them: formats with a magic first,
@@ -255,6 +258,15 @@ def read_foreign(path: str | os.PathLike[str], fmt: type[ForeignFormat], ruleset
     return lexicon
 
 
+def refuse_alphagrams(path: str | os.PathLike[str], fmt: type[ForeignFormat]) -> None:
+    """FormatError, in one line, for a file whose strings are not words (a KAD's alphagrams)
+    opened by a command that needs words."""
+    if fmt.holds != "words":
+        raise FormatError(f"{os.fspath(path)}: a {fmt.name} file ({fmt.engine}) holds {fmt.holds}, not words: "
+                          "lexc check and anagram look racks up in it, lexc words lists them; for words use the "
+                          "word graph it was made from")
+
+
 def engine_labels(ruleset: Ruleset, engine: str) -> tuple[str, ...]:
     """The labels of the ruleset's letters in the order the engine numbers its tiles (tile 1
     first): the ruleset's ``engine_orders`` table when it names the engine, else the
@@ -277,4 +289,4 @@ def tile_map(ruleset: Ruleset, engine: str) -> tuple[bytes, bytes]:
 
 
 __all__ = ["FOREIGN", "HEAD", "ForeignFormat", "by_extension", "engine_labels", "get_foreign", "looks_like",
-           "read_foreign", "recognise", "tile_map"]
+           "read_foreign", "recognise", "refuse_alphagrams", "tile_map"]

@@ -304,6 +304,7 @@ class Kad(ForeignFormat):
     spec = "formats/kwgfamily.md"
     in_place = True
     moves = False  # its words are alphagrams, not words
+    holds = "alphagrams"
     max_bytes = KWG_ENTRIES * 4
 
     @classmethod

@@ -130,7 +130,15 @@ def _read(wordlist: str | os.PathLike[str], ruleset: str, list_options: dict[str
         from ..formats.kwg import read_kwg_file
 
         rules = load_ruleset(ruleset)
-        words = read_kwg_file(wordlist, rules.alphabet, max_words, board_size=rules.board_size, **list_options)
+        try:
+            words = read_kwg_file(wordlist, rules.alphabet, max_words, board_size=rules.board_size, **list_options)
+        except FormatError as exc:  # a file of another kind says what it looks like
+            from ..formats.foreign import recognise
+
+            other = recognise(wordlist)
+            if other is None or other.name == "kwg":
+                raise
+            raise FormatError(f"{exc}; it looks like a {other.name} file ({other.engine})") from None
     else:
         words = read_list(wordlist, ruleset, **list_options)
     return words, time.perf_counter() - started

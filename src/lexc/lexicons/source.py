@@ -62,12 +62,13 @@ def read_words(path: str | os.PathLike[str], ruleset: str = "english",
     word list is read (for word-by-word work such as ``lexc diff`` and ``lexc stats``). A
     compiled file whose graph spells more than ``max_words`` words is refused before any
     is read: a small file may spell an enormous list."""
-    from ..formats.foreign import read_foreign, recognise
+    from ..formats.foreign import read_foreign, recognise, refuse_alphagrams
     from ..ruleset import load_ruleset
 
     if container.looks_like_container(path):
         lexicon = formats.load(path)
     elif (engine := recognise(path)) is not None:
+        refuse_alphagrams(path, engine)
         lexicon = read_foreign(path, engine, load_ruleset(ruleset))
     else:
         return read_list(path, ruleset)
@@ -92,11 +93,12 @@ def compile_list(path: str | os.PathLike[str], format: str = "dawg", ruleset: st
 
 
 def open_lexicon(path: str | os.PathLike[str] | None = None, format: str = "dawg", ruleset: str | None = "english",
-                 progress: Callable[[str], None] | None = None) -> LexiconBase:
+                 progress: Callable[[str], None] | None = None, alphagrams: bool = False) -> LexiconBase:
     """A lexicon from a compiled file, a word list (compiled in memory), or the bundled
     ENABLE list when ``path`` is None. ``ruleset`` reads a word list (and a KWG, which names
     none); None is english. A compiled file keeps the ruleset it was built with (its header's
-    ``ruleset``; ``lexicon_ruleset`` says which a command then uses)."""
+    ``ruleset``; ``lexicon_ruleset`` says which a command then uses). An engine's file whose
+    strings are not words (a KAD's alphagrams) is refused in one line unless ``alphagrams``."""
     ruleset = ruleset or DEFAULT_RULESET
     if path is None:
         return bundled_lexicon(format, ruleset, progress)
@@ -104,16 +106,43 @@ def open_lexicon(path: str | os.PathLike[str] | None = None, format: str = "dawg
         raise FormatError(f"{path}: no such file")
     if container.looks_like_container(path):
         return formats.load(path)
-    from ..formats.foreign import read_foreign, recognise
+    from ..formats.foreign import read_foreign, recognise, refuse_alphagrams
 
     engine = recognise(path)  # another engine's file (KWG, ...), recognised by its content
     if engine is not None:
         from ..ruleset import load_ruleset
 
+        if not alphagrams:
+            refuse_alphagrams(path, engine)
         return read_foreign(path, engine, load_ruleset(ruleset))
     if progress:
         progress(f"compiling word list {path} in memory")
     return compile_list(path, format, ruleset)[1]
+
+
+def holds_alphagrams(lexicon: Any) -> bool:
+    """Whether a lexicon read from an engine's file holds alphagrams, not words (a KAD)."""
+    from ..formats.foreign import FOREIGN
+
+    layout = getattr(lexicon, "file_layout", "")
+    return layout in FOREIGN and FOREIGN[layout].holds == "alphagrams"
+
+
+def alphagram_of(codes: bytes, lexicon: Any) -> bytes:
+    """A word's alphagram as a KAD stores it: its tiles sorted in the engine's order (wolges's
+    order of the lexicon's ruleset), in lexc's codes."""
+    from ..formats.foreign import tile_map
+    from ..ruleset import load_ruleset
+
+    to_lexc, to_engine = tile_map(load_ruleset(getattr(lexicon, "ruleset", "") or DEFAULT_RULESET), "wolges")
+    return bytes(sorted(codes.translate(to_engine))).translate(to_lexc)
+
+
+def alphagram_list(words: WordList, lexicon: Any) -> WordList:
+    """A word list's distinct alphagrams (``alphagram_of``), to compare with a KAD."""
+    from dataclasses import replace
+
+    return replace(words, words=sorted({alphagram_of(w, lexicon) for w in words.words}))
 
 
 DEFAULT_RULESET = "english"  # a word list's (and a KWG's) when no ruleset is given
