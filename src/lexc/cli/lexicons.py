@@ -1,6 +1,7 @@
-"""Commands that make lexicon files: build, convert, edit, export (KWG), synth.
+"""Commands that make lexicon files: build, convert, edit, export (an engine's file or data
+folder), synth.
 
-Each is a thin wrapper over ``lexc.lexicons`` (compile, edit, synth) and ``lexc.formats.kwg``."""
+Each is a thin wrapper over ``lexc.lexicons`` (compile, edit, folders, synth)."""
 
 from __future__ import annotations
 
@@ -247,19 +248,25 @@ def _edit_lines(report: dict[str, Any]) -> list[str]:
                     f"seconds {report['seconds']:.2f}"]
 
 
+FOLDERS = ("magpie", "quackle", "wolges")  # (lexicons.folders.ENGINES, unimported)
+
+
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False, exists=True))
 @click.argument("target_out", metavar="[OUT]", required=False, type=click.Path())
-@click.option("--to", "target", type=click.Choice([*FOREIGN, "magpie"]), required=True,
-              help="The engine's file format to write (lexc formats lists them), or magpie: a MAGPIE data folder.")
-@click.option("-o", "--out", type=click.Path(), metavar="OUT", help="Output file (a folder for --to magpie), as OUT.")
+@click.option("--to", "target", type=click.Choice([*FOREIGN, *FOLDERS]), required=True,
+              help="The engine's file format to write (lexc formats lists them), or an engine's data folder: "
+                   "magpie, quackle or wolges.")
+@click.option("-o", "--out", type=click.Path(), metavar="OUT",
+              help="Output file (a folder for --to magpie, quackle or wolges), as OUT.")
 @click.option("-r", "--ruleset", default="english", show_default=True, help="Alphabet when FILE is a plain word list.")
 @click.option("--keep-order", is_flag=True,
               help="Write a plain word list's words in the list's own order, for a format whose engine writes "
                    "another file for another order (quackle-dawg: its lists keep the order letters first come).")
 @click.option("--leaves", "leaves_file", type=click.Path(dir_okay=False, exists=True), metavar="LEAVES",
-              help="--to magpie: the leave-value file (any lexc leaves reads) to write as the folder's KLV2.")
-@click.option("--name", metavar="NAME", help="--to magpie: the lexicon's name in the folder [default: FILE's stem, "
+              help="A data folder's leave values (any file lexc leaves reads): MAGPIE's KLV2, Quackle's "
+                   "superleaves, wolges's KLV2.")
+@click.option("--name", metavar="NAME", help="A data folder's lexicon name [default: FILE's stem; for magpie "
                                              "prefixed as MAGPIE needs to find its letter distribution].")
 @max_words_option
 @option_option
@@ -274,12 +281,17 @@ def export(file: str, target_out: str | None, target: str, out: str | None, rule
     A word the format cannot hold is refused, naming it. Every command reads the engines'
     files back (`lexc build --from kwg` too).
 
-    With --to magpie, OUT is a MAGPIE data folder, written whole: lexica/NAME.kwg, the
-    leaves of --leaves as lexica/LEAVES.klv2, letterdistributions/RULESET.csv and
-    layouts/standard15.txt, all from the ruleset, so that magpie -path OUT loads it as it is.
+    With --to magpie, quackle or wolges, OUT is the engine's data folder, written whole (into
+    an existing folder, file by file), so that the engine loads it as it is
+    (formats/folders.md): magpie: lexica/NAME.kwg, the leaves of --leaves as
+    lexica/LEAVES.klv2, letterdistributions/RULESET.csv, layouts/standard15.txt (magpie -path
+    OUT); quackle: lexica/NAME.dawg and NAME.gaddag, alphabets/RULESET.quackle_alphabet, the
+    leaves as strategy/NAME/superleaves (test --lexicon=NAME --alphabet=RULESET); wolges:
+    NAME.kwg and the leaves as NAME.klv2.
 
     Example: lexc export enable.dawg --to lxd -o ENABLE.lxd -O date="26 November 2026"; lexc export
-    enable.dawg --to magpie data --leaves TWL06.csv
+    enable.dawg --to magpie data --leaves TWL06.csv; lexc export enable.dawg --to quackle data --leaves
+    TWL06.csv
     """
     from ..lexicons.edit import export_file
 
@@ -287,20 +299,13 @@ def export(file: str, target_out: str | None, target: str, out: str | None, rule
         raise click.UsageError("give the output once: OUT or -o OUT")
     out = out if out is not None else target_out
     if out is None:
-        raise click.UsageError(f"say where to write the {target} {'folder' if target == 'magpie' else 'file'}: "
+        raise click.UsageError(f"say where to write the {target} {'folder' if target in FOLDERS else 'file'}: "
                                "OUT or -o OUT")
-    if target != "magpie" and (leaves_file is not None or name is not None):
-        raise click.UsageError("--leaves and --name are for --to magpie")
-    if target == "magpie":
-        from ..lexicons.edit import export_magpie
-
-        if keep_order or options:
-            raise click.UsageError("--keep-order and -O/--option are for an engine's file, not --to magpie")
-        report = export_magpie(file, out, ruleset, leaves_file, name, max_words, progress=note,
-                               warn=lambda line: click.echo(f"lexc export: warning: {line}", err=True))
-        files = "  ".join(f"{rel} {size:,}" for rel, size in report["files"].items())
-        return emit(report, as_json, f"{out}: MAGPIE data folder, {plural(report['words'], 'word')}: {files}\n"
-                                     f"  load it with: {report['command']}")
+    if target not in FOLDERS and (leaves_file is not None or name is not None):
+        raise click.UsageError(f"--leaves and --name are for a data folder: --to {', '.join(FOLDERS)}")
+    if target in FOLDERS:
+        return _export_folder(file, target, out, ruleset, leaves_file, name, max_words, keep_order or bool(options),
+                              as_json)
     report = export_file(file, target, out, ruleset, max_words, progress=note, keep_order=keep_order,
                          options=_engine_options(options))
     if target in ("kwg", "kbwg", "kwg-dawg", "kad"):  # (headerless arrays of four-byte entries)
@@ -308,6 +313,29 @@ def export(file: str, target_out: str | None, target: str, out: str | None, rule
     emit(report, as_json, f"{out}: {target}, {plural(report['words'], 'word')}"
                           + (f"  edges {report['edges']:,}" if "edges" in report else "")
                           + f"  bytes {report['file_bytes']:,}")
+
+
+ENGINE_NAMES = {"magpie": "MAGPIE", "quackle": "Quackle", "wolges": "wolges"}
+
+
+def _export_folder(file: str, target: str, out: str, ruleset: str, leaves_file: str | None, name: str | None,
+                   max_words: int, file_options: bool, as_json: bool) -> None:
+    """``lexc export --to magpie|quackle|wolges``: the folder, and how to load it."""
+    from ..lexicons.folders import export_folder
+
+    if file_options:
+        raise click.UsageError(f"--keep-order and -O/--option are for an engine's file, not --to {target}")
+    report = export_folder(target, file, out, ruleset, leaves_file, name, max_words, progress=note,
+                           warn=lambda line: click.echo(f"lexc export: warning: {line}", err=True))
+    files = "  ".join(f"{rel} {size:,}" for rel, size in report["files"].items())
+    lines = [f"{out}: {ENGINE_NAMES[target]} data folder, {plural(report['words'], 'word')}: {files}"]
+    if report.get("kept"):
+        lines.append(f"  kept {', '.join(report['kept'])} (the same letters in the same order)")
+    if report["command"]:
+        lines.append(f"  load it with: {report['command']}" + (f" ({report['how']})" if report.get("how") else ""))
+    elif report.get("how"):
+        lines.append(f"  {report['how']}")
+    emit(report, as_json, "\n".join(lines))
 
 
 @click.command()

@@ -14,10 +14,7 @@ ruleset's distribution gets that prefix (``TWL_ENABLE``, as the interop files na
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 import unicodedata
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import FormatError
@@ -92,13 +89,11 @@ def magpie_kwg(lexicon: LexiconBase, ruleset: Ruleset) -> bytes:
     return Gaddawg.build(words, lexicon.alphabet, layout="u32").payload()
 
 
-def write_folder(out: str | os.PathLike[str], lexicon: LexiconBase, ruleset: Ruleset, name: str,
-                 table: LeaveTable | None = None, leaves_name: str | None = None) -> dict[str, Any]:
-    """Write a MAGPIE data folder at ``out``; a report of the files and the rounding of the
-    leaves. Atomic: a new folder is made whole beside ``out`` and renamed into place; into a
-    folder that exists already (a MAGPIE ``data`` folder holding other files), each file is
-    written atomically and nothing else is touched."""
-    from .container import write_atomic
+def folder_files(lexicon: LexiconBase, ruleset: Ruleset, name: str, table: LeaveTable | None = None,
+                 leaves_name: str | None = None) -> tuple[dict[str, bytes], Rounding | None]:
+    """The files of a MAGPIE data folder (relative path -> bytes) and the rounding of the
+    leaves: ``lexica/NAME.kwg``, ``lexica/LEAVES.klv2`` (with a table: every sub-rack, as
+    MAGPIE's lookup needs), ``letterdistributions/RULESET.csv``, ``layouts/standardN.txt``."""
     from .leaves import write_leaves
 
     files: dict[str, bytes] = {f"lexica/{name}.kwg": magpie_kwg(lexicon, ruleset)}
@@ -106,41 +101,39 @@ def write_folder(out: str | os.PathLike[str], lexicon: LexiconBase, ruleset: Rul
     if table is not None:
         klv, rounding = write_leaves(table, "klv2", ruleset, like="magpie")  # (MAGPIE's lookup needs every sub-rack)
         files[f"lexica/{leaves_name or name}.klv2"] = klv
-    ld = _ld_name(ruleset)
-    files[f"letterdistributions/{ld}.csv"] = letter_distribution_csv(ruleset)
+    files[f"letterdistributions/{_ld_name(ruleset)}.csv"] = letter_distribution_csv(ruleset)
     files[f"layouts/standard{ruleset.board_size}.txt"] = layout_text(ruleset)
-    target = Path(out)
-    if target.exists() and not target.is_dir():
-        raise FormatError(f"{target}: exists and is not a folder")
-    if target.is_dir():
-        for rel, data in files.items():
-            (target / rel).parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(target / rel, data)
-    else:
-        parent = target.parent if str(target.parent) else Path(".")
-        if not parent.is_dir():
-            raise FileNotFoundError(2, "no such directory", str(parent))
-        scratch = Path(tempfile.mkdtemp(prefix=f".{target.name}.part-", dir=parent))
-        try:
-            for rel, data in files.items():
-                (scratch / rel).parent.mkdir(parents=True, exist_ok=True)
-                (scratch / rel).write_bytes(data)
-            os.chmod(scratch, 0o755)
-            os.rename(scratch, target)
-        except BaseException:
-            shutil.rmtree(scratch, ignore_errors=True)
-            raise
+    return files, rounding
+
+
+def load_command(out: str | os.PathLike[str], ruleset: Ruleset, name: str, leaves_name: str | None) -> str:
+    """The command that loads the folder: ``magpie -path OUT -lex NAME [-leaves LEAVES]``, and
+    ``-ld RULESET`` when MAGPIE would not pick the distribution from the lexicon's name."""
+    return (f"magpie -path {os.fspath(out)} -lex {name}" + (f" -leaves {leaves_name}" if leaves_name else "")
+            + ("" if ruleset.name in PREFIXES else f" -ld {_ld_name(ruleset)}"))
+
+
+def write_folder(out: str | os.PathLike[str], lexicon: LexiconBase, ruleset: Ruleset, name: str,
+                 table: LeaveTable | None = None, leaves_name: str | None = None) -> dict[str, Any]:
+    """Write a MAGPIE data folder at ``out``; a report of the files and the rounding of the
+    leaves. Atomic (``folder.write_tree``): a new folder is made whole beside ``out`` and
+    renamed into place; into a folder that exists already (a MAGPIE ``data`` folder holding
+    other files), each file is written atomically and nothing else is touched."""
+    from .folder import write_tree
+
+    files, rounding = folder_files(lexicon, ruleset, name, table, leaves_name)
+    write_tree(out, files)
+    leaves = leaves_name or (name if table is not None else None)
     return {"output": os.fspath(out), "to": "magpie", "files": {rel: len(data) for rel, data in files.items()},
-            "lexicon": name, "leaves": leaves_name or (name if table is not None else None), "letter_distribution": ld,
+            "lexicon": name, "leaves": leaves, "letter_distribution": _ld_name(ruleset),
             "layout": f"standard{ruleset.board_size}",
             "rounding": rounding.as_dict() if rounding is not None else None,
-            "command": f"magpie -path {os.fspath(out)} -lex {name}"
-                       + (f" -leaves {leaves_name or name}" if table is not None else "")
-                       + ("" if ruleset.name in PREFIXES else f" -ld {ld}")}
+            "command": load_command(out, ruleset, name, leaves)}
 
 
 def _ld_name(ruleset: Ruleset) -> str:
     return ruleset.name
 
 
-__all__ = ["layout_text", "letter_distribution_csv", "lexicon_name", "write_folder"]
+__all__ = ["folder_files", "is_vowel", "layout_text", "letter_distribution_csv", "lexicon_name", "load_command",
+           "magpie_kwg", "write_folder"]

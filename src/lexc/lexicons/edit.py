@@ -291,34 +291,15 @@ def export_magpie(source: str | os.PathLike[str] | None, out: str | os.PathLike[
                   leaves: str | os.PathLike[str] | None = None, name: str | None = None,
                   max_words: int = MAX_LISTED_WORDS, progress: Callable[[str], None] | None = None,
                   warn: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Write a MAGPIE data folder at ``out`` (``formats.magpie.write_folder``): the lexicon's
-    KWG, the leave file ``leaves`` (any format ``lexc leaves`` reads) as a KLV2 of every
-    sub-rack, the ruleset's letter distribution and layout; a report. ``name`` is the
+    """Write a MAGPIE data folder at ``out`` (``folders.export_folder("magpie", ...)``): the
+    lexicon's KWG, the leave file ``leaves`` (any format ``lexc leaves`` reads) as a KLV2 of
+    every sub-rack, the ruleset's letter distribution and layout; a report. ``name`` is the
     lexicon's (default: its file's stem, prefixed as MAGPIE needs to find the distribution);
     the leaves keep their file's stem. ``warn`` is told once when the leaves' values were
     rounded."""
-    from ..formats.leaves import read_leaves
-    from ..formats.magpie import lexicon_name, write_folder
-    from ..ruleset import load_ruleset
-    from .source import lexicon_ruleset, open_lexicon
+    from .folders import export_folder
 
-    started = time.perf_counter()
-    lexicon = open_lexicon(source, "gaddawg", ruleset, progress=progress)
-    check_listable(lexicon, source or "the bundled lexicon", max_words)
-    rules = load_ruleset(lexicon_ruleset(lexicon, None)[0])
-    stem = Path(source).name.split(".")[0] if source else "ENABLE"
-    table = read_leaves(leaves, rules) if leaves is not None else None
-    leaves_name = Path(leaves).name.split(".")[0] if leaves is not None else None
-    try:
-        report = write_folder(out, lexicon, rules, name or lexicon_name(stem, rules), table, leaves_name)
-    except FormatError as exc:
-        raise FormatError(f"{leaves or source or 'the bundled lexicon'}: {exc}") from None
-    if warn is not None and report["rounding"] and report["rounding"]["values_rounded"]:
-        r = report["rounding"]
-        warn(f"{leaves}: MAGPIE keeps leave values in 1/1000 points: {plural(r['values_rounded'], 'value')} "
-             f"rounded, the largest error {r['largest_error']:.6g} points ({r['leave']})")
-    report.update(source=os.fspath(source or ""), words=len(lexicon), seconds=round(time.perf_counter() - started, 3))
-    return report
+    return export_folder("magpie", source, out, ruleset, leaves, name, max_words, progress, warn)
 
 
 def target_format(out: str | os.PathLike[str] | None, asked: str | None) -> str:
