@@ -901,10 +901,11 @@ def test_formats_lists_dawg():
 
 def test_rulesets_lists_the_bundled_ones():
     text = ok("rulesets").stdout
-    for name in ("english", "wwf", "spanish", "tiny", "catalan", "polish"):
+    bundled = {"english", "wwf", "spanish", "tiny", "catalan", "polish", "norwegian", "swedish"}
+    for name in bundled:
         assert re.search(rf"^{name}\b", text, re.M), name
     data = json.loads(ok("rulesets", "--json").stdout)
-    assert {d["name"] for d in data} == {"english", "wwf", "spanish", "tiny", "catalan", "polish"}
+    assert {d["name"] for d in data} == bundled
     sizes = {d["name"]: d["board_size"] for d in data}
     assert sizes["tiny"] == 7 and sizes["english"] == 15
 

@@ -160,8 +160,13 @@ def test_letters_a_dwg_cannot_hold_are_refused():
 
     spanish = load_ruleset("spanish")
     lexicon = build(from_words(["CHICO", "NIÑO"], spanish.alphabet), "dawg", "spanish")
-    with pytest.raises(FormatError, match="the letter 'CH' is not one ASCII character"):
+    with pytest.raises(FormatError, match=r"^CHICO: the tile CH is not one ASCII character"):
         Zyzzyva.write(lexicon, spanish)
+    lexicon = build(from_words(["CASA", "NIÑO"], spanish.alphabet), "dawg", "spanish")
+    with pytest.raises(FormatError, match=r"^NIÑO: the tile Ñ is not one ASCII character"):
+        Zyzzyva.write(lexicon, spanish)
+    plain = build(from_words(["CASA", "NINO"], spanish.alphabet), "dawg", "spanish")  # (its CH and Ñ unused)
+    assert list(Zyzzyva.read(Zyzzyva.write(plain, spanish), "x.dwg", spanish)) == ["CASA", "NINO"]
     with pytest.raises(FormatError, match="not in strictly increasing order"):
         dwg_bytes([b"B", b"A"])
 

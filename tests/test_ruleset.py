@@ -23,7 +23,7 @@ def square(ruleset: Ruleset, name: str) -> tuple[int, int]:
 # --- the bundled rulesets ------------------------------------------------------------------
 
 def test_available_lists_the_bundled_files():
-    assert available() == ["catalan", "english", "polish", "spanish", "tiny", "wwf"]
+    assert available() == ["catalan", "english", "norwegian", "polish", "spanish", "swedish", "tiny", "wwf"]
 
 
 @pytest.mark.parametrize(
@@ -32,6 +32,8 @@ def test_available_lists_the_bundled_files():
         ("english", 100, 15, (7, 7), 50, 7, 26),
         ("wwf", 104, 15, (7, 7), 35, 7, 26),
         ("spanish", 100, 15, (7, 7), 50, 7, 28),
+        ("norwegian", 100, 15, (7, 7), 50, 7, 32),
+        ("swedish", 100, 15, (7, 7), 50, 7, 31),
         ("tiny", 40, 7, (3, 3), 20, 5, 26),
     ],
 )

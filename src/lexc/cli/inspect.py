@@ -15,19 +15,23 @@ from ..plural import plural
 from .common import Negative, count_option, emit, max_words_option, note, one_line
 from .reading import command_ruleset, ruleset_option
 
+ENGINE_FILE_RULESET = ("Ruleset whose alphabet reads another engine's file (a KWG, a Quackle .dawg, ...: they "
+                       "record no ruleset) or a plain word list; a lexc file keeps its own [default: english].")
+
 
 @click.command()
 @click.argument("file", required=False)
+@click.option("-r", "--ruleset", default=None, metavar="RULESET", help=ENGINE_FILE_RULESET)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
-def info(file: str | None, as_json: bool) -> None:
+def info(file: str | None, ruleset: str | None, as_json: bool) -> None:
     """Show a lexicon's header and size figures (FILE defaults to bundled ENABLE).
 
-    Example: lexc info enable.dawg --json
+    Example: lexc info enable.dawg --json; lexc info NSF.kwg -r norwegian
     """
     from ..lexicons.compile import describe
     from ..lexicons.source import open_lexicon
 
-    lexicon = open_lexicon(file, progress=note, alphagrams=True)
+    lexicon = open_lexicon(file, ruleset=ruleset, progress=note, alphagrams=True)
     data = describe(lexicon, file)
     if as_json:
         return emit(data, True)
@@ -41,7 +45,9 @@ def info(file: str | None, as_json: bool) -> None:
 @click.command(name="verify")
 @click.argument("file", required=False)
 @click.option("--against", type=click.Path(dir_okay=False), help="Word list the lexicon must hold exactly.")
-@click.option("-r", "--ruleset", default=None, help="Ruleset to read --against with [default: the file's].")
+@click.option("-r", "--ruleset", default=None, metavar="RULESET",
+              help="Ruleset to read --against with, and another engine's FILE (a KWG, ...: it records no "
+                   "ruleset) [default: the file's, else english].")
 @max_words_option
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 def verify_cmd(file: str | None, against: str | None, ruleset: str | None, max_words: int, as_json: bool) -> None:
@@ -59,7 +65,7 @@ def verify_cmd(file: str | None, against: str | None, ruleset: str | None, max_w
     from ..wordlist import WordListError
 
     try:
-        lexicon = open_lexicon(file, progress=note, alphagrams=True)
+        lexicon = open_lexicon(file, ruleset=ruleset, progress=note, alphagrams=True)
     except (FormatError, WordListError) as exc:
         if file is None or not os.path.isfile(file):
             raise  # nothing to verify: bad usage, not a finding
@@ -90,15 +96,16 @@ def verify_cmd(file: str | None, against: str | None, ruleset: str | None, max_w
 @click.command()
 @click.argument("file", required=False)
 @count_option("-n", "--limit", low=0, default=None, help="Show at most N rows.")
+@click.option("-r", "--ruleset", default=None, metavar="RULESET", help=ENGINE_FILE_RULESET)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
-def dump(file: str | None, limit: int | None, as_json: bool) -> None:
+def dump(file: str | None, limit: int | None, ruleset: str | None, as_json: bool) -> None:
     """Print a lexicon's low-level table, one row per edge (a prefix set: one per key).
 
     Example: lexc dump formats/golden/hook.gaddawg
     """
     from ..lexicons.source import open_lexicon
 
-    lexicon = open_lexicon(file, progress=note, alphagrams=True)
+    lexicon = open_lexicon(file, ruleset=ruleset, progress=note, alphagrams=True)
     rows: list[dict[str, Any]] = []
     for row in lexicon.dump_rows():
         if limit is not None and len(rows) >= limit:

@@ -50,16 +50,26 @@ def ascii_labels(alphabet: Alphabet) -> dict[int, int]:
 
 
 def _bytes_of(alphabet: Alphabet) -> bytes:
-    """A ``bytes.translate`` table from codes to letter bytes; FormatError naming a label a
-    .dwg cannot hold."""
+    """A ``bytes.translate`` table from codes to letter bytes (0 for a letter a .dwg cannot
+    hold: one that is not one ASCII character)."""
     table = bytearray(256)
-    known = {code: byte for byte, code in ascii_labels(alphabet).items()}
-    for code, label in enumerate(alphabet.labels, 1):
-        if code not in known:
-            raise FormatError(f"the letter {label!r} is not one ASCII character: a Zyzzyva .dwg stores one byte "
-                              "a letter")
-        table[code] = known[code]
+    for byte, code in ascii_labels(alphabet).items():
+        table[code] = byte
     return bytes(table)
+
+
+def _refuse_unheld(words: Sequence[bytes], table: bytes, alphabet: Alphabet) -> None:
+    """FormatError, one line naming the first word holding a letter a .dwg cannot hold (the
+    table gives it no byte) and that letter; the others may be written (a Norwegian list of
+    ASCII words is a .dwg, its Æ Ø Å unused)."""
+    unheld = bytes(code for code in range(1, len(alphabet) + 1) if not table[code])
+    if not unheld:
+        return
+    for word in words:
+        if word.translate(None, unheld) != word:
+            label = alphabet.label(next(c for c in word if not table[c]))
+            raise FormatError(f"{alphabet.decode(word)}: the tile {label} is not one ASCII character: a Zyzzyva "
+                              ".dwg stores one byte a letter")
 
 
 def checksum(dwg: bytes) -> int:
@@ -145,6 +155,7 @@ def _words(lexicon: LexiconBase, reverse: bool) -> list[bytes]:
     """A lexicon's words as letter bytes (reversed with ``reverse``), sorted by byte."""
     table = _bytes_of(lexicon.alphabet)
     words = list(lexicon.iter_codes())
+    _refuse_unheld(words, table, lexicon.alphabet)
     checked_words(words, 255, 255, "Zyzzyva .dwg", lexicon.alphabet)
     return sorted(w[::-1].translate(table) if reverse else w.translate(table) for w in words)
 
