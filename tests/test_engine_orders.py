@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import struct
+from pathlib import Path
 
 import pytest
 
@@ -29,6 +30,8 @@ from lexc.formats.quackle import dawg_bytes, quackle_labels
 from lexc.ruleset import available, load_ruleset
 from lexc.wordlist import from_words
 from test_cli import assert_one_error_line, run_main
+
+ROOT = Path(__file__).resolve().parent.parent
 
 NORWEGIAN = load_ruleset("norwegian")
 SWEDISH = load_ruleset("swedish")
@@ -344,3 +347,19 @@ def test_a_multi_character_tile_into_a_one_byte_format_names_the_word_and_the_li
     for held in ("kwg", "quackle-dawg", "kad"):
         data = FOREIGN[held].write(lexicon, catalan)
         assert len(FOREIGN[held].read(data, "x", catalan)) == 2
+
+
+def test_convert_reads_an_engines_file_with_the_ruleset_given(tmp_path, capsys):
+    """``lexc convert`` reads another engine's file (which records no ruleset) with ``-r``'s
+    tiles, into an engine's format and into lexc's own, and the words survive both."""
+    sample = ROOT / "wordlists" / "norwegian-sample.txt"
+    kwg, dawg, gaddawg = tmp_path / "nor.kwg", tmp_path / "nor.dawg", tmp_path / "nor.gaddawg"
+    assert run_main(capsys, "export", sample, "-r", "norwegian", "--to", "kwg", "-o", kwg)[0] == 0
+    assert run_main(capsys, "convert", kwg, dawg, "--to", "quackle-dawg", "-r", "norwegian")[0] == 0
+    assert run_main(capsys, "convert", kwg, gaddawg, "-r", "norwegian")[0] == 0
+    code, out, _ = run_main(capsys, "words", gaddawg)
+    assert code == 0 and "BLÅBÆR" in out.split() and "BRØD" in out.split()
+    code, out, _ = run_main(capsys, "check", dawg, "-r", "norwegian", "BLÅBÆR")
+    assert code == 0 and out.strip() == "BLÅBÆR: valid"
+    code, _, err = run_main(capsys, "convert", kwg, tmp_path / "en.dawg", "--to", "quackle-dawg")  # read as English
+    assert code == 2 and "\n" not in err.strip()

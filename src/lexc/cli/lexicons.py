@@ -134,7 +134,8 @@ def _reject_lines(report: dict[str, Any]) -> list[str]:
 @max_words_option
 @option_option
 @click.option("-r", "--ruleset", default="english", show_default=True, metavar="RULESET",
-              help="Leave files: the ruleset giving their tiles (they record none).")
+              help="The ruleset giving the tiles of a file that records none: another engine's lexicon or "
+                   "leave file (a lexc file keeps its own).")
 @click.option("--like", type=click.Choice(["wolges", "magpie"]), default="wolges", show_default=True,
               help="Leave files: write as that engine's writer does (magpie: a KLV2 of every leave the bag can "
                    "hold, in MAGPIE's node order; a CSV as its klv2csv).")
@@ -176,14 +177,14 @@ def convert(source: str, target: str | None, format_: str | None, out: str | Non
     if chosen in FOREIGN:
         if out is None:
             raise click.UsageError(f"say where to write the {chosen} file: OUT or -o OUT")
-        report = export_file(source, chosen, out, max_words=max_words, progress=note,
+        report = export_file(source, chosen, out, ruleset, max_words=max_words, progress=note,
                              options=_engine_options(options))
         return emit(report, as_json, f"{report['output']}: {report['to']}, {plural(report['words'], 'word')}  "
                                      f"bytes {report['file_bytes']:,}")
     if options:
         raise click.UsageError(f"-O/--option sets an engine format's field; {chosen} is lexc's own format")
     with stages(3) as progress:
-        report = convert_file(source, chosen, out, progress=progress, max_words=max_words)
+        report = convert_file(source, chosen, out, progress=progress, max_words=max_words, ruleset=ruleset)
     if as_json:
         return emit(report, True)
     click.echo(f"{report['output']}: {report['format']} from {report['source']} ({report['source_format']}), "

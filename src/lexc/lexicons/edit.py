@@ -30,8 +30,11 @@ def convert_file(
     *,
     progress: Callable[[str], None] | None = None,
     max_words: int = MAX_LISTED_WORDS,
+    ruleset: str | None = None,
 ) -> dict[str, Any]:
     """Re-encode a compiled lexicon file into ``format``; return a report like a build's.
+    ``ruleset`` gives the tiles of another engine's file, which records none (English by
+    default); a lexc file keeps its own.
 
     The words are taken from the source in code order with its alphabet and ruleset. The
     word-list options recorded in the source (``min_len``, ``max_len``, ``skip_invalid``)
@@ -47,7 +50,8 @@ def convert_file(
     started = time.perf_counter()
     target = formats.get_format(format)
     path = Path(source)
-    lexicon = _load_compiled(path, f"to compile a word list, use 'lexc build {path} -f {format}'", progress)
+    lexicon = _load_compiled(path, f"to compile a word list, use 'lexc build {path} -f {format}'", progress,
+                             ruleset=ruleset)
     words = _checked_words(lexicon, path, max_words)
     read_s = time.perf_counter() - started
     list_options, own = _split_options(lexicon)
@@ -115,11 +119,12 @@ def edit_file(
 
 
 def _load_compiled(path: Path, hint: str, progress: Callable[[str], None] | None,
-                   kwg: bool = True) -> LexiconBase:
+                   kwg: bool = True, ruleset: str | None = None) -> LexiconBase:
     """Load a compiled lexicon file, or (with ``kwg``) another engine's file (a KWG, ...:
-    ``formats.foreign``) read as English; a one-line FormatError if it is missing, a
-    directory or a plain word list (``hint`` says what to do instead)."""
-    from ..formats.foreign import read_foreign, recognise
+    ``formats.foreign``) read with ``ruleset``'s tiles (English by default); a one-line
+    FormatError if it is missing, a directory or a plain word list (``hint`` says what to do
+    instead)."""
+    from ..formats.foreign import read_foreign, recognise, refuse_alphagrams
     from ..ruleset import load_ruleset
 
     if not path.exists():
@@ -136,7 +141,10 @@ def _load_compiled(path: Path, hint: str, progress: Callable[[str], None] | None
                               f"lexc convert {path} -f gaddawg")
     if progress:
         progress("loading")
-    return formats.load(path) if engine is None else read_foreign(path, engine, load_ruleset("english"))
+    if engine is None:
+        return formats.load(path)
+    refuse_alphagrams(path, engine)
+    return read_foreign(path, engine, load_ruleset(ruleset or "english"))
 
 
 def _checked_words(lexicon: LexiconBase, path: Path, max_words: int = MAX_LISTED_WORDS) -> WordList:
