@@ -49,7 +49,7 @@ LIBRARY = {
     "build": "lexc.lexicons.compile.compile_file (-f all: compile_all)",
     "convert": "lexc.lexicons.edit.convert_file",
     "edit": "lexc.lexicons.edit.edit_file",
-    "export": "lexc.formats.kwg.export_kwg",
+    "export": "lexc.lexicons.edit.export_file",
     "synth": "lexc.lexicons.synth.synth_file",
     "info": "lexc.lexicons.compile.describe",
     "verify": "lexc.lexicons.compile.verify",

@@ -113,8 +113,9 @@ def _engine_options(pairs: tuple[str, ...]) -> dict[str, str]:
 
 option_option = click.option(
     "-O", "--option", "options", multiple=True, metavar="NAME=VALUE",
-    help="An option of the engine's format (repeatable): Macondo's name=, Lexpert's title= and date= "
-         "(lexc formats --json lists them) [default: name and title: OUT's name].")
+    help="An option of the engine's format (repeatable): Macondo's name=, Lexpert's title= and date=, a KWG's "
+         "like=magpie (MAGPIE's bytes) or like=lexc (lexc's own layout) (lexc formats --json lists them) "
+         "[default: name and title: OUT's name; like=wolges].")
 
 
 def _reject_lines(report: dict[str, Any]) -> list[str]:
@@ -271,8 +272,9 @@ def export(file: str, target_out: str | None, target: str, out: str | None, rule
     atomically, its tiles mapped by label to the engine's: a KWG (wolges, Macondo, MAGPIE:
     DAWG and GADDAG in one array of 32-bit edges), wolges's KBWG, DAWG-only KWG and KAD,
     Lexpert's .lxd, Macondo's legacy .dawg and .gaddag, ... (lexc formats lists them).
-    A word the format cannot hold is refused, naming it. Every command reads the engines'
-    files back (`lexc build --from kwg` too).
+    Each is the file the engine's own writer makes from the same words, byte for byte (a
+    KWG: wolges's; -O like=magpie: MAGPIE's). A word the format cannot hold is refused,
+    naming it. Every command reads the engines' files back (`lexc build --from kwg` too).
 
     With --to magpie, OUT is a MAGPIE data folder, written whole: lexica/NAME.kwg, the
     leaves of --leaves as lexica/LEAVES.klv2, letterdistributions/RULESET.csv and
