@@ -7,6 +7,8 @@ import json
 import struct
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lexc import cli
 from lexc.formats import FORMATS, FormatError, build
@@ -14,7 +16,8 @@ from lexc.formats.kwg import MAX_WORDS, export_kwg, read_kwg
 from lexc.ruleset import load_ruleset
 from lexc.wordlist import from_words
 
-ENGLISH = load_ruleset("english").alphabet
+RULES = load_ruleset("english")
+ENGLISH = RULES.alphabet
 WORDS = ["AT", "BAT", "CAT", "CATS", "ZA", "QI", "QUIZ", "AA", "ABA", "ABBA", "TACT", "ACTS", "SCAT", "TA"]
 
 
@@ -244,3 +247,54 @@ def test_an_old_separator_last_kwg_still_gives_its_words(tmp_path, capsys):
     assert code == 0, err
     code, out, _ = run(capsys, "words", tmp_path / "at.dawg")
     assert out.split() == ["AT"]
+
+
+# -- the writers: wolges's bytes, MAGPIE's, lexc's (formats/kwg.md, "Writing") -----------
+
+LIKES = ["wolges", "magpie", "lexc"]
+
+
+def _checked(data: bytes, words: list[str]) -> None:
+    """Decoded independently: the pointers, the DAWG spelling exactly the words, the GADDAG
+    exactly their rotations, every sibling list strictly ascending; then lexc's reader."""
+    edges = edges_of(data)
+    for pointer in edges[:2]:
+        assert pointer[0] == 0 and pointer[2] and not pointer[1]
+    assert spell(edges, edges[0][3]) == set(words)
+    gaddag = {w[:i][::-1] + ("@" + w[i:] if i < len(w) else "") for w in words for i in range(1, len(w) + 1)}
+    assert spell(edges, edges[1][3]) == gaddag
+    start = 2
+    for i, (_, _, end, _) in enumerate(edges[2:], 2):
+        if end:
+            tiles = [t for t, _, _, _ in edges[start : i + 1]]
+            assert tiles == sorted(set(tiles)), f"edges {start}..{i}: {tiles}"
+            start = i + 1
+    assert [ENGLISH.decode(c) for c in read_kwg(data, ENGLISH)] == sorted(set(words))
+
+
+@pytest.mark.parametrize("like", LIKES)
+def test_every_writer_holds_the_dawg_and_the_gaddag(like):
+    """Each writer's file decodes to the words and their GADDAG strings; the words decide the
+    bytes, whatever format the lexicon comes from; wolges's and MAGPIE's differ only in the
+    order and sharing of the lists (MAGPIE shares no list tails: never smaller)."""
+    from lexc.formats.kwg import Kwg
+
+    data = {fmt: Kwg.write_with(build(from_words(WORDS, ENGLISH), fmt), RULES, {"like": like})
+            for fmt in ("dawg", "gaddawg", "anatrie")}
+    assert len(set(data.values())) == 1
+    _checked(data["dawg"], WORDS)
+    lexicon = build(from_words(WORDS, ENGLISH), "dawg")
+    sizes = {other: len(Kwg.write_with(lexicon, RULES, {"like": other})) for other in LIKES}
+    assert sizes["wolges"] == sizes["lexc"] <= sizes["magpie"]
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(st.lists(st.text("ABCSTZ", min_size=1, max_size=9), min_size=1, max_size=40))
+def test_random_lists_round_trip_through_every_writer(words):
+    """Lists with shared prefixes, words inside words, one-letter words: every writer's file
+    spells exactly them (MAGPIE's too: no word here is longer than the board)."""
+    from lexc.formats.kwg import Kwg
+
+    lexicon = build(from_words(words, ENGLISH, min_len=1), "dawg")
+    for like in LIKES:
+        _checked(Kwg.write_with(lexicon, RULES, {"like": like}), words)

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from kwg_engine import SEP, Kwg, generate
 from lexc import cli
 from lexc.board.board import parse_cgp
-from lexc.formats.kwg import export_kwg
+from lexc.formats.kwg import write_kwg
 from lexc.movegen import generate_plays as lexc_generate_plays
 from lexc.ruleset import load_ruleset
 from lexicons import enable_built
@@ -50,9 +50,10 @@ def small_kwg(tmp_path_factory) -> Kwg:
 
 @pytest.fixture(scope="module")
 def enable_kwg(tmp_path_factory, enable_list) -> Kwg:
-    """ENABLE exported to a KWG file (the session's gaddawg, as ``lexc export`` writes it)."""
+    """ENABLE exported to a KWG file (the session's gaddawg, as ``lexc export`` writes it:
+    wolges's layout)."""
     path = tmp_path_factory.mktemp("kwg-enable") / "enable.kwg"
-    path.write_bytes(export_kwg(enable_built(enable_list, "gaddawg")))
+    path.write_bytes(write_kwg(enable_built(enable_list, "gaddawg"), ENGLISH))
     return Kwg.read(path)
 
 

@@ -13,7 +13,7 @@ from typing import Any, cast
 import click
 
 from ..formats import FORMATS
-from ..formats.foreign import FOREIGN
+from ..formats.foreign import FOREIGN, get_foreign
 from ..limits import MAX_SEED, MAX_SYNTH_WORDS, MAX_WORD_TILES
 from ..plural import is_are, plural
 from . import common
@@ -114,8 +114,9 @@ def _engine_options(pairs: tuple[str, ...]) -> dict[str, str]:
 
 option_option = click.option(
     "-O", "--option", "options", multiple=True, metavar="NAME=VALUE",
-    help="An option of the engine's format (repeatable): Macondo's name=, Lexpert's title= and date= "
-         "(lexc formats --json lists them) [default: name and title: OUT's name].")
+    help="An option of the engine's format (repeatable): Macondo's name=, Lexpert's title= and date=, a KWG's "
+         "like=magpie (MAGPIE's bytes) or like=lexc (lexc's own layout) (lexc formats --json lists them) "
+         "[default: name and title: OUT's name; like=wolges].")
 
 
 def _reject_lines(report: dict[str, Any]) -> list[str]:
@@ -137,8 +138,9 @@ def _reject_lines(report: dict[str, Any]) -> list[str]:
               help="The ruleset giving the tiles of a file that records none: another engine's lexicon or "
                    "leave file (a lexc file keeps its own).")
 @click.option("--like", type=click.Choice(["wolges", "magpie"]), default="wolges", show_default=True,
-              help="Leave files: write as that engine's writer does (magpie: a KLV2 of every leave the bag can "
-                   "hold, in MAGPIE's node order; a CSV as its klv2csv).")
+              help="Write as that engine's writer does: a KWG in its node order (as -O like=ENGINE), a leave "
+                   "file (magpie: a KLV2 of every leave the bag can hold, in MAGPIE's node order; a CSV as its "
+                   "klv2csv).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def convert(source: str, target: str | None, format_: str | None, out: str | None, max_words: int,
             options: tuple[str, ...], ruleset: str, like: str, as_json: bool) -> None:
@@ -177,8 +179,10 @@ def convert(source: str, target: str | None, format_: str | None, out: str | Non
     if chosen in FOREIGN:
         if out is None:
             raise click.UsageError(f"say where to write the {chosen} file: OUT or -o OUT")
-        report = export_file(source, chosen, out, ruleset, max_words=max_words, progress=note,
-                             options=_engine_options(options))
+        chosen_options = _engine_options(options)
+        if like != "wolges" and "like" in get_foreign(chosen).write_options:
+            chosen_options.setdefault("like", like)
+        report = export_file(source, chosen, out, ruleset, max_words=max_words, progress=note, options=chosen_options)
         return emit(report, as_json, f"{report['output']}: {report['to']}, {plural(report['words'], 'word')}  "
                                      f"bytes {report['file_bytes']:,}")
     if options:
@@ -279,8 +283,9 @@ def export(file: str, target_out: str | None, target: str, out: str | None, rule
     atomically, its tiles mapped by label to the engine's: a KWG (wolges, Macondo, MAGPIE:
     DAWG and GADDAG in one array of 32-bit edges), wolges's KBWG, DAWG-only KWG and KAD,
     Lexpert's .lxd, Macondo's legacy .dawg and .gaddag, ... (lexc formats lists them).
-    A word the format cannot hold is refused, naming it. Every command reads the engines'
-    files back (`lexc build --from kwg` too).
+    Each is the file the engine's own writer makes from the same words, byte for byte (a
+    KWG: wolges's; -O like=magpie: MAGPIE's). A word the format cannot hold is refused,
+    naming it. Every command reads the engines' files back (`lexc build --from kwg` too).
 
     With --to magpie, quackle or wolges, OUT is the engine's data folder, written whole (into
     an existing folder, file by file), so that the engine loads it as it is

@@ -3,12 +3,16 @@
 A KWG file is a bare array of little-endian u32 edges: tile in bits 24-31, accepts bit 23,
 end-of-siblings bit 22, child (arc) index in bits 0-21; entry 0 points at the DAWG root and
 entry 1 at the GADDAG root; the GADDAG separator is tile 0. That is exactly the payload of
-lexc's ``gaddawg`` format in its ``u32`` layout, so exporting is building (or converting to)
-a ``gaddawg`` and writing its edges without lexc's container. KWG files carry no header, no
-alphabet and no checksum, so reading one back checks everything it can before trusting it:
-the size, every child index, every tile against the alphabet, no cycle, word length, and the
-number of words (counted before any word is spelled, so a small file cannot expand into an
-enormous list).
+lexc's ``gaddawg`` format in its ``u32`` layout, so a KWG is read in place as one. KWG files
+carry no header, no alphabet and no checksum, so reading one back checks everything it can
+before trusting it: the size, every child index, every tile against the alphabet, no cycle,
+word length, and the number of words (counted before any word is spelled, so a small file
+cannot expand into an enormous list).
+
+Writing gives an engine's own bytes for the same words (``write_kwg``): wolges's
+``buildlex`` node order by default (``wolgesgraph``), MAGPIE's ``convert text2kwg`` order
+with ``like="magpie"`` (``magpiegraph``); ``like="lexc"`` writes lexc's own ``gaddawg``
+layout (``export_kwg``: the same graph, other node numbers, built by the compiled core).
 """
 
 from __future__ import annotations
@@ -17,7 +21,8 @@ import operator
 import os
 import sys
 from array import array
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from .. import native
 from ..alphabet import Alphabet
@@ -31,9 +36,12 @@ from .edges import LAYOUTS
 from .errors import FormatError
 from .foreign import ForeignFormat, tile_map
 from .gaddag import Gaddawg
+from .kwgfamily import KWG_ENTRIES, KWG_TILES, engine_words, kwg_bytes
+from .wolgesgraph import build_states, layout
 
 LAYOUT = LAYOUTS["u32"]
 MAX_WORDS = MAX_LISTED_WORDS  # words a KWG may spell before we refuse to list them (--max-words raises it)
+LIKES = ("wolges", "magpie", "lexc")  # whose bytes ``write_kwg`` writes (the kwg format's -O like=)
 
 
 def export_kwg(lexicon: Any, max_words: int = MAX_WORDS) -> bytes:
@@ -57,6 +65,48 @@ def export_kwg(lexicon: Any, max_words: int = MAX_WORDS) -> bytes:
     except FormatError as exc:
         raise FormatError(f"too big for KWG: {exc}") from None
     return graph.payload()
+
+
+def write_kwg(lexicon: LexiconBase, ruleset: Ruleset, like: str = "wolges") -> bytes:
+    """The lexicon's words as a KWG, the bytes the engine ``like`` writes from them: wolges's
+    ``buildlex english-kwg`` (its node order, ``wolgesgraph``), MAGPIE's ``convert text2kwg``
+    (``magpiegraph``; a word longer than the ruleset's board, which MAGPIE's converter
+    refuses, is refused in one line naming it), or lexc's own ``gaddawg`` layout (``lexc``:
+    ``export_kwg``, the fastest). Tiles in that engine's order (``tile_map``); a FormatError
+    for no words, a tile past 255 or more entries than a KWG addresses."""
+    if like not in LIKES:
+        raise FormatError(f"a kwg file is written like {', '.join(LIKES[:-1])} or {LIKES[-1]}, not {like!r}")
+    if like == "lexc":
+        _, to_engine = tile_map(ruleset, "wolges")
+        if to_engine == bytes(range(256)):
+            return export_kwg(lexicon)
+        words = sorted(w.translate(to_engine) for w in lexicon.iter_codes())
+        return Gaddawg.build(words, lexicon.alphabet, layout="u32").payload()
+    if like == "magpie":
+        _too_long_for_magpie(lexicon, ruleset)
+    words = engine_words(lexicon, ruleset, like, KWG_TILES, "KWG")
+    if not words:
+        raise FormatError("no words to write: a KWG needs at least one")
+    states = build_states(words, gaddag=True)
+    if like == "magpie":
+        from .magpiegraph import kwg_bytes as magpie_bytes
+
+        return magpie_bytes(states, KWG_ENTRIES)
+    return kwg_bytes(layout(states, KWG_ENTRIES))
+
+
+def _too_long_for_magpie(lexicon: LexiconBase, ruleset: Ruleset) -> None:
+    """A one-line FormatError naming the first word longer than the board (MAGPIE's
+    ``BOARD_DIM``: its converter writes no KWG from a list holding one) and how many there
+    are."""
+    most = ruleset.board_size
+    longer = [codes for codes in lexicon.iter_codes() if len(codes) > most]
+    if longer:
+        first = longer[0]
+        raise FormatError(f"{lexicon.alphabet.decode(first)}: {len(first)} tiles, longer than the {most} MAGPIE's "
+                          f"convert text2kwg takes (the {ruleset.name} board's size; {plural(len(longer), 'word')} "
+                          f"in all): MAGPIE writes no KWG from such a list; leave them out (lexc build --max-len "
+                          f"{most}) or write like=wolges")
 
 
 def _open(data: bytes, alphabet: Alphabet, name: str, ascending: bool = True,
@@ -191,15 +241,19 @@ def read_kwg_file(path: str | os.PathLike[str], alphabet: Alphabet, max_words: i
 
 class Kwg(ForeignFormat):
     """wolges's KWG (also MAGPIE's and Macondo's word graph): lexc's ``gaddawg`` in the u32
-    layout, without a header; read in place."""
+    layout, without a header; read in place, written as wolges or MAGPIE lays it out."""
 
     name = "kwg"
     engine = "wolges, MAGPIE, Macondo"
     extensions = (".kwg",)
-    description = "KWG word graph: DAWG and GADDAG in one array of u32 edges, no header (wolges's layout)"
+    description = ("KWG word graph: DAWG and GADDAG in one array of u32 edges, no header (wolges's layout; "
+                   "-O like=magpie: MAGPIE's)")
     spec = "formats/kwg.md"
     in_place = True
     max_bytes = LAYOUT.max_edges * 4
+    write_options: ClassVar[dict[str, str]] = {
+        "like": "whose bytes to write: wolges (default: buildlex's node order), magpie (convert text2kwg's; "
+                "no word longer than the board) or lexc (lexc's own layout, the fastest)"}
 
     @classmethod
     def sniff(cls, head: bytes, size: int) -> bool:
@@ -222,12 +276,14 @@ class Kwg(ForeignFormat):
 
     @classmethod
     def write(cls, lexicon: LexiconBase, ruleset: Ruleset) -> bytes:
-        """The lexicon's words as a KWG in wolges's tile order (``export_kwg``)."""
-        _, to_engine = tile_map(ruleset, "wolges")
-        if to_engine == bytes(range(256)):
-            return export_kwg(lexicon)
-        words = sorted(w.translate(to_engine) for w in lexicon.iter_codes())
-        return Gaddawg.build(words, lexicon.alphabet, layout="u32").payload()
+        """The lexicon's words as wolges's ``buildlex`` writes them (``write_kwg``)."""
+        return write_kwg(lexicon, ruleset)
+
+    @classmethod
+    def write_with(cls, lexicon: LexiconBase, ruleset: Ruleset, options: Mapping[str, str]) -> bytes:
+        """``write`` as the engine ``options["like"]`` writes (wolges, magpie, lexc)."""
+        cls.check_options(options)
+        return write_kwg(lexicon, ruleset, options.get("like", "wolges"))
 
 
 def looks_like_kwg_bytes(head: bytes, size: int) -> bool:

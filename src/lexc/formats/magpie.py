@@ -76,17 +76,18 @@ def lexicon_name(stem: str, ruleset: Ruleset) -> str:
 
 
 def magpie_kwg(lexicon: LexiconBase, ruleset: Ruleset) -> bytes:
-    """The lexicon's KWG in MAGPIE's tile order (the wolges layout lexc writes: MAGPIE
-    reads any KWG)."""
-    from .foreign import tile_map
-    from .gaddag import Gaddawg
-    from .kwg import Kwg
+    """The lexicon's KWG in MAGPIE's tile order: the bytes MAGPIE's ``convert text2kwg``
+    writes from its words (``kwg.write_kwg``, like magpie), or, when a word is longer than the
+    board (MAGPIE's converter then writes nothing; MAGPIE still reads such a KWG and plays the
+    words that fit), wolges's layout of them."""
+    from .kwg import write_kwg
+    from .kwgfamily import KWG_ENTRIES, KWG_TILES, engine_words, kwg_bytes
+    from .wolgesgraph import build_states, layout
 
-    _, to_engine = tile_map(ruleset, "magpie")
-    if to_engine == tile_map(ruleset, "wolges")[1]:
-        return Kwg.write(lexicon, ruleset)
-    words = sorted(w.translate(to_engine) for w in lexicon.iter_codes())
-    return Gaddawg.build(words, lexicon.alphabet, layout="u32").payload()
+    if any(len(codes) > ruleset.board_size for codes in lexicon.iter_codes()):
+        words = engine_words(lexicon, ruleset, "magpie", KWG_TILES, "KWG")
+        return kwg_bytes(layout(build_states(words, gaddag=True), KWG_ENTRIES))
+    return write_kwg(lexicon, ruleset, "magpie")
 
 
 def folder_files(lexicon: LexiconBase, ruleset: Ruleset, name: str, table: LeaveTable | None = None,

@@ -256,7 +256,7 @@ def export_file(source: str | os.PathLike[str] | None, target: str, out: str | o
         chosen.setdefault(fmt.stem_option, Path(out).name.split(".")[0])
     if keep_order:
         return _export_in_order(source, fmt, out, ruleset, max_words, started)
-    lexicon = open_lexicon(source, "gaddawg", ruleset, progress=progress)  # a list compiles straight to a graph
+    lexicon = open_lexicon(source, "dawg", ruleset, progress=progress)  # (the writers list its words)
     check_listable(lexicon, source or "the bundled lexicon", max_words)
     rules = load_ruleset(lexicon_ruleset(lexicon, None)[0])  # (a lexicon keeps its ruleset; a list was read with -r)
     try:

@@ -182,7 +182,7 @@ def export_folder(engine: str, source: str | os.PathLike[str] | None, out: str |
     if build is None:
         raise FormatError(f"no data folder for {engine!r} (known: {', '.join(ENGINES)})")
     target = check_target(out)
-    lexicon = open_lexicon(source, "gaddawg", ruleset, progress=progress)
+    lexicon = open_lexicon(source, "dawg", ruleset, progress=progress)
     label = os.fspath(source) if source else "the bundled lexicon"
     check_listable(lexicon, label, max_words)
     rules = load_ruleset(lexicon_ruleset(lexicon, None)[0])  # (a lexicon keeps its ruleset; a list was read with -r)
