@@ -133,6 +133,14 @@ def fmt_value(value: float, f32: bool = False) -> str:
     return text
 
 
+def _is_f32(value: float) -> bool:
+    """Whether a value is a 32-bit float's (a KLV2's): shown as its shortest f32 text."""
+    try:
+        return math.isfinite(value) and to_f32(value) == value
+    except OverflowError:
+        return False
+
+
 @dataclass
 class Rounding:
     """What writing a table at a coarser precision did: how many values changed, the largest
@@ -150,7 +158,7 @@ class Rounding:
         if not self.changed:
             return ""
         return (f"{what} holds values to {self.precision}: {plural(self.changed, 'value')} rounded, the largest "
-                f"error {self.largest:.6g} points ({self.leave}: {fmt_value(self.before)} -> "
+                f"error {self.largest:.6g} points ({self.leave}: {fmt_value(self.before, _is_f32(self.before))} -> "
                 f"{fmt_value(self.after)})")
 
     def as_dict(self) -> dict[str, Any]:
