@@ -85,6 +85,15 @@ def test_enable_read(name, listing):
     assert list(lexicon) == engine_lines("zyzzyva", listing)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("stem", ["ENABLE15", "ENABLE"])
+def test_enable_reversed_file_holds_zyzzyvas_reversed_strings(stem):
+    """Read as a plain .dwg, ENABLE's -R.dwg spells exactly Zyzzyva's own dump of it: every
+    word reversed, sorted."""
+    data = engine_bytes("zyzzyva", f"{stem}-R.dwg")
+    assert list(Zyzzyva.read(data, "plain.dwg", ENGLISH)) == engine_lines("zyzzyva", f"{stem}-R.dwg.dump.txt.gz")
+
+
 # -- recognising and refusing -----------------------------------------------------------------------
 
 def test_sniff_and_extensions(tmp_path):
