@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from ..limits import MAX_COUNT, MAX_GAMES, MAX_LINE_BYTES, MAX_SEED
+from ..limits import MAX_COUNT, MAX_GAMES, MAX_LINE_BYTES, MAX_SEED, MAX_WORKERS
 from ..plural import plural
 from . import common
 from .common import Bounded, Negative, emit, lexicon_file, lexicon_option, note
@@ -113,48 +113,55 @@ def _show_position(report: Any, position: Any, show_board: bool, show_cgp: bool,
               help="Write each game as DIR/selfplay-SEED.gcg.")
 @click.option("--positions", "positions_out", type=click.Path(dir_okay=False), metavar="OUT.jsonl",
               help='Write every position met, {"game", "turn", "cgp", "rack"} per line.')
+@click.option("--workers", type=Bounded(1, MAX_WORKERS), default=None, metavar="N",
+              help="Local processes to play the games on [default: every core]; the games are the same whatever N.")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="Play the games on a Dask distributed cluster, e.g. tcp://10.0.0.1:8786 (pip install "
+                   "'lexc[cluster]'; every worker needs lexc and the lexicon file at the same path).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 @lexicon_option
 def selfplay(lexfile: str | None, ruleset: str | None, games: int, seed: int, strategy: str, end_rule: str,
-             out_dir: str | None, positions_out: str | None, as_json: bool, lexicon_opt: str | None) -> None:
+             out_dir: str | None, positions_out: str | None, workers: int | None, scheduler: str | None,
+             as_json: bool, lexicon_opt: str | None) -> None:
     """Greedy programs play complete games (a real bag, exchanges and passes, the standard end of
     game); every game's GCG record is replayed through the referee (exit 1 if a replay
-    disagrees) and, with -o, written to DIR. The same seed gives the same games.
+    disagrees) and, with -o, written to DIR. The same seed gives the same games, on one core,
+    on all of them (the default) or on a cluster (--scheduler).
 
     Example: lexc selfplay enable.gaddawg --games 10 --seed 1 -o games --positions positions.jsonl
     """
     from ..formats.container import write_atomic
-    from ..game.manager import check_replay
-    from ..game.manager import selfplay as play_game
+    from ..game.tasks import SelfplayTask, play_selfplay
     from ..lexicons.source import check_listable, open_lexicon
+    from ..parallel import per_process, run_tasks
 
     lexfile = lexicon_file(lexfile, lexicon_opt)
     lexicon = open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset, progress=note)
     ruleset = common.command_ruleset(lexicon, ruleset, lexfile)  # the lexicon's own unless -r says otherwise
     check_listable(lexicon, lexfile or "the bundled lexicon")  # the programs' plays grow with the lexicon
     name = Path(lexfile).stem if lexfile else "ENABLE"
+    path_given = os.path.abspath(lexfile) if lexfile else None
+    per_process(("lexicon", path_given, ruleset), lambda: lexicon)  # (this process, and the local workers it forks)
+    tasks = [SelfplayTask(path_given, ruleset, seed + i, strategy, end_rule, name) for i in range(games)]
+    bar = click.progressbar(length=games, label="self-play", file=sys.stderr) if common.on_terminal() else None
+    played = run_tasks(play_selfplay, tasks, workers=workers, scheduler=scheduler,
+                       progress=(lambda done, total: bar.update(1)) if bar else None)
+    if bar:
+        bar.render_finish()
     summaries: list[dict[str, Any]] = []
     positions: list[dict[str, Any]] = []
     failed: list[int] = []
-    bar = click.progressbar(length=games, label="self-play", file=sys.stderr) if common.on_terminal() else None
-    for i in range(games):
-        result = play_game(lexicon, ruleset, seed + i, strategy, end_rule, lexicon_name=name)
-        report = check_replay(result, lexicon)
-        ok = result.agrees_with(report)
+    for game in played:
         path = None
         if out_dir:
             os.makedirs(out_dir, exist_ok=True)
-            path = os.path.join(out_dir, f"selfplay-{seed + i}.gcg")
-            write_atomic(path, result.gcg.encode("utf-8"))
-        positions += [{"game": seed + i, **p} for p in result.positions]
-        summaries.append({"seed": seed + i, "players": list(result.players), "scores": list(result.scores),
-                          "turns": result.turns, "end": result.end, "replay_ok": ok, "gcg": path})
-        if not ok:
-            failed.append(seed + i)
-        if bar:
-            bar.update(1)
-    if bar:
-        bar.render_finish()
+            path = os.path.join(out_dir, f"selfplay-{game['seed']}.gcg")
+            write_atomic(path, game["gcg"].encode("utf-8"))
+        positions += game["positions"]
+        kept = ("seed", "players", "scores", "turns", "end", "replay_ok")
+        summaries.append({k: game[k] for k in kept} | {"gcg": path})
+        if not game["replay_ok"]:
+            failed.append(game["seed"])
     if positions_out:
         import json
 

@@ -1,0 +1,49 @@
+"""Self-play games as independent tasks (``lexc.parallel``): a task names everything its game
+depends on (the lexicon file, the ruleset, the seed, the strategy, the end rule), so a game
+played in this process, on another core or on a cluster worker is the same game, and its
+result comes back as plain data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..parallel import per_process
+from .manager import DOUBLING, check_replay, selfplay
+
+
+@dataclass(frozen=True)
+class SelfplayTask:
+    """One self-play game: the lexicon (``lexfile`` a path, None for the bundled ENABLE), the
+    ruleset (a name or a ruleset's text, as ``load_ruleset`` reads), the game's seed, the
+    move-generation strategy, the end-of-game rule and the lexicon's name for the record."""
+
+    lexfile: str | None
+    ruleset: str
+    seed: int
+    strategy: str = "auto"
+    end_rule: str = DOUBLING
+    lexicon_name: str | None = None
+
+
+def task_lexicon(lexfile: str | None, ruleset: str) -> Any:
+    """The lexicon of a task, opened once per process (``parallel.per_process``)."""
+    from ..lexicons.source import open_lexicon
+
+    return per_process(("lexicon", lexfile, ruleset),
+                       lambda: open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset))
+
+
+def play_selfplay(task: SelfplayTask) -> dict[str, Any]:
+    """Play the task's game, replay its record through the referee, and return what a caller
+    keeps of it: the seed, the nicknames and scores (first mover first), the turns, how it
+    ended, whether the replay agrees, the GCG text and the positions the programs met."""
+    lexicon = task_lexicon(task.lexfile, task.ruleset)
+    result = selfplay(lexicon, task.ruleset, task.seed, task.strategy, task.end_rule, lexicon_name=task.lexicon_name)
+    report = check_replay(result, lexicon)
+    return {"seed": task.seed, "players": list(result.players), "scores": list(result.scores),
+            "turns": result.turns, "end": result.end, "replay_ok": result.agrees_with(report), "gcg": result.gcg,
+            "positions": [{"game": task.seed, **p} for p in result.positions]}
+
+
+__all__ = ["SelfplayTask", "play_selfplay", "task_lexicon"]
