@@ -13,6 +13,7 @@ MAX_WORD_TILES = 64  # the longest word any lexicon holds, and the most tiles a 
 MAX_COUNT = 1_000_000_000  # a count or limit of rows, words or plays (-n, --limit, --max-words): fits a C int
 MAX_SEED = 2**32 - 1  # a random seed (--seed): 32 bits, as most engines take
 MAX_WORKERS = 1_024  # local processes one command starts (--workers)
+MAX_MATCH_GAMES = 10_000_000  # games of one ``lexc match`` (each keeps a few numbers)
 MAX_GAMES = 10_000  # games of one ``lexc selfplay`` run (each keeps its positions in memory)
 MAX_REPEAT = 1_000  # runs of one benchmark figure (--repeat, --movegen-repeat)
 MAX_BUDGET_S = 86_400.0  # seconds of a benchmark's time budget (--budget): one day

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from ..limits import MAX_COUNT, MAX_GAMES, MAX_LINE_BYTES, MAX_SEED, MAX_WORKERS
+from ..limits import MAX_COUNT, MAX_GAMES, MAX_LINE_BYTES, MAX_MATCH_GAMES, MAX_SEED, MAX_WORKERS
 from ..plural import plural
 from . import common
 from .common import Bounded, Negative, emit, lexicon_file, lexicon_option, note
@@ -176,6 +176,68 @@ def selfplay(lexfile: str | None, ruleset: str | None, games: int, seed: int, st
         click.echo(f"lexc: error: the replay of game {seeds} disagrees with the game" if len(failed) == 1 else
                    f"lexc: error: the replays of games {seeds} disagree with the games", err=True)
         raise Negative()
+
+
+@click.command()
+@click.argument("player_a", metavar="A")
+@click.argument("player_b", metavar="B")
+@click.argument("lexfile", required=False)
+@common.ruleset_option("Ruleset: board, tiles, bingo.")
+@click.option("--games", default=200, show_default=True, type=Bounded(2, MAX_MATCH_GAMES),
+              help="How many games: an even number, each deal played twice with the seats swapped.")
+@click.option("--seed", default=0, show_default=True, type=Bounded(0, MAX_SEED),
+              help="Seed of the first deal (deal i uses SEED + i).")
+@click.option("--end-rule", type=click.Choice(["doubling", "add-and-subtract"]), default="doubling",
+              show_default=True, help="End-rack points: NASPA's doubling or WESPA's add-and-subtract.")
+@click.option("--workers", type=Bounded(1, MAX_WORKERS), default=None, metavar="N",
+              help="Local processes to play on [default: every core]; the games are the same whatever N.")
+@click.option("--scheduler", metavar="ADDRESS", help="Play on a Dask distributed cluster, e.g. tcp://10.0.0.1:8786.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output (with every game).")
+@lexicon_option
+def match(player_a: str, player_b: str, lexfile: str | None, ruleset: str | None, games: int, seed: int,
+          end_rule: str, workers: int | None, scheduler: str | None, as_json: bool, lexicon_opt: str | None) -> None:
+    """Play a match between the program players A and B in paired games (each deal played
+    twice, the seats swapped, so the luck of the draw cancels in each pair) and report A's mean
+    spread a game with its 95% confidence interval over the pairs, and each side's win rate (a
+    tie counts half). Players: greedy (the highest score), beginner. The same seed gives the
+    same match on one core, on every core (the default) or on a cluster (--scheduler).
+
+    Example: lexc match greedy beginner enable.dawg --games 200
+    """
+    import time
+
+    from ..game.match import match_games, play_match_game, summarise
+    from ..lexicons.source import check_listable, open_lexicon
+    from ..parallel import per_process, run_tasks
+
+    if games % 2:
+        raise click.UsageError(f"a match is played in pairs of games: give an even number of games, not {games}")
+    lexfile = lexicon_file(lexfile, lexicon_opt)
+    lexicon = open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset, progress=note)
+    ruleset = common.command_ruleset(lexicon, ruleset, lexfile)
+    check_listable(lexicon, lexfile or "the bundled lexicon")
+    path_given = os.path.abspath(lexfile) if lexfile else None
+    per_process(("lexicon", path_given, ruleset), lambda: lexicon)
+    tasks = match_games(path_given, ruleset, player_a, player_b, games, seed, end_rule,
+                        Path(lexfile).stem if lexfile else "ENABLE")
+    started = time.perf_counter()
+    bar = click.progressbar(length=games, label="match", file=sys.stderr) if common.on_terminal() else None
+    results = run_tasks(play_match_game, tasks, workers=workers, scheduler=scheduler,
+                        progress=(lambda done, total: bar.update(1)) if bar else None)
+    if bar:
+        bar.render_finish()
+    seconds = time.perf_counter() - started
+    report = {"a": player_a, "b": player_b, "seed": seed, **summarise(results), "seconds": round(seconds, 3),
+              "games_per_second": round(games / seconds, 2) if seconds else None}
+    if as_json:
+        return emit(report | {"results": results}, True)
+    low, high = report["ci95"]
+    click.echo(f"{player_a} vs {player_b}: {plural(games, 'game')} ({plural(report['pairs'], 'pair')}), "
+               f"seeds {seed}..{seed + report['pairs'] - 1}\n"
+               f"  mean spread {report['mean_spread']:+.2f} a game for {player_a}, 95% CI [{low:+.2f}, {high:+.2f}]\n"
+               f"  {player_a} wins {report['a_wins']}, {player_b} wins {report['b_wins']}, ties {report['ties']}; "
+               f"win rate {report['a_win_rate']:.1%} for {player_a}\n"
+               f"  mean score {report['a_mean_score']:.1f} to {report['b_mean_score']:.1f}  seconds {seconds:.2f}")
 
 
 @click.command()

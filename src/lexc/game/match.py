@@ -1,0 +1,128 @@
+"""Matches between two program players, in paired games: each deal (a seed: the bag's order,
+who draws first) is played twice with the players' seats swapped, so luck of the draw cancels
+in each pair. The match reports player A's mean spread a game with a 95% confidence interval
+(the pair is the unit: the mean of a pair's two spreads), and each player's win rate (a tie
+counts half).
+
+Players are named by a spec (``player_spec``): ``greedy`` (the highest score), ``beginner``
+(the middle of the ranking). Games are tasks for ``lexc.parallel``, so a match runs on every
+core or on a cluster with the same games, seed for seed.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import LexcError
+from .manager import DOUBLING, GameManager
+from .players import ProgramPlayer
+from .tasks import task_lexicon
+
+# Student's t, two-sided 95%, for 1..30 degrees of freedom (past 30: the normal's 1.96 is within 2%)
+T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+        2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+
+
+class MatchError(LexcError, ValueError):
+    """A player spec lexc does not know, or a match that cannot be played as asked."""
+
+
+PLAYERS: dict[str, Callable[[Any, str, str, str], Any]] = {
+    "greedy": lambda lexicon, ruleset, arg, nick: ProgramPlayer(lexicon, "auto", nick, f"lexc {nick}", level="greedy"),
+    "beginner": lambda lexicon, ruleset, arg, nick: ProgramPlayer(lexicon, "auto", nick, f"lexc {nick}",
+                                                                  level="beginner"),
+}
+
+
+def player_spec(spec: str) -> tuple[str, str]:
+    """A player spec split into its kind and its argument (``equity:FILE`` -> ``equity``,
+    ``FILE``); MatchError for a kind lexc does not know."""
+    kind, _, arg = spec.partition(":")
+    if kind not in PLAYERS:
+        raise MatchError(f"unknown player {spec!r} (known: {', '.join(PLAYERS)})")
+    return kind, arg
+
+
+def make_player(spec: str, lexicon: Any, ruleset: str, nick: str) -> Any:
+    """The program player a spec names, seated under ``nick``."""
+    kind, arg = player_spec(spec)
+    return PLAYERS[kind](lexicon, ruleset, arg, nick)
+
+
+@dataclass(frozen=True)
+class MatchGame:
+    """One game of a match: the deal's seed, and whether the seats are swapped (B on A's seat)."""
+
+    lexfile: str | None
+    ruleset: str
+    seed: int
+    a: str
+    b: str
+    swapped: bool
+    end_rule: str = DOUBLING
+    lexicon_name: str | None = None
+
+
+def nicknames(a: str, b: str) -> tuple[str, str]:
+    """GCG nicknames for the two specs: their kinds, told apart when they are the same."""
+    na, nb = (player_spec(s)[0] for s in (a, b))
+    return (f"{na}-A", f"{nb}-B") if na == nb else (na, nb)
+
+
+def play_match_game(game: MatchGame) -> dict[str, Any]:
+    """Play one game of a match; A's and B's scores, the turns and how it ended."""
+    lexicon = task_lexicon(game.lexfile, game.ruleset)
+    from ..ruleset import load_ruleset
+
+    nick_a, nick_b = nicknames(game.a, game.b)
+    a = make_player(game.a, lexicon, game.ruleset, nick_a)
+    b = make_player(game.b, lexicon, game.ruleset, nick_b)
+    players = [b, a] if game.swapped else [a, b]
+    result = GameManager(load_ruleset(game.ruleset), players, lexicon, game.seed, game.end_rule, game.lexicon_name,
+                         f"lexc match: seed {game.seed}{', swapped' if game.swapped else ''}").run()
+    by_nick = dict(zip(result.players, result.scores, strict=True))
+    return {"seed": game.seed, "swapped": game.swapped, "a": by_nick[nick_a], "b": by_nick[nick_b],
+            "turns": result.turns, "end": result.end}
+
+
+def match_games(lexfile: str | None, ruleset: str, a: str, b: str, games: int, seed: int = 0,
+                end_rule: str = DOUBLING, lexicon_name: str | None = None) -> list[MatchGame]:
+    """The games of a match of ``games`` games (an even number): deals ``seed`` .. ``seed +
+    games/2 - 1``, each played with A seated as dealt and then with the seats swapped."""
+    if games < 2 or games % 2:
+        raise MatchError(f"a match is played in pairs of games: give an even number of games, not {games}")
+    player_spec(a), player_spec(b)
+    return [MatchGame(lexfile, ruleset, seed + i, a, b, swapped, end_rule, lexicon_name)
+            for i in range(games // 2) for swapped in (False, True)]
+
+
+def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """A match's figures from its games' results (in ``match_games`` order): A's mean spread a
+    game, its 95% confidence interval over the pairs, and each side's wins, losses, ties and
+    win rate (a tie counts half)."""
+    pairs = [((g1["a"] - g1["b"]) + (g2["a"] - g2["b"])) / 2 for g1, g2 in zip(results[::2], results[1::2],
+                                                                                  strict=True)]
+    n = len(pairs)
+    mean = statistics.fmean(pairs)
+    if n > 1:
+        sd = statistics.stdev(pairs)
+        t = T975[n - 2] if n - 1 <= len(T975) else 1.96
+        half = t * sd / math.sqrt(n)
+    else:
+        sd, half = 0.0, math.inf
+    wins = sum(g["a"] > g["b"] for g in results)
+    ties = sum(g["a"] == g["b"] for g in results)
+    losses = len(results) - wins - ties
+    return {"games": len(results), "pairs": n, "mean_spread": mean, "ci95": [mean - half, mean + half],
+            "sd_pair_spread": sd, "a_wins": wins, "b_wins": losses, "ties": ties,
+            "a_win_rate": (wins + ties / 2) / len(results), "b_win_rate": (losses + ties / 2) / len(results),
+            "a_mean_score": statistics.fmean(g["a"] for g in results),
+            "b_mean_score": statistics.fmean(g["b"] for g in results)}
+
+
+__all__ = ["PLAYERS", "MatchError", "MatchGame", "make_player", "match_games", "nicknames", "play_match_game",
+           "player_spec", "summarise"]
