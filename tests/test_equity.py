@@ -1,5 +1,5 @@
 """Static equity (``lexc.equity``): MAGPIE's own evaluation of every move of the 100 built-in
-positions, and the rule on generated cases.
+positions, the rule on generated cases, the equity player and ``lexc moves --leaves``.
 
 The golden: ``../shared/interop/magpie/equity-enable-twl06.jsonl`` (and ``-bag0.jsonl``, the 16
 positions with at most 7 unseen tiles rerun with the opponent's rack given, so the bag is
@@ -7,7 +7,7 @@ empty), MAGPIE@183bebc4's ``gen`` of every move with its KWG of ENABLE (``TWL_EN
 words of up to 15 letters) and MAGPIE-DATA's ``TWL06.klv2``, read where they are
 (``tests/interop.py``). lexc, reading the same two files, must list the same moves, and give
 each the score, leave value and equity MAGPIE gives it. What MAGPIE lists differently, and
-how the comparison allows for it (``formats/equity.md`` states it too):
+how the comparison allows for it (``docs/equity.md`` states it too):
 
 - On the empty board MAGPIE lists each play once, across: lexc lists both directions, so the
   golden is compared with lexc's list across only (``mirror=False``), and the down plays are
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
@@ -38,6 +39,7 @@ from lexc import formats, native
 from lexc.alphabet import BLANK_FLAG
 from lexc.board.board import Board, parse_cgp
 from lexc.board.notation import THROUGH, parse_play
+from lexc.cli import main
 from lexc.equity import (
     MAGPIE,
     EquityError,
@@ -51,6 +53,8 @@ from lexc.equity import (
 from lexc.formats.foreign import read_foreign, recognise
 from lexc.formats.leaves import EXACT, LeaveTable, read_leaves
 from lexc.formats.magpie import is_vowel
+from lexc.game.manager import GameManager, check_replay
+from lexc.game.players import Action, ProgramPlayer, TurnView, action_of
 from lexc.ruleset import load_ruleset
 from lexc.wordlist import from_words
 
@@ -392,3 +396,161 @@ def test_equities_agree_with_a_brute_force_on_generated_rulesets(regime, tmp_pat
 
     check()
     assert seen["plays"] > 0 and seen["opening"] > 0
+
+
+# -- the equity player -----------------------------------------------------------------------
+
+@dataclass
+class Watched:
+    """A program player whose turns are kept: (the view, the action, the opponent's rack's
+    face value as the manager holds it)."""
+
+    inner: ProgramPlayer
+    manager: GameManager | None = None
+    turns: list = field(default_factory=list)
+
+    def __getattr__(self, name: str):
+        return getattr(self.inner, name)
+
+    def choose(self, view: TurnView) -> Action:
+        action = self.inner.choose(view)
+        manager = self.manager
+        assert manager is not None
+        self.turns.append((view, action, manager._value(1 - manager.on_turn)))
+        return action
+
+
+def test_the_equity_player_makes_the_best_candidate_and_its_games_replay(twl06):
+    """Equity players: each move made is the best candidate of the position as the player
+    sees it (with the bag empty, the opponent's rack valued as the manager holds it); they
+    exchange where that is best; the games end and replay through the referee."""
+    lexicon = magpie_enable(native.select())
+    kinds = Counter()
+    for seed in (3, 4):
+        watched = Watched(ProgramPlayer(lexicon, nick="equity1", level="equity", leaves=twl06))
+        other = ProgramPlayer(lexicon, nick="equity2", level="equity", leaves=twl06)
+        manager = GameManager(ENGLISH, [watched, other], lexicon, seed, lexicon_name="ENABLE")
+        watched.manager = manager
+        result = manager.run()
+        assert result.agrees_with(check_replay(result, lexicon))
+        for view, action, opponent_points in watched.turns:
+            situation = view.situation()
+            assert situation.bag == view.bag and situation.opponent_tiles == view.opponent_tiles
+            if not view.bag:
+                assert situation.opponent_points == opponent_points
+            best = candidates(view.board, view.rack, lexicon, twl06, situation=situation).best()
+            assert action == action_of(best)
+            kinds[best.kind] += 1
+    assert kinds["play"] > 20
+
+
+def test_the_equity_player_exchanges_and_passes_as_the_rule_says(twl06):
+    """A rack no placement helps: the player exchanges (bag full) or, with too few unseen
+    tiles, plays or passes; never exchanges when the rule does not allow it."""
+    lexicon = magpie_enable(native.select())
+    player = ProgramPlayer(lexicon, nick="eq", level="equity", leaves=twl06)
+    board = parse_cgp(f"{EMPTY} UUUVVWW/ 0/0 0", ENGLISH).board
+    view = TurnView(board, "UUUVVWW", (0, 0), 86, 7, 0, 1)
+    best = candidates(board, "UUUVVWW", lexicon, twl06, situation=view.situation()).best()
+    assert best.kind == "exchange" and player.choose(view) == action_of(best)
+    late = TurnView(board, "UUUVVWW", (0, 0), 3, 7, 0, 30)
+    assert player.choose(late).kind != "exchange"
+    with pytest.raises(ValueError, match="leave table"):
+        ProgramPlayer(lexicon, level="equity")
+
+
+# -- the command line -------------------------------------------------------------------------
+
+def run_main(capsys, *args) -> tuple[int, str, str]:
+    """``lexc.cli.main`` in-process: (exit status, stdout, stderr)."""
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as info:
+        main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return (0 if info.value.code is None else info.value.code), out, err
+
+
+def one_error_line(err: str, *fragments: str) -> None:
+    lines = err.splitlines()
+    assert "Traceback" not in err and len(lines) == 1 and lines[0].startswith("lexc: error: "), err
+    for fragment in fragments:
+        assert fragment in lines[0], err
+
+
+def test_moves_with_leaves_lists_equity_columns_ranked(capsys):
+    kwg = engine_file("magpie", "TWL_ENABLE.kwg")
+    code, out, _ = run_main(capsys, "moves", kwg, "--rack", "AEQSUZ?", "--leaves", EXAMPLE_LEAVES, "-n", "3")
+    assert code == 0
+    rows = [line.split() for line in out.splitlines()]
+    assert len(rows) == 3 and all(len(row) == 6 for row in rows)  # equity, score, value, leave, coordinate, word
+    assert [float(r[0]) for r in rows] == sorted((float(r[0]) for r in rows), reverse=True)
+    code, out, _ = run_main(capsys, "moves", kwg, "--rack", "AEQSUZ?", "--leaves", EXAMPLE_LEAVES, "--json")
+    listed = json.loads(out)
+    assert set(listed[0]) == {"move", "score", "leave", "leave_value", "equity", "adjustment"}
+    assert listed[-1] == {"move": "-", "score": 0, "leave": "AEQSUZ?", "leave_value": 0.0, "equity": None,
+                          "adjustment": None}
+    exchanges = [m for m in listed if m["move"].startswith("-") and m["move"] != "-"]
+    assert len(exchanges) == 2 ** 7 - 1
+    assert {"move": "-AEQUZ", "score": 0, "leave": "S?", "leave_value": 0.0, "equity": 0.0,
+            "adjustment": 0.0} in exchanges  # (S? is not in the table: 0)
+    keep = next(m for m in exchanges if m["move"] == "-AEQSUZ")
+    assert keep["leave"] == "?" and keep["equity"] == 25.5
+    code, plain, _ = run_main(capsys, "moves", kwg, "--rack", "AEQSUZ?", "-n", "3")
+    assert code == 0 and all(len(line.split()) == 3 for line in plain.splitlines())  # unchanged without --leaves
+
+
+def test_moves_with_leaves_reads_the_bag_from_the_cgp(capsys, tmp_path):
+    """A CGP with the opponent's rack and the bag empty: the endgame terms, no leave value."""
+    kwg = engine_file("magpie", "TWL_ENABLE.kwg")
+    item = json.loads(engine_lines("magpie", GOLDEN[1][0])[0])
+    cgp = item["cgp"]
+    code, out, _ = run_main(capsys, "moves", kwg, "--cgp", cgp, "--leaves",
+                            engine_file("magpie", "magpie-data", "TWL06.klv2"), "--json")
+    assert code == 0
+    listed = json.loads(out)
+    assert [(m["move"], m["equity"]) for m in listed] == [("8A (L)I", -28.0), ("-", None)]
+    assert listed[0]["leave"] == "Q" and listed[0]["leave_value"] is None and listed[0]["adjustment"] == -30.0
+    batch = tmp_path / "positions.jsonl"
+    batch.write_text(json.dumps({"cgp": cgp, "rack": item["rack"]}) + "\n", encoding="utf-8")
+    code, out, _ = run_main(capsys, "moves", kwg, "--batch", batch, "--leaves", EXAMPLE_LEAVES, "-n", "1")
+    assert code == 0 and json.loads(out) == {"count": 1, "moves": [listed[0]]}
+
+
+def test_moves_with_leaves_refuses_bad_input_in_one_line(capsys, tmp_path):
+    kwg = engine_file("magpie", "TWL_ENABLE.kwg")
+    other = tmp_path / "spanish.csv"
+    other.write_text("Ñ,1.5\n", encoding="utf-8")
+    code, _, err = run_main(capsys, "moves", kwg, "--rack", "AEINRST", "--leaves", other)
+    assert code == 2
+    one_error_line(err, "spanish.csv:1", "Ñ")
+    long = tmp_path / "long.csv"
+    long.write_text("ABCDEF,1.0\n", encoding="utf-8")
+    code, _, err = run_main(capsys, "moves", ROOT / "wordlists" / "tiny.txt", "-r", "tiny", "--rack", "CAT",
+                            "--leaves", long)
+    assert code == 2
+    one_error_line(err, "long.csv:1", "6 tiles", "tiny rack's 5")
+    words = tmp_path / "words.txt"
+    words.write_text("CAT\nDOG\n", encoding="utf-8")
+    code, _, err = run_main(capsys, "moves", kwg, "--rack", "AEINRST", "--leaves", words)
+    assert code == 2
+    one_error_line(err, "words.txt")
+    code, _, err = run_main(capsys, "moves", kwg, "--rack", "AEINRST", "--leaves-format", "klv2")
+    assert code == 2 and "--leaves" in err and "Traceback" not in err
+    code, _, err = run_main(capsys, "moves", kwg, "--rack", "AEINRST", "--leaves", tmp_path / "none.csv")
+    assert code == 2
+    one_error_line(err, "none.csv")
+
+
+def test_selfplay_and_play_take_the_equity_player(capsys, tmp_path):
+    kwg = engine_file("magpie", "TWL_ENABLE.kwg")
+    code, out, err = run_main(capsys, "selfplay", kwg, "--player", "equity", "--player", "greedy", "--leaves",
+                              EXAMPLE_LEAVES, "--seed", "2", "--json")
+    assert code == 0, err
+    game = json.loads(out)[0]
+    assert sorted(game["players"]) == ["equity1", "greedy2"] and game["replay_ok"]
+    code, _, err = run_main(capsys, "selfplay", kwg, "--player", "equity")
+    assert code == 2 and "--leaves" in err
+    code, _, err = run_main(capsys, "selfplay", kwg, "--leaves", EXAMPLE_LEAVES)
+    assert code == 2 and "--player equity" in err
+    code, _, err = run_main(capsys, "play", kwg, "--level", "equity", "--watch")
+    assert code == 2 and "--leaves" in err

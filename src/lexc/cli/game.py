@@ -113,13 +113,20 @@ def _show_position(report: Any, position: Any, show_board: bool, show_cgp: bool,
               help="Write each game as DIR/selfplay-SEED.gcg.")
 @click.option("--positions", "positions_out", type=click.Path(dir_okay=False), metavar="OUT.jsonl",
               help='Write every position met, {"game", "turn", "cgp", "rack"} per line.')
+@click.option("--player", "levels", multiple=True, type=click.Choice(["greedy", "equity"]), metavar="LEVEL",
+              help="The programs: greedy (the best-scoring play) or equity (the best static equity, with --leaves); "
+                   "once for both, twice for each seat [default: greedy].")
+@click.option("--leaves", "leaves_file", type=click.Path(dir_okay=False), metavar="FILE",
+              help="The leave-value file of an equity player (any format lexc leaves reads).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 @lexicon_option
 def selfplay(lexfile: str | None, ruleset: str | None, games: int, seed: int, strategy: str, end_rule: str,
-             out_dir: str | None, positions_out: str | None, as_json: bool, lexicon_opt: str | None) -> None:
-    """Greedy programs play complete games (a real bag, exchanges and passes, the standard end of
-    game); every game's GCG record is replayed through the referee (exit 1 if a replay
-    disagrees) and, with -o, written to DIR. The same seed gives the same games.
+             out_dir: str | None, positions_out: str | None, levels: tuple[str, ...], leaves_file: str | None,
+             as_json: bool, lexicon_opt: str | None) -> None:
+    """Programs play complete games (a real bag, exchanges and passes, the standard end of
+    game): greedy ones, or with --player equity --leaves FILE ones that make the move of the
+    best static equity; every game's GCG record is replayed through the referee (exit 1 if a
+    replay disagrees) and, with -o, written to DIR. The same seed gives the same games.
 
     Example: lexc selfplay enable.gaddawg --games 10 --seed 1 -o games --positions positions.jsonl
     """
@@ -128,17 +135,20 @@ def selfplay(lexfile: str | None, ruleset: str | None, games: int, seed: int, st
     from ..game.manager import selfplay as play_game
     from ..lexicons.source import check_listable, open_lexicon
 
+    seats = program_levels(levels, leaves_file)
     lexfile = lexicon_file(lexfile, lexicon_opt)
     lexicon = open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset, progress=note)
     ruleset = common.command_ruleset(lexicon, ruleset, lexfile)  # the lexicon's own unless -r says otherwise
     check_listable(lexicon, lexfile or "the bundled lexicon")  # the programs' plays grow with the lexicon
+    table = leave_table(leaves_file, ruleset)
     name = Path(lexfile).stem if lexfile else "ENABLE"
     summaries: list[dict[str, Any]] = []
     positions: list[dict[str, Any]] = []
     failed: list[int] = []
     bar = click.progressbar(length=games, label="self-play", file=sys.stderr) if common.on_terminal() else None
     for i in range(games):
-        result = play_game(lexicon, ruleset, seed + i, strategy, end_rule, lexicon_name=name)
+        result = play_game(lexicon, ruleset, seed + i, strategy, end_rule, lexicon_name=name, levels=seats,
+                           leaves=table)
         report = check_replay(result, lexicon)
         ok = result.agrees_with(report)
         path = None
@@ -171,6 +181,29 @@ def selfplay(lexfile: str | None, ruleset: str | None, games: int, seed: int, st
         raise Negative()
 
 
+def program_levels(levels: tuple[str, ...], leaves_file: str | None) -> tuple[str, str]:
+    """The two programs' levels from ``--player`` (none: greedy; once: both seats; twice: each
+    seat), checked against ``--leaves`` (an equity player needs one, and only it uses one)."""
+    if len(levels) > 2:
+        raise click.UsageError(f"--player given {len(levels)} times: once for both programs, or twice")
+    seats = (levels * 2)[:2] if levels else ("greedy", "greedy")
+    if "equity" in seats and leaves_file is None:
+        raise click.UsageError("an equity player needs a leave-value file: give --leaves FILE")
+    if leaves_file is not None and "equity" not in seats:
+        raise click.UsageError("--leaves is for an equity player: give --player equity")
+    return seats[0], seats[1]
+
+
+def leave_table(leaves_file: str | None, ruleset: str) -> Any:
+    """The leave table of ``--leaves`` under the ruleset (None without one)."""
+    if leaves_file is None:
+        return None
+    from ..formats.leaves import read_leaves
+    from ..ruleset import load_ruleset
+
+    return read_leaves(leaves_file, load_ruleset(ruleset))
+
+
 @click.command()
 @click.argument("lexfile", required=False)
 @common.ruleset_option("Ruleset: board, tiles, bingo.")
@@ -178,8 +211,11 @@ def selfplay(lexfile: str | None, ruleset: str | None, games: int, seed: int, st
               help="Seed of the deal [default: a random one, printed].")
 @click.option("--strategy", default="auto", show_default=True,
               help="The program's move generator: naive, appel-jacobson, gordon, shapiro-smith, or auto.")
-@click.option("--level", type=click.Choice(["greedy", "beginner"]), default="greedy", show_default=True,
-              help="greedy: the program's best-scoring play; beginner: the middle of its ranking.")
+@click.option("--level", type=click.Choice(["greedy", "beginner", "equity"]), default="greedy", show_default=True,
+              help="greedy: the program's best-scoring play; beginner: the middle of its ranking; equity: the move "
+                   "of the best static equity (with --leaves).")
+@click.option("--leaves", "leaves_file", type=click.Path(dir_okay=False), metavar="FILE",
+              help="The leave-value file of the equity level (any format lexc leaves reads).")
 @click.option("--name", default="you", show_default=True, help="Your nickname in the game record (no spaces).")
 @click.option("--end-rule", type=click.Choice(["doubling", "add-and-subtract"]), default="doubling",
               show_default=True, help="End-rack points: NASPA's doubling or WESPA's add-and-subtract.")
@@ -191,9 +227,9 @@ def selfplay(lexfile: str | None, ruleset: str | None, games: int, seed: int, st
 @click.option("--color/--no-color", default=None, help="Colour the board [default: on a colour terminal].")
 @click.option("--json", "as_json", is_flag=True, help="The game's summary as JSON at the end (the game on stderr).")
 @lexicon_option
-def play(lexfile: str | None, ruleset: str | None, seed: int | None, strategy: str, level: str, name: str,
-         end_rule: str, save: str | None, watch: bool, color: bool | None, as_json: bool,
-         lexicon_opt: str | None) -> None:
+def play(lexfile: str | None, ruleset: str | None, seed: int | None, strategy: str, level: str,
+         leaves_file: str | None, name: str, end_rule: str, save: str | None, watch: bool, color: bool | None,
+         as_json: bool, lexicon_opt: str | None) -> None:
     """Play a game against lexc in the terminal: type plays as 8H WORD (across) or H8 WORD
     (down), or pass, exchange TILES, check, anagram, hooks, hint, add, score, board, help, quit
     (Ctrl-C ends and saves the game as quit does).
@@ -213,9 +249,12 @@ def play(lexfile: str | None, ruleset: str | None, seed: int | None, strategy: s
         raise click.BadParameter("a nickname without spaces or ':', other than 'lexc'", param_hint="--name")
     if save is not None:  # refused before the game, not after it
         check_save_path(save)
+    program_levels((level,) if level == "equity" else (), leaves_file)
     lexfile = lexicon_file(lexfile, lexicon_opt)
     lexicon = open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset, progress=note)
-    rules = load_ruleset(common.command_ruleset(lexicon, ruleset, lexfile))  # the lexicon's own unless -r
+    used = common.command_ruleset(lexicon, ruleset, lexfile)  # the lexicon's own unless -r
+    rules = load_ruleset(used)
+    table = leave_table(leaves_file, used)
     check_listable(lexicon, lexfile or "the bundled lexicon")  # the programs' plays grow with the lexicon
     if seed is None:
         seed = _random.SystemRandom().randrange(1_000_000)
@@ -234,8 +273,8 @@ def play(lexfile: str | None, ruleset: str | None, seed: int | None, strategy: s
         return line
 
     session = Session(Console(ask, say, color), lexicon)
-    program = ProgramPlayer(lexicon, strategy, "lexc", f"lexc {level} player", level=level)
-    other = (ProgramPlayer(lexicon, strategy, "lexc2", f"lexc {level} player 2", level=level) if watch
+    program = ProgramPlayer(lexicon, strategy, "lexc", f"lexc {level} player", level=level, leaves=table)
+    other = (ProgramPlayer(lexicon, strategy, "lexc2", f"lexc {level} player 2", level=level, leaves=table) if watch
              else HumanPlayer(session, name, "human player"))
     name_tag = Path(lexfile).stem if lexfile else "ENABLE"
     manager = GameManager(rules, [other, program], lexicon, seed, end_rule, name_tag,
