@@ -534,6 +534,10 @@ def test_moves_with_leaves_refuses_bad_input_in_one_line(capsys, tmp_path):
     code, _, err = run_main(capsys, "moves", kwg, "--rack", "AEINRST", "--leaves", words)
     assert code == 2
     one_error_line(err, "words.txt")
+    code, _, err = run_main(capsys, "moves", ROOT / "wordlists" / "tiny.txt", "-r", "tiny", "--rack", "CAT",
+                            "--leaves", engine_file("magpie", "magpie-data", "TWL06.klv2"))  # leaves of 6 tiles
+    assert code == 2
+    one_error_line(err, "TWL06.klv2", "6 tiles", "tiny rack's 5")
     code, _, err = run_main(capsys, "moves", kwg, "--rack", "AEINRST", "--leaves-format", "klv2")
     assert code == 2 and "--leaves" in err and "Traceback" not in err
     code, _, err = run_main(capsys, "moves", kwg, "--rack", "AEINRST", "--leaves", tmp_path / "none.csv")
