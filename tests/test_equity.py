@@ -24,6 +24,7 @@ how the comparison allows for it (``docs/equity.md`` states it too):
 from __future__ import annotations
 
 import json
+import struct
 from collections import Counter
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
@@ -314,6 +315,39 @@ def test_sub_racks_are_numbered_once_each():
         assert sub.racks[sub.full - number] == bytes(sorted(rest.elements()))
     assert weights[0] == 0 and weights[5 | BLANK_FLAG] == weights[9 | BLANK_FLAG] == 1  # played through; a blank
     assert weights[2] == sub.size  # B is not on the rack: past every number
+
+
+@pytest.mark.skipif(not native.available(), reason="the compiled core is not built")
+def test_the_core_s_equities_refuse_what_they_cannot_sum():
+    """``equities`` (src/lexc/native/equity.c) sums a record's terms; it refuses bad
+    arguments, a record off the board and tiles past the terms, and leaves to Python (None)
+    a score it could not multiply within its bounds."""
+    from array import array
+
+    core = native.COMPILED.core
+    record = struct.pack("<qBBBB28s", 10, 7, 6, 0, 2, bytes([1, 2]))
+    place = array("i", [0] * 256)
+    place[1], place[2] = 1, 2
+    terms = array("q", [0, 100, 200, 300]).tobytes()
+    blob, best, places = core.equities(record, 1, place.tobytes(), terms, 1000, b"", b"", 15)
+    assert struct.unpack("<q", blob) == (10_300,) and best == 10_300 and struct.unpack("<q", places) == (0,)
+    vowel, penalties = bytes([0, 1] + [0] * 254), array("q", [-350] * 30).tobytes()
+    blob, _, _ = core.equities(record, 1, place.tobytes(), terms, 1000, vowel, penalties, 15)
+    assert struct.unpack("<q", blob) == (10_300 - 350,)  # the A on G8
+    assert core.equities(b"", 0, place.tobytes(), terms, 1000, b"", b"", 15) == (b"", None, b"")
+    bad = [(record, 2, place.tobytes(), terms, 1000, b"", b"", 15),  # more records than the buffer
+           (record, 1, place.tobytes()[:-4], terms, 1000, b"", b"", 15),  # 255 weights
+           (record, 1, array("i", [9] * 256).tobytes(), terms, 1000, b"", b"", 15),  # a weight past the terms
+           (record, 1, place.tobytes(), terms[:24], 1000, b"", b"", 15),  # tiles numbered past the terms
+           (record, 1, place.tobytes(), terms, 1000, vowel, penalties[:8], 15),  # penalties of another board
+           (struct.pack("<qBBBB28s", 10, 7, 14, 0, 2, bytes([1, 2])), 1, place.tobytes(), terms, 1000, b"", b"",
+            15),  # off the board
+           (record, 1, place.tobytes(), terms, 0, b"", b"", 15)]
+    for args in bad:
+        with pytest.raises(ValueError):
+            core.equities(*args)
+    huge = struct.pack("<qBBBB28s", 2**60, 7, 6, 0, 2, bytes([1, 2]))
+    assert core.equities(huge, 1, place.tobytes(), terms, 1000, b"", b"", 15) is None
 
 
 # -- generated cases: both backends and a brute force -------------------------------------------

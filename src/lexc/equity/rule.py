@@ -67,12 +67,14 @@ class EquityRule:
     """The parameters of a static equity rule, in milli-points; ``MAGPIE`` is MAGPIE's."""
 
     name: str = "magpie"
-    opening_hotspot_penalty: int = -700  # OPENING_HOTSPOT_PENALTY, -0.7 (static_eval_defs.h:6), halved a square
+    opening_hotspot_penalty: int = -700  # OPENING_HOTSPOT_PENALTY, -0.7 (static_eval_defs.h:6): half of it a
+    # premium step of each square beside a vowel (board.h:724-741)
     nonoutplay_leave_multiplier: int = 2  # NON_OUTPLAY_LEAVE_SCORE_MULTIPLIER_PENALTY (static_eval.h:49-51)
     nonoutplay_constant: int = 10_000  # NON_OUTPLAY_CONSTANT_PENALTY, 10 points (static_eval_defs.h:7)
     outplay_multiplier: int = 2  # going out earns twice the opponent's rack (static_eval.h:53-55)
     exchange_unseen_racks: int = 2  # exchanges while bag + opponent's rack >= 2 racks (move_gen.c:2920-2923)
-    peg_adjust: tuple[int, ...] = (0,) * 13  # by bag - tiles played + rack size (static_eval.h:15)
+    peg_adjust: tuple[int, ...] = (0,) * 13  # by bag - tiles played + rack size (static_eval.h:15; MAGPIE's
+    # RACK_SIZE, 7, is the ruleset's rack size here)
     pass_valued: bool = False  # MAGPIE never values the pass (move_gen.c:3176-3181): it ranks last
 
     def exchanges_allowed(self, situation: Situation, rack_size: int) -> bool:
