@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -37,12 +38,17 @@ from .reading import command_ruleset
                    "(when the bag holds a rack's worth) and the pass, scoring 0.")
 @click.option("--batch", type=click.Path(dir_okay=False), metavar="FILE.jsonl",
               help='One position per line, {"cgp": ..., "rack": ...}: one JSON line out per position.')
+@click.option("--leaves", "leaves_file", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Rank by static equity with this leave-value file (any format lexc leaves reads): each move's "
+                   "leave, leave value and equity, exchanges and the pass among the candidates.")
+@click.option("--leaves-format", type=click.Choice(["klv2", "klv", "klv16", "leaves-csv", "superleaves"]),
+              metavar="FORMAT", help="The --leaves file's format [default: the one its content looks like].")
 @lexicon_option
 @max_words_option
 def moves(lexfile: str | None, cgp: str | None, board_file: str | None, rack: str | None, ruleset: str | None,
           as_json: bool,
-          strategy: str, top: int | None, like: str, batch: str | None, lexicon_opt: str | None,
-          max_words: int) -> None:
+          strategy: str, top: int | None, like: str, batch: str | None, leaves_file: str | None,
+          leaves_format: str | None, lexicon_opt: str | None, max_words: int) -> None:
     """Every legal play for a position and rack, best first (score, then notation); exit 1
     (and "no play" on stderr) if there is none. --rack alone is on the empty board.
 
@@ -52,6 +58,14 @@ def moves(lexfile: str | None, cgp: str | None, board_file: str | None, rack: st
     how many there are and how they were counted. --count-like wolges (or magpie) lists and
     counts them as those engines do, for counts that compare.
 
+    With --leaves FILE the candidates are ranked by static equity, MAGPIE's rule (score plus
+    the leave's value while the bag holds tiles; the vowel penalty of the opening; at the end,
+    twice the opponent's rack for going out, twice the tiles kept plus 10 against): the columns
+    are equity, score, leave value, leave and move; every distinct exchange (while the bag
+    and the opponent's rack hold two racks' worth) and the pass (not valued: last) are listed
+    beside the placements. --count-like then only says whether the empty board's down plays
+    are listed.
+
     Example: lexc moves enable.dawg --cgp '15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0' -n 5
     """
     from ..board.board import PositionError, read_position
@@ -59,10 +73,15 @@ def moves(lexfile: str | None, cgp: str | None, board_file: str | None, rack: st
     from ..movegen import COUNTINGS, counted_plays
     from ..ruleset import load_ruleset
 
+    if leaves_format is not None and leaves_file is None:
+        raise click.UsageError("--leaves-format says how to read a --leaves file: give one")
     lexfile = lexicon_file(lexfile, lexicon_opt)
     lexicon = open_lexicon(lexfile, "dawg", ruleset, progress=note)
     ruleset = command_ruleset(lexicon, ruleset, lexfile)  # the lexicon's own unless -r says otherwise
     check_listable(lexicon, lexfile or "the bundled lexicon", max_words)  # plays grow with the lexicon
+    if leaves_file is not None:
+        return _equity_moves(lexicon, ruleset, leaves_file, leaves_format, cgp, board_file, rack, as_json, strategy,
+                             top, like, batch)
     if batch:
         from ..bench.moves import position_items
         from ..errors import LexcError
@@ -86,6 +105,53 @@ def moves(lexfile: str | None, cgp: str | None, board_file: str | None, rack: st
          + f" ({COUNTINGS[like].describe()})")
     if not shown:
         nothing_found("no play")
+
+
+def _equity_moves(lexicon: Any, ruleset: str, leaves_file: str, leaves_format: str | None, cgp: str | None,
+                  board_file: str | None, rack: str | None, as_json: bool, strategy: str, top: int | None, like: str,
+                  batch: str | None) -> None:
+    """``lexc moves --leaves``: the candidates ranked by equity (``lexc.equity.candidates``)."""
+    import json
+
+    from ..board.board import PositionError, read_position
+    from ..equity import candidates
+    from ..formats.leaves import read_leaves
+    from ..ruleset import load_ruleset
+
+    rules = load_ruleset(ruleset)
+    table = read_leaves(leaves_file, rules, leaves_format)
+    mirror = like == "lexc"
+    if batch:
+        from ..bench.moves import position_items
+        from ..errors import LexcError
+
+        for number, item in position_items(batch):
+            try:
+                position = read_position(rules, item["cgp"])
+                found = candidates(position.board, item.get("rack") or position.rack, lexicon, table,
+                                   opponent=position.racks[1] or None, strategy=strategy, mirror=mirror).ranked(top)
+            except (LexcError, ValueError) as exc:  # (a bad CGP or rack: named by its line)
+                raise PositionError(f"{batch}:{number}: {one_line(exc)}") from None
+            click.echo(json.dumps({"count": len(found), "moves": [c.as_dict() for c in found]}, ensure_ascii=False))
+        return
+    _rules, position, rack = position_args(cgp, board_file, rack, ruleset)
+    listed = candidates(position.board, rack, lexicon, table, opponent=position.racks[1] or None, strategy=strategy,
+                        mirror=mirror)
+    shown = listed.ranked(top)
+    width = max([len(c.leave) for c in shown] + [5])
+    emit([c.as_dict() for c in shown], as_json, "\n".join(
+        f"{_points(c.equity):>9}  {c.score:>4}  {_points(c.leave_value):>8}  {c.leave or '-':<{width}}  {c.notation}"
+        for c in shown))
+    note(f"lexc: {plural(len(listed), 'candidate')}" + (f", the best {len(shown):,} shown" if len(shown) < len(listed)
+                                                        else "")
+         + f" ranked by equity (MAGPIE's rule, leaves {leaves_file}; "
+         + ("placements both ways on the empty board" if mirror else "across only on a symmetric empty board")
+         + ", exchanges while allowed, the pass last)")
+
+
+def _points(value: float | None) -> str:
+    """A value in points to the thousandth, as the equity listing shows it ('-': none)."""
+    return "-" if value is None else f"{value:.3f}"
 
 
 @click.command(context_settings={"ignore_unknown_options": True})

@@ -113,20 +113,26 @@ def _show_position(report: Any, position: Any, show_board: bool, show_cgp: bool,
               help="Write each game as DIR/selfplay-SEED.gcg.")
 @click.option("--positions", "positions_out", type=click.Path(dir_okay=False), metavar="OUT.jsonl",
               help='Write every position met, {"game", "turn", "cgp", "rack"} per line.')
+@click.option("--player", "levels", multiple=True, type=click.Choice(["greedy", "equity"]), metavar="LEVEL",
+              help="The programs: greedy (the best-scoring play) or equity (the best static equity, with --leaves); "
+                   "once for both, twice for each seat [default: greedy].")
+@click.option("--leaves", "leaves_file", type=click.Path(dir_okay=False), metavar="FILE",
+              help="The leave-value file of an equity player (any format lexc leaves reads).")
 @click.option("--workers", type=Bounded(1, MAX_WORKERS), default=None, metavar="N",
               help="Local processes to play the games on [default: every core]; the games are the same whatever N.")
 @click.option("--scheduler", metavar="ADDRESS",
               help="Play the games on a Dask distributed cluster, e.g. tcp://10.0.0.1:8786 (pip install "
-                   "'lexc[cluster]'; every worker needs lexc and the lexicon file at the same path).")
+                   "'lexc[cluster]'; every worker needs lexc and the lexicon and leave files at the same paths).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 @lexicon_option
 def selfplay(lexfile: str | None, ruleset: str | None, games: int, seed: int, strategy: str, end_rule: str,
-             out_dir: str | None, positions_out: str | None, workers: int | None, scheduler: str | None,
-             as_json: bool, lexicon_opt: str | None) -> None:
-    """Greedy programs play complete games (a real bag, exchanges and passes, the standard end of
-    game); every game's GCG record is replayed through the referee (exit 1 if a replay
-    disagrees) and, with -o, written to DIR. The same seed gives the same games, on one core,
-    on all of them (the default) or on a cluster (--scheduler).
+             out_dir: str | None, positions_out: str | None, levels: tuple[str, ...], leaves_file: str | None,
+             workers: int | None, scheduler: str | None, as_json: bool, lexicon_opt: str | None) -> None:
+    """Programs play complete games (a real bag, exchanges and passes, the standard end of
+    game): greedy ones, or with --player equity --leaves FILE ones that make the move of the
+    best static equity; every game's GCG record is replayed through the referee (exit 1 if a
+    replay disagrees) and, with -o, written to DIR. The same seed gives the same games, on one
+    core, on all of them (the default) or on a cluster (--scheduler).
 
     Example: lexc selfplay enable.gaddawg --games 10 --seed 1 -o games --positions positions.jsonl
     """
@@ -135,14 +141,20 @@ def selfplay(lexfile: str | None, ruleset: str | None, games: int, seed: int, st
     from ..lexicons.source import check_listable, open_lexicon
     from ..parallel import per_process, run_tasks
 
+    seats = program_levels(levels, leaves_file)
     lexfile = lexicon_file(lexfile, lexicon_opt)
     lexicon = open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset, progress=note)
     ruleset = common.command_ruleset(lexicon, ruleset, lexfile)  # the lexicon's own unless -r says otherwise
     check_listable(lexicon, lexfile or "the bundled lexicon")  # the programs' plays grow with the lexicon
+    table = leave_table(leaves_file, ruleset)
     name = Path(lexfile).stem if lexfile else "ENABLE"
     path_given = os.path.abspath(lexfile) if lexfile else None
+    leaves_given = os.path.abspath(leaves_file) if leaves_file else None
     per_process(("lexicon", path_given, ruleset), lambda: lexicon)  # (this process, and the local workers it forks)
-    tasks = [SelfplayTask(path_given, ruleset, seed + i, strategy, end_rule, name) for i in range(games)]
+    if table is not None:
+        per_process(("leaves", leaves_given, ruleset), lambda: table)
+    tasks = [SelfplayTask(path_given, ruleset, seed + i, strategy, end_rule, name, seats, leaves_given)
+             for i in range(games)]
     bar = click.progressbar(length=games, label="self-play", file=sys.stderr) if common.on_terminal() else None
     played = run_tasks(play_selfplay, tasks, workers=workers, scheduler=scheduler,
                        progress=(lambda done, total: bar.update(1)) if bar else None)
@@ -178,6 +190,29 @@ def selfplay(lexfile: str | None, ruleset: str | None, games: int, seed: int, st
         raise Negative()
 
 
+def program_levels(levels: tuple[str, ...], leaves_file: str | None) -> tuple[str, str]:
+    """The two programs' levels from ``--player`` (none: greedy; once: both seats; twice: each
+    seat), checked against ``--leaves`` (an equity player needs one, and only it uses one)."""
+    if len(levels) > 2:
+        raise click.UsageError(f"--player given {len(levels)} times: once for both programs, or twice")
+    seats = (levels * 2)[:2] if levels else ("greedy", "greedy")
+    if "equity" in seats and leaves_file is None:
+        raise click.UsageError("an equity player needs a leave-value file: give --leaves FILE")
+    if leaves_file is not None and "equity" not in seats:
+        raise click.UsageError("--leaves is for an equity player: give --player equity")
+    return seats[0], seats[1]
+
+
+def leave_table(leaves_file: str | None, ruleset: str) -> Any:
+    """The leave table of ``--leaves`` under the ruleset (None without one)."""
+    if leaves_file is None:
+        return None
+    from ..formats.leaves import read_leaves
+    from ..ruleset import load_ruleset
+
+    return read_leaves(leaves_file, load_ruleset(ruleset))
+
+
 @click.command()
 @click.argument("player_a", metavar="A")
 @click.argument("player_b", metavar="B")
@@ -199,14 +234,15 @@ def match(player_a: str, player_b: str, lexfile: str | None, ruleset: str | None
     """Play a match between the program players A and B in paired games (each deal played
     twice, the seats swapped, so the luck of the draw cancels in each pair) and report A's mean
     spread a game with its 95% confidence interval over the pairs, and each side's win rate (a
-    tie counts half). Players: greedy (the highest score), beginner. The same seed gives the
-    same match on one core, on every core (the default) or on a cluster (--scheduler).
+    tie counts half). Players: greedy (the highest score), beginner (the middle of the
+    ranking), equity:FILE (the best static equity with FILE's leave values). The same seed
+    gives the same match on one core, on every core (the default) or on a cluster.
 
-    Example: lexc match greedy beginner enable.dawg --games 200
+    Example: lexc match equity:TWL06.klv2 greedy enable.dawg --games 2000
     """
     import time
 
-    from ..game.match import match_games, play_match_game, summarise
+    from ..game.match import match_games, play_match_game, resolved, summarise
     from ..lexicons.source import check_listable, open_lexicon
     from ..parallel import per_process, run_tasks
 
@@ -218,8 +254,8 @@ def match(player_a: str, player_b: str, lexfile: str | None, ruleset: str | None
     check_listable(lexicon, lexfile or "the bundled lexicon")
     path_given = os.path.abspath(lexfile) if lexfile else None
     per_process(("lexicon", path_given, ruleset), lambda: lexicon)
-    tasks = match_games(path_given, ruleset, player_a, player_b, games, seed, end_rule,
-                        Path(lexfile).stem if lexfile else "ENABLE")
+    tasks = match_games(path_given, ruleset, resolved(player_a, ruleset), resolved(player_b, ruleset), games, seed,
+                        end_rule, Path(lexfile).stem if lexfile else "ENABLE")
     started = time.perf_counter()
     bar = click.progressbar(length=games, label="match", file=sys.stderr) if common.on_terminal() else None
     results = run_tasks(play_match_game, tasks, workers=workers, scheduler=scheduler,
@@ -247,8 +283,11 @@ def match(player_a: str, player_b: str, lexfile: str | None, ruleset: str | None
               help="Seed of the deal [default: a random one, printed].")
 @click.option("--strategy", default="auto", show_default=True,
               help="The program's move generator: naive, appel-jacobson, gordon, shapiro-smith, or auto.")
-@click.option("--level", type=click.Choice(["greedy", "beginner"]), default="greedy", show_default=True,
-              help="greedy: the program's best-scoring play; beginner: the middle of its ranking.")
+@click.option("--level", type=click.Choice(["greedy", "beginner", "equity"]), default="greedy", show_default=True,
+              help="greedy: the program's best-scoring play; beginner: the middle of its ranking; equity: the move "
+                   "of the best static equity (with --leaves).")
+@click.option("--leaves", "leaves_file", type=click.Path(dir_okay=False), metavar="FILE",
+              help="The leave-value file of the equity level (any format lexc leaves reads).")
 @click.option("--name", default="you", show_default=True, help="Your nickname in the game record (no spaces).")
 @click.option("--end-rule", type=click.Choice(["doubling", "add-and-subtract"]), default="doubling",
               show_default=True, help="End-rack points: NASPA's doubling or WESPA's add-and-subtract.")
@@ -260,9 +299,9 @@ def match(player_a: str, player_b: str, lexfile: str | None, ruleset: str | None
 @click.option("--color/--no-color", default=None, help="Colour the board [default: on a colour terminal].")
 @click.option("--json", "as_json", is_flag=True, help="The game's summary as JSON at the end (the game on stderr).")
 @lexicon_option
-def play(lexfile: str | None, ruleset: str | None, seed: int | None, strategy: str, level: str, name: str,
-         end_rule: str, save: str | None, watch: bool, color: bool | None, as_json: bool,
-         lexicon_opt: str | None) -> None:
+def play(lexfile: str | None, ruleset: str | None, seed: int | None, strategy: str, level: str,
+         leaves_file: str | None, name: str, end_rule: str, save: str | None, watch: bool, color: bool | None,
+         as_json: bool, lexicon_opt: str | None) -> None:
     """Play a game against lexc in the terminal: type plays as 8H WORD (across) or H8 WORD
     (down), or pass, exchange TILES, check, anagram, hooks, hint, add, score, board, help, quit
     (Ctrl-C ends and saves the game as quit does).
@@ -282,9 +321,12 @@ def play(lexfile: str | None, ruleset: str | None, seed: int | None, strategy: s
         raise click.BadParameter("a nickname without spaces or ':', other than 'lexc'", param_hint="--name")
     if save is not None:  # refused before the game, not after it
         check_save_path(save)
+    program_levels((level,) if level == "equity" else (), leaves_file)
     lexfile = lexicon_file(lexfile, lexicon_opt)
     lexicon = open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset, progress=note)
-    rules = load_ruleset(common.command_ruleset(lexicon, ruleset, lexfile))  # the lexicon's own unless -r
+    used = common.command_ruleset(lexicon, ruleset, lexfile)  # the lexicon's own unless -r
+    rules = load_ruleset(used)
+    table = leave_table(leaves_file, used)
     check_listable(lexicon, lexfile or "the bundled lexicon")  # the programs' plays grow with the lexicon
     if seed is None:
         seed = _random.SystemRandom().randrange(1_000_000)
@@ -303,8 +345,8 @@ def play(lexfile: str | None, ruleset: str | None, seed: int | None, strategy: s
         return line
 
     session = Session(Console(ask, say, color), lexicon)
-    program = ProgramPlayer(lexicon, strategy, "lexc", f"lexc {level} player", level=level)
-    other = (ProgramPlayer(lexicon, strategy, "lexc2", f"lexc {level} player 2", level=level) if watch
+    program = ProgramPlayer(lexicon, strategy, "lexc", f"lexc {level} player", level=level, leaves=table)
+    other = (ProgramPlayer(lexicon, strategy, "lexc2", f"lexc {level} player 2", level=level, leaves=table) if watch
              else HumanPlayer(session, name, "human player"))
     name_tag = Path(lexfile).stem if lexfile else "ENABLE"
     manager = GameManager(rules, [other, program], lexicon, seed, end_rule, name_tag,

@@ -283,12 +283,17 @@ class GameManager:
 
 
 def selfplay(lexicon: Any, ruleset: Ruleset | str, seed: int = 0, strategy: str = "auto",
-             end_rule: str = DOUBLING, lexicon_name: str | None = None) -> GameResult:
-    """One game between two greedy programs (``greedy1`` and ``greedy2``, the draw deciding who
-    is ``#player1``), reproducible from the seed."""
+             end_rule: str = DOUBLING, lexicon_name: str | None = None, levels: tuple[str, str] = ("greedy", "greedy"),
+             leaves: Any = None) -> GameResult:
+    """One game between two programs at ``levels`` (``greedy1`` and ``greedy2`` by default,
+    the nickname being the level and the seat; the draw deciding who is ``#player1``),
+    reproducible from the seed; ``leaves`` is the leave table of an ``equity`` player."""
     ruleset = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
-    players = [ProgramPlayer(lexicon, strategy, f"greedy{i}", f"lexc greedy player {i}") for i in (1, 2)]
+    players = [ProgramPlayer(lexicon, strategy, f"{level}{i}", f"lexc {level} player {i}", level=level, leaves=leaves)
+               for i, level in enumerate(levels, 1)]
     description = f"lexc selfplay: seed {seed}, strategy {strategy}, end rule {end_rule}"
+    if tuple(levels) != ("greedy", "greedy"):
+        description += f", players {' and '.join(levels)}"
     return GameManager(ruleset, players, lexicon, seed, end_rule, lexicon_name, description).run()
 
 

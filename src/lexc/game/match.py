@@ -5,13 +5,15 @@ in each pair. The match reports player A's mean spread a game with a 95% confide
 counts half).
 
 Players are named by a spec (``player_spec``): ``greedy`` (the highest score), ``beginner``
-(the middle of the ranking). Games are tasks for ``lexc.parallel``, so a match runs on every
+(the middle of the ranking), ``equity:FILE`` (the best static equity with the leave values of
+FILE, any file ``lexc leaves`` reads: ``lexc.equity``). Games are tasks for ``lexc.parallel``, so a match runs on every
 core or on a cluster with the same games, seed for seed.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,7 +22,7 @@ from typing import Any
 from ..errors import LexcError
 from .manager import DOUBLING, GameManager
 from .players import ProgramPlayer
-from .tasks import task_lexicon
+from .tasks import task_leaves, task_lexicon
 
 # Student's t, two-sided 95%, for 1..30 degrees of freedom (past 30: the normal's 1.96 is within 2%)
 T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
@@ -31,20 +33,45 @@ class MatchError(LexcError, ValueError):
     """A player spec lexc does not know, or a match that cannot be played as asked."""
 
 
+def _equity(lexicon: Any, ruleset: str, arg: str, nick: str) -> Any:
+    if not arg:
+        raise MatchError("an equity player needs its leave values: equity:FILE (any file lexc leaves reads)")
+    return ProgramPlayer(lexicon, "auto", nick, f"lexc {nick}", level="equity", leaves=task_leaves(arg, ruleset))
+
+
 PLAYERS: dict[str, Callable[[Any, str, str, str], Any]] = {
     "greedy": lambda lexicon, ruleset, arg, nick: ProgramPlayer(lexicon, "auto", nick, f"lexc {nick}", level="greedy"),
     "beginner": lambda lexicon, ruleset, arg, nick: ProgramPlayer(lexicon, "auto", nick, f"lexc {nick}",
                                                                   level="beginner"),
+    "equity": _equity,
 }
 
 
 def player_spec(spec: str) -> tuple[str, str]:
     """A player spec split into its kind and its argument (``equity:FILE`` -> ``equity``,
-    ``FILE``); MatchError for a kind lexc does not know."""
+    ``FILE``); MatchError for a kind lexc does not know, or an equity player without a file."""
     kind, _, arg = spec.partition(":")
     if kind not in PLAYERS:
-        raise MatchError(f"unknown player {spec!r} (known: {', '.join(PLAYERS)})")
+        raise MatchError(f"unknown player {spec!r} (known: greedy, beginner, equity:FILE)")
+    if kind == "equity" and not arg:
+        raise MatchError("an equity player needs its leave values: equity:FILE (any file lexc leaves reads)")
+    if kind != "equity" and arg:
+        raise MatchError(f"player {kind} takes no argument, not {spec!r}")
     return kind, arg
+
+
+def resolved(spec: str, ruleset: str) -> str:
+    """A spec made ready for the workers: an equity player's file as an absolute path, read
+    (and so proven, and kept for this process and the workers it forks) here and now, so that
+    a bad file is refused before any game starts."""
+    kind, arg = player_spec(spec)
+    if kind != "equity":
+        return spec
+    path = os.path.abspath(arg)
+    if not os.path.isfile(path):
+        raise MatchError(f"{arg}: no such file")
+    task_leaves(path, ruleset)
+    return f"{kind}:{path}"
 
 
 def make_player(spec: str, lexicon: Any, ruleset: str, nick: str) -> Any:
@@ -125,4 +152,4 @@ def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 __all__ = ["PLAYERS", "MatchError", "MatchGame", "make_player", "match_games", "nicknames", "play_match_game",
-           "player_spec", "summarise"]
+           "player_spec", "resolved", "summarise"]

@@ -16,7 +16,8 @@ from .manager import DOUBLING, check_replay, selfplay
 class SelfplayTask:
     """One self-play game: the lexicon (``lexfile`` a path, None for the bundled ENABLE), the
     ruleset (a name or a ruleset's text, as ``load_ruleset`` reads), the game's seed, the
-    move-generation strategy, the end-of-game rule and the lexicon's name for the record."""
+    move-generation strategy, the end-of-game rule, the lexicon's name for the record, the two
+    programs' levels (``greedy``, ``equity``) and the leave-value file of an equity player."""
 
     lexfile: str | None
     ruleset: str
@@ -24,6 +25,8 @@ class SelfplayTask:
     strategy: str = "auto"
     end_rule: str = DOUBLING
     lexicon_name: str | None = None
+    levels: tuple[str, str] = ("greedy", "greedy")
+    leaves_file: str | None = None
 
 
 def task_lexicon(lexfile: str | None, ruleset: str) -> Any:
@@ -34,16 +37,27 @@ def task_lexicon(lexfile: str | None, ruleset: str) -> Any:
                        lambda: open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset))
 
 
+def task_leaves(leaves_file: str | None, ruleset: str) -> Any:
+    """The leave table of a task (None without a file), read once per process."""
+    if leaves_file is None:
+        return None
+    from ..formats.leaves import read_leaves
+    from ..ruleset import load_ruleset
+
+    return per_process(("leaves", leaves_file, ruleset), lambda: read_leaves(leaves_file, load_ruleset(ruleset)))
+
+
 def play_selfplay(task: SelfplayTask) -> dict[str, Any]:
     """Play the task's game, replay its record through the referee, and return what a caller
     keeps of it: the seed, the nicknames and scores (first mover first), the turns, how it
     ended, whether the replay agrees, the GCG text and the positions the programs met."""
     lexicon = task_lexicon(task.lexfile, task.ruleset)
-    result = selfplay(lexicon, task.ruleset, task.seed, task.strategy, task.end_rule, lexicon_name=task.lexicon_name)
+    result = selfplay(lexicon, task.ruleset, task.seed, task.strategy, task.end_rule, lexicon_name=task.lexicon_name,
+                      levels=task.levels, leaves=task_leaves(task.leaves_file, task.ruleset))
     report = check_replay(result, lexicon)
     return {"seed": task.seed, "players": list(result.players), "scores": list(result.scores),
             "turns": result.turns, "end": result.end, "replay_ok": result.agrees_with(report), "gcg": result.gcg,
             "positions": [{"game": task.seed, **p} for p in result.positions]}
 
 
-__all__ = ["SelfplayTask", "play_selfplay", "task_lexicon"]
+__all__ = ["SelfplayTask", "play_selfplay", "task_leaves", "task_lexicon"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -67,6 +67,21 @@ class Plays:
         as the engines count them)."""
         raise NotImplementedError
 
+    def fields(self) -> Iterator[tuple[int, int, int, bool, bytes]]:
+        """(score, row, col, down, tiles) of each play, in the order generated."""
+        raise NotImplementedError
+
+    def picked(self, indices: Sequence[int]) -> list[Any]:
+        """The plays at these places of the generated order, as ``Move`` objects, in the
+        order given."""
+        raise NotImplementedError
+
+    def equities(self, weights: native.Weights, reference: Callable[[], Sequence[int]]) -> native.Weighed:
+        """Each play's static equity (``lexc.equity``), in the order generated, and the best:
+        on the backend that made the plays, ``reference()`` (over ``fields``) defining the
+        answer."""
+        return native.Weighed.of(reference())
+
 
 class ListedPlays(Plays):
     """The pure-Python strategies' plays: a (score, notation, row, col, down, tiles) tuple
@@ -106,6 +121,18 @@ class ListedPlays(Plays):
     def across(self) -> ListedPlays:
         """The plays across only."""
         return ListedPlays(self.board, [play for play in self._listed if not play[4]])
+
+    def fields(self) -> Iterator[tuple[int, int, int, bool, bytes]]:
+        """(score, row, col, down, tiles) of each play, in the order generated."""
+        return ((score, row, col, down, tiles) for score, _, row, col, down, tiles in self._listed)
+
+    def picked(self, indices: Sequence[int]) -> list[Any]:
+        """The plays at these places, as ``Move`` objects."""
+        from . import Move
+
+        listed = self._listed
+        return [Move(score, notation, Play(row, col, down, tiles))
+                for score, notation, row, col, down, tiles in (listed[i] for i in indices)]
 
 
 class CorePlays(Plays):
@@ -147,6 +174,31 @@ class CorePlays(Plays):
         records = self.records
         kept = [records[i : i + RECORD] for i in range(0, self.count * RECORD, RECORD) if not records[i + DOWN]]
         return CorePlays(self.board, self.backend, b"".join(kept), len(kept), self.search_edges)
+
+    def fields(self) -> Iterator[tuple[int, int, int, bool, bytes]]:
+        """(score, row, col, down, tiles) of each record, in the order generated."""
+        for score, row, col, down, length, tiles in struct.iter_unpack("<qBBBB28s", self.records):
+            yield score, row, col, bool(down), tiles[:length]
+
+    def picked(self, indices: Sequence[int]) -> list[Any]:
+        """The plays at these places, as ``Move`` objects (their notations made by the core)."""
+        from . import Move
+
+        records = self.records
+        chosen = b"".join(records[i * RECORD : (i + 1) * RECORD] for i in indices)
+        board = self.board
+        notes = self.backend.notations(chosen, len(indices), b"".join(board.rows), board.size,
+                                       _tile_texts(board.ruleset.alphabet.labels))
+        out = []
+        for (score, row, col, down, length, tiles), note in zip(struct.iter_unpack("<qBBBB28s", chosen), notes,
+                                                                 strict=True):
+            out.append(Move(score, note, Play(row, col, bool(down), tiles[:length])))
+        return out
+
+    def equities(self, weights: native.Weights, reference: Callable[[], Sequence[int]]) -> native.Weighed:
+        """Each record's static equity, summed by the core, and the best."""
+        result: native.Weighed = self.backend.equities(self.records, self.count, weights, reference)
+        return result
 
     def _best(self, top: int | None) -> tuple[bytes, int]:
         """The records of the best ``top`` plays and those tied with the last of them (all

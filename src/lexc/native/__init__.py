@@ -65,7 +65,7 @@ if _core is None:
         print(f"lexc: warning: running on the pure-Python path (much slower): the compiled core {UNAVAILABLE}",
               file=sys.stderr)
 
-from .backend import Backend, CompiledBackend, GraphSpec, Position  # noqa: E402
+from .backend import Backend, CompiledBackend, GraphSpec, Position, Weighed, Weights  # noqa: E402
 from .errors import (  # noqa: E402
     AnswerCap,
     CoreError,
@@ -77,7 +77,8 @@ from .errors import (  # noqa: E402
 )
 
 __all__ = ["COMPILED", "PURE", "AnswerCap", "Backend", "CoreError", "GraphSpec", "MalformedGraph", "MalformedTable",
-           "Position", "TooDeep", "UnknownLayout", "UnsupportedWord", "available", "membership", "path_name", "select"]
+           "Position", "TooDeep", "UnknownLayout", "UnsupportedWord", "Weighed", "Weights", "available", "membership",
+           "path_name", "select"]
 
 PURE: Backend = Backend()  # the pure-Python backend (the reference)
 COMPILED: CompiledBackend | None = CompiledBackend(_core) if _core is not None else None

@@ -64,6 +64,40 @@ class Position:
     start: tuple[int, int]
 
 
+@dataclass(frozen=True)
+class Weights:
+    """What the static equity of a position's plays is computed from (``lexc.equity``): each
+    tile code's weight in the number of the tiles a play uses (256: ``place``), the term of
+    each such number (``terms``, in the rule's units), the units a point (``resolution``),
+    and on the opening each code's vowel flag (256 bytes, else empty) and the penalty of
+    each square of the start row and column (``penalties``: across by column, then down by
+    row, for a ``size`` x ``size`` board)."""
+
+    place: tuple[int, ...]
+    terms: tuple[int, ...]
+    resolution: int
+    size: int
+    vowel: bytes = b""
+    penalties: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Weighed:
+    """The static equities of a position's plays (``Backend.equities``): each play's, in the
+    order generated; the largest (None without a play) and the places where it is, ascending
+    (the best plays, found without a Python step a play on the compiled core)."""
+
+    values: Sequence[int]
+    best: int | None
+    places: Sequence[int]
+
+    @classmethod
+    def of(cls, values: Sequence[int]) -> Weighed:
+        """The equities, their largest and where it is."""
+        best = max(values, default=None)
+        return cls(values, best, [k for k, value in enumerate(values) if value == best])
+
+
 class Backend:
     """The pure-Python backend: every hot operation runs its reference. The compiled backend
     overrides the operations the core implements."""
@@ -111,6 +145,12 @@ class Backend:
         """Whether ``plays`` runs this strategy itself for a whole position over ``graph`` (what
         the bench reports; the move generator need not know)."""
         return False
+
+    def equities(self, records: bytes, count: int, weights: Weights,
+                 reference: Callable[[], Sequence[int]]) -> Weighed:
+        """The static equity of each of ``count`` play records (``lexc.equity``): the
+        reference's here."""
+        return Weighed.of(reference())
 
     def __repr__(self) -> str:
         return f"<backend: {self.name}>"
@@ -202,6 +242,24 @@ class CompiledBackend(Backend):
     def runs_whole(self, strategy: str, graph: Any) -> bool:
         """Appel & Jacobson's and Gordon's strategies over a graph of the core's own."""
         return strategy in CORE_STRATEGIES and isinstance(graph, self.core.Graph)
+
+    def equities(self, records: bytes, count: int, weights: Weights,
+                 reference: Callable[[], Sequence[int]]) -> Weighed:
+        """The static equity of each play record, summed by the core (an ``array('q')``), and
+        the best; the reference where a record is past the core's bounds (a crafted ruleset's
+        score)."""
+        from array import array
+
+        found = self.core.equities(records, count, array("i", weights.place).tobytes(),
+                                   array("q", weights.terms).tobytes(), weights.resolution, weights.vowel,
+                                   array("q", weights.penalties).tobytes(), weights.size)
+        if found is None:
+            return Weighed.of(reference())
+        blob, best, at = found
+        values, places = array("q"), array("q")
+        values.frombytes(blob)
+        places.frombytes(at)
+        return Weighed(values, best, places)
 
     def ranked(self, records: bytes, count: int, board: bytes, size: int, texts: tuple[bytes, ...],
                limit: int) -> tuple[list[str], list[int]]:
