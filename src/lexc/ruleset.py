@@ -285,7 +285,8 @@ def default_vowels(alphabet: Alphabet) -> tuple[int, ...]:
     def base(label: str) -> str:
         return "".join(c for c in unicodedata.normalize("NFD", label.upper()) if not unicodedata.combining(c))
 
-    return tuple(code for code, label in zip(alphabet.codes, alphabet.labels, strict=True) if base(label) in BASE_VOWELS)
+    pairs = zip(alphabet.codes, alphabet.labels, strict=True)
+    return tuple(code for code, label in pairs if base(label) in BASE_VOWELS)
 
 
 def _parse_vowels(source: str, labels: Any, alphabet: Alphabet) -> tuple[int, ...]:
