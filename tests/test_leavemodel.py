@@ -310,5 +310,5 @@ def test_lexc_learn_refuses_a_model_of_another_ruleset(capsys, tmp_path):
     model = tmp_path / "m.json"
     ModelFile(LinearModel.zero(TINY)).save(model)
     code, out, err = run_main(capsys, "learn", "--resume", model, "-r", "english", "--iterations", "0")
-    assert code == 2
+    assert code == 2 and out == ""
     assert_one_error_line(err, "a model for the tiny ruleset, not english")
