@@ -1258,6 +1258,7 @@ static int core_exec(PyObject *module) {
     if (anatrie_init(module) < 0) return -1;
     if (minimize_init(module) < 0) return -1;
     if (probability_init(module) < 0) return -1;
+    if (leaves_init(module) < 0) return -1;
     return 0;
 }
 

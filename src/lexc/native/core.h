@@ -183,5 +183,6 @@ int movegen_init(PyObject *module);
 int anatrie_init(PyObject *module);
 int minimize_init(PyObject *module);
 int probability_init(PyObject *module);
+int leaves_init(PyObject *module);
 
 #endif
