@@ -78,7 +78,7 @@ define sanitized_build
 endef
 SANITIZE_TESTS := test_native.py test_contract.py test_generated.py test_queries.py test_movegen.py test_alphabets.py \
     test_biglist.py test_kwg.py test_hostile.py test_forgery.py test_dawg.py test_gaddag.py test_study.py test_search.py \
-    test_probability.py test_equity.py
+    test_probability.py test_equity.py test_leaves_native.py
 
 sanitize: $(STAMP) ## the compiled core under AddressSanitizer and UndefinedBehaviorSanitizer: the agreement tests, then 20,000 fuzz cases (CASES= to change)
 	$(call sanitized_build,$(SANITIZE))
@@ -93,7 +93,7 @@ sanitize: $(STAMP) ## the compiled core under AddressSanitizer and UndefinedBeha
 # positions, hostile files) and QUICK_CASES fuzz cases, with Python allocating through malloc
 # (PYTHONMALLOC=malloc) so that AddressSanitizer also sees an overflow of a small Python buffer,
 # which pymalloc's arenas hide (make sanitize, ten times longer, keeps pymalloc).
-QUICK_TESTS := test_generated.py test_native.py test_contract.py test_movegen.py test_hostile.py test_equity.py
+QUICK_TESTS := test_generated.py test_native.py test_contract.py test_movegen.py test_hostile.py test_equity.py test_leaves_native.py
 
 sanitize-quick: $(STAMP) ## the quick sanitizer run (ASan + UBSan): the agreement tests on generated rulesets and the core's tests, then 3,000 fuzz cases (QUICK_CASES= to change)
 	$(call sanitized_build,$(SANITIZE_QUICK))

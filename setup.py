@@ -24,7 +24,8 @@ setup(
     ext_modules=[
         Extension(
             "lexc.native._core",
-            sources=[f"{NATIVE}/{name}.c" for name in ("_core", "movegen", "anatrie", "minimize", "probability", "equity")],
+            sources=[f"{NATIVE}/{name}.c"
+                     for name in ("_core", "movegen", "anatrie", "minimize", "probability", "equity", "leaves")],
             depends=[f"{NATIVE}/core.h", f"{NATIVE}/search.inc"],
             define_macros=[("Py_LIMITED_API", "0x030B0000")],
             py_limited_api=True,

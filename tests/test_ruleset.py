@@ -196,6 +196,11 @@ BAD = {
     "rack larger than the bag": (GOOD.replace("rack_size = 2", "rack_size = 6"), "rack_size"),
     "bad label": (GOOD.replace("B = [2, 3]", '"B*" = [2, 3]'), "bad tiles"),
     "duplicate label after folding": (GOOD.replace("B = [2, 3]", "a = [2, 3]"), "distinct"),
+    "vowels not an array": (GOOD.replace("tile_total = 5", 'tile_total = 5\nvowels = "A"'), "vowels must be an array"),
+    "vowel outside the alphabet": (GOOD.replace("tile_total = 5", 'tile_total = 5\nvowels = ["E"]'),
+                                   "'E' is not a label"),
+    "the blank as a vowel": (GOOD.replace("tile_total = 5", 'tile_total = 5\nvowels = ["?"]'), "the blank is neither"),
+    "a vowel twice": (GOOD.replace("tile_total = 5", 'tile_total = 5\nvowels = ["A", "a"]'), "twice"),
 }
 
 
@@ -210,6 +215,25 @@ def test_bad_ruleset_raises_one_line_error(tmp_path, case):
     assert "\n" not in message
     assert message.startswith(path + ": ")
     assert fragment in message
+
+
+def test_vowels_listed_or_by_default(tmp_path):
+    """A ruleset's vowels: the labels its ``vowels`` lists, else A, E, I, O, U with any accent;
+    the blank is neither vowel nor consonant."""
+    plain = load_ruleset(write(tmp_path, GOOD, "plain.toml"))
+    assert [plain.alphabet.label(c) for c in plain.vowels] == ["A"]
+    assert not plain.is_vowel(0) and not plain.is_vowel(plain.alphabet.code("B"))
+    listed = load_ruleset(write(tmp_path, GOOD.replace("tile_total = 5", 'tile_total = 5\nvowels = ["B"]'), "b.toml"))
+    assert [listed.alphabet.label(c) for c in listed.vowels] == ["B"] and not listed.is_vowel(1)
+    none = load_ruleset(write(tmp_path, GOOD.replace("tile_total = 5", "tile_total = 5\nvowels = []"), "n.toml"))
+    assert none.vowels == ()
+    assert load_ruleset("english").summary()["vowels"] == ["A", "E", "I", "O", "U"]
+    polish = load_ruleset("polish")
+    assert {polish.alphabet.label(c) for c in polish.vowels} == set("AĄEĘIOÓUY")  # (Y is a Polish vowel)
+    for name in available():  # every bundled ruleset lists its vowels (a letter may have no tile: Ü)
+        ruleset = load_ruleset(name)
+        assert "\nvowels = [" in ruleset.text and ruleset.vowels
+        assert any(ruleset.count(code) for code in ruleset.vowels)
 
 
 def test_unknown_name_and_missing_file(tmp_path):

@@ -76,6 +76,9 @@ class Ruleset:
     # (engine, the labels in the order the engine numbers its tiles, tile 1 first), for the
     # engines whose order is not the ruleset's own (``engine_orders`` in the TOML)
     engine_orders: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # the letter codes that are vowels (``vowels`` in the TOML; absent: A, E, I, O, U with any
+    # accent, ``default_vowels``): the leave models' vowel/consonant balance. The blank is neither.
+    vowels: tuple[int, ...] = ()
     _values: tuple[int, ...] = field(init=False, repr=False, compare=False)
     _counts: tuple[int, ...] = field(init=False, repr=False, compare=False)
     tile_values: tuple[int, ...] = field(init=False, repr=False, compare=False)  # by any board code, 0..255
@@ -88,6 +91,11 @@ class Ruleset:
     def value(self, code: int) -> int:
         """The point value of a letter code: 0 for the blank (code 0) and blank-designated codes."""
         return 0 if code & BLANK_FLAG else self._values[code]
+
+    def is_vowel(self, code: int) -> bool:
+        """Whether a letter code is a vowel (``vowels``); the blank (code 0) is neither vowel nor
+        consonant."""
+        return code in self.vowels
 
     def engine_order(self, engine: str) -> tuple[str, ...]:
         """The labels in the order ``engine`` numbers its tiles (tile 1 first): the TOML's
@@ -124,6 +132,7 @@ class Ruleset:
             "bingo_bonus": self.bingo_bonus,
             "board_size": self.board_size,
             "start": f"{row + 1}{chr(ord('A') + col)}",
+            "vowels": [self.alphabet.label(code) for code in self.vowels],
             "source": self.source,
         }
 
@@ -237,10 +246,12 @@ def _parse(source: str, data: bytes) -> Ruleset:
     except ValueError as e:  # an integer past Python's digit limit (4,300): tomllib lets int() raise
         raise _fail(source, f"an integer is too long to read ({e})") from None
     orders = doc.pop("engine_orders", {})  # (optional)
+    vowel_labels = doc.pop("vowels", None)  # (optional)
     _check_keys(source, doc, _TOP_KEYS, "")
     _check_keys(source, doc["board"], _BOARD_KEYS, "board.")
     alphabet, tiles, blanks = _parse_tiles(source, doc["tiles"])
     engine_orders = _parse_engine_orders(source, orders, alphabet)
+    vowels = _parse_vowels(source, vowel_labels, alphabet)
     total = sum(t.count for t in tiles) + blanks
     if doc["tile_total"] != total:
         raise _fail(source, f"tile_total is {doc['tile_total']} but the tiles add up to {total}")
@@ -259,8 +270,43 @@ def _parse(source: str, data: bytes) -> Ruleset:
         name=doc["name"], description=doc["description"], alphabet=alphabet, tiles=tiles,
         blanks=blanks, blank_value=0, rack_size=doc["rack_size"], bingo_bonus=doc["bingo_bonus"],
         board_size=len(premiums), premiums=premiums, start=start, board_rows=rows, source=source,
-        text=data.decode("utf-8"), engine_orders=engine_orders,
+        text=data.decode("utf-8"), engine_orders=engine_orders, vowels=vowels,
     )
+
+
+BASE_VOWELS = frozenset("AEIOU")
+
+
+def default_vowels(alphabet: Alphabet) -> tuple[int, ...]:
+    """The vowels of a ruleset that does not list them: the labels that are A, E, I, O or U
+    with any accent (``Á``, ``Ą``, ``Ö``), as MAGPIE's and Quackle's letter files mark them."""
+    import unicodedata
+
+    def base(label: str) -> str:
+        return "".join(c for c in unicodedata.normalize("NFD", label.upper()) if not unicodedata.combining(c))
+
+    pairs = zip(alphabet.codes, alphabet.labels, strict=True)
+    return tuple(code for code, label in pairs if base(label) in BASE_VOWELS)
+
+
+def _parse_vowels(source: str, labels: Any, alphabet: Alphabet) -> tuple[int, ...]:
+    """The optional ``vowels`` array: labels of the alphabet, each once (the blank is neither
+    vowel nor consonant); absent, ``default_vowels``."""
+    if labels is None:
+        return default_vowels(alphabet)
+    if not isinstance(labels, list) or not all(isinstance(label, str) for label in labels):
+        raise _fail(source, "vowels must be an array of the alphabet's labels")
+    codes = []
+    for label in labels:
+        if label == BLANK_CHAR:
+            raise _fail(source, "vowels: the blank is neither vowel nor consonant")
+        try:
+            codes.append(alphabet.code(label))
+        except (KeyError, ValueError):
+            raise _fail(source, f"vowels: {label[:20]!r} is not a label of the alphabet") from None
+    if len(set(codes)) != len(codes):
+        raise _fail(source, "vowels lists a label twice")
+    return tuple(sorted(codes))
 
 
 def _parse_engine_orders(source: str, orders: Any, alphabet: Alphabet) -> tuple[tuple[str, tuple[str, ...]], ...]:

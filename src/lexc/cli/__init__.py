@@ -2,7 +2,7 @@
 
 ``lexicons`` (build, convert, edit, export, synth), ``inspect`` (info, verify, dump, formats,
 rulesets, diff, stats), ``query`` (check, words, anagram, hooks, search), ``board`` (moves, judge),
-``game`` (replay, selfplay, match, play), ``bench`` and ``leaves`` (leave-value files); ``common``
+``game`` (replay, selfplay, match, play), ``bench`` and ``leaves`` (leave-value files: leaves, learn); ``common``
 holds what they share, ``reading`` how they read words, racks, files and the ruleset. Each
 command is a thin wrapper over one library function, which its ``--help`` names, and imports
 it when it runs: start-up imports only what the chosen command needs. The CLI is the top
@@ -71,6 +71,7 @@ LIBRARY = {
     "play": "lexc.game.interactive.play_game",
     "bench": "lexc.bench.runner.run_bench",
     "leaves": "lexc.formats.leaves.read_leaves and LeaveTable.value",
+    "learn": "lexc.leavemodel.learn (the model file: lexc.leavemodel.modelfile)",
 }
 
 

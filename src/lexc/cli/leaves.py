@@ -1,15 +1,22 @@
-"""The command that reads leave-value files: ``lexc leaves`` (a thin wrapper over
-``lexc.formats.leaves``; ``lexc convert`` converts them)."""
+"""The leave-value commands: ``lexc leaves`` reads leave files (a thin wrapper over
+``lexc.formats.leaves``; ``lexc convert`` converts them), ``lexc learn`` learns leave values
+by self-play (over ``lexc.leavemodel``). ``learn`` is a command of its own, not ``lexc leaves
+learn``: ``lexc leaves FILE`` takes a file name where a subcommand's name would go."""
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
 import click
 
+from ..limits import MAX_SEED
 from ..plural import plural
-from .common import count_option, emit
+from . import common
+from .common import Bounded, BoundedFloat, count_option, emit, lexicon_file, lexicon_option, note
+
+MAX_LEARN_GAMES = 10_000_000  # games an iteration (each game's observations are added, then dropped)
 
 LIKE = click.Choice(["wolges", "magpie"])
 
@@ -82,3 +89,112 @@ def leaves(file: str, racks: tuple[str, ...], listing: bool, like: str, limit: i
     emit(stats, as_json,
          f"{file}: {stats['format']}, {plural(stats['leaves'], 'leave')} ({lengths or 'none'}), "
          f"values {low} .. {high} points, precision {stats['precision']}, ruleset {stats['ruleset']}")
+
+
+LEAVE_SUFFIXES = {".klv2": "klv2", ".klv": "klv", ".klv16": "klv16", ".csv": "leaves-csv"}
+
+
+@click.command()
+@click.argument("lexfile", required=False)
+@common.ruleset_option("Ruleset: board, tiles, bingo, vowels.")
+@click.option("--games", default=100, show_default=True, type=Bounded(1, MAX_LEARN_GAMES),
+              help="Self-play games an iteration.")
+@click.option("--iterations", default=3, show_default=True, type=Bounded(0, 1000),
+              help="Iterations (play, then fit) to run; MAVEN's converged after three. 0 with --resume: only write "
+                   "--leaves.")
+@click.option("--seed", default=None, type=Bounded(0, MAX_SEED),
+              help="Base seed: game i of iteration t has a seed hashed from (SEED, t, i)  [default: 0, or --resume's].")
+@click.option("--workers", default=1, show_default=True, type=Bounded(1, 256),
+              help="Processes playing games; the model is the same byte for byte whatever their number.")
+@click.option("--out", type=click.Path(dir_okay=False), metavar="MODEL.json",
+              help="The model file, written after every iteration  [default: --resume's file].")
+@click.option("--resume", type=click.Path(dir_okay=False, exists=True), metavar="MODEL.json",
+              help="Go on from a model file (its weights, iteration, games and seed).")
+@click.option("--table", is_flag=True,
+              help="Learn the full table as well (every leave its own value, smoothed toward the linear model); "
+                   "--leaves then writes it.")
+@click.option("--leaves", "leaves_out", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Write the leave values: every leave of 1 to rack-size - 1 tiles (.klv2, .klv, .klv16, .csv).")
+@click.option("--to", "to_format", type=click.Choice(["klv2", "klv", "klv16", "leaves-csv"]),
+              help="--leaves's format  [default: by its extension].")
+@click.option("--ridge", default=1.0, show_default=True, type=BoundedFloat(1e-6, 1e9),
+              help="The ridge term of the least squares.")
+@click.option("--prior", default=50.0, show_default=True, type=BoundedFloat(0.0, 1e9),
+              help="With --table: observations' worth of trust in the linear model (the smoothing).")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
+@lexicon_option
+def learn(lexfile: str | None, ruleset: str | None, games: int, iterations: int, seed: int | None, workers: int,
+          out: str | None, resume: str | None, table: bool, leaves_out: str | None, to_format: str | None,
+          ridge: float, prior: float, as_json: bool, lexicon_opt: str | None) -> None:
+    """Learn leave values as MAVEN did: self-play games with the current evaluator (at first
+    every value 0), each turn's leave and the spread that followed it, a least-squares fit
+    of MAVEN's linear model (a value per tile, duplicate, triplicate, QU, vowel/consonant
+    count, U-with-Q-unseen, turnover), iterated. Progress on stderr (games, games a second,
+    the largest parameter change); the model file is written after every iteration, and
+    --resume goes on from it. --leaves compiles the model (or with --table the full table) to a
+    leave file any engine reads.
+
+    Example: lexc learn tiny.txt -r tiny --games 50 --iterations 3 --out tiny-model.json --leaves tiny.klv2
+    """
+    from ..formats.leaves import write_leaves
+    from ..leavemodel import TableStats, full_table, read_model
+    from ..leavemodel import learn as run
+    from ..leavemodel.learn import preload
+    from ..lexicons.source import check_listable, open_lexicon
+    from ..ruleset import load_ruleset, reference_of
+
+    if out is None and resume is None:
+        raise click.UsageError("give --out MODEL.json (or --resume MODEL.json)")
+    to_format = to_format or (LEAVE_SUFFIXES.get(os.path.splitext(leaves_out)[1].lower()) if leaves_out else None)
+    if leaves_out and to_format is None:
+        raise click.UsageError(f"{leaves_out}: say the leave file's format with --to (or name it .klv2, .klv, "
+                               ".klv16, .csv)")
+    lexfile = lexicon_file(lexfile, lexicon_opt)
+    state = read_model(resume, load_ruleset(ruleset) if ruleset else None) if resume else None
+    if state is not None and ruleset is None:
+        ruleset = reference_of(state.model.ruleset)
+    if state is not None and seed is not None and seed != state.seed:
+        raise click.UsageError(f"--seed {seed}: {resume} was learned with seed {state.seed}")
+    if table and state is not None and not state.table and iterations == 0:
+        raise click.UsageError(f"{resume} holds no full table: learn one with --table and at least one iteration")
+    lexicon = open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset, progress=note)
+    rules_ref = common.command_ruleset(lexicon, ruleset, lexfile)
+    rules = load_ruleset(rules_ref)
+    check_listable(lexicon, lexfile or "the bundled lexicon")
+    if lexicon.alphabet.labels != rules.alphabet.labels:
+        raise click.UsageError(f"the lexicon's alphabet is not the {rules.name} ruleset's")
+    preload(lexfile, reference_of(rules), lexicon)
+    name = os.path.basename(lexfile) if lexfile else "ENABLE"
+
+    def progress(p: Any) -> None:
+        if p.change is None:
+            if common.on_terminal():
+                click.echo(f"\riteration {p.iteration}: {p.games:,}/{p.total:,} games, {p.games_per_second:.1f} "
+                           f"games/s", err=True, nl=False)
+            return
+        click.echo(("\r" if common.on_terminal() else "") +
+                   f"iteration {p.iteration}: {plural(p.games, 'game')} ({p.games_per_second:.1f} games/s), "
+                   f"{plural(p.observations, 'observation')}, parameter change {p.change:.4g}, "
+                   f"rms error {p.rmse:.4g}", err=True)
+
+    state = run(rules, lexfile, games, iterations, seed or 0, workers, progress=progress, resume=state,
+                out=out or resume, table=table, ridge=ridge, prior=prior, lexicon_name=name)
+    report: dict[str, Any] = {"model": out or resume, "ruleset": rules.name, "lexicon": name,
+                              "iteration": state.iteration, "games": state.games,
+                              "observations": state.observations, "history": state.history,
+                              "parameters": state.model.parameters()}
+    if out and iterations == 0:
+        state.save(out)
+    if leaves_out:
+        assert to_format is not None
+        leave_table = (full_table(state.model, TableStats.from_text(state.model, state.table), state.prior)
+                       if table else state.model.table())
+        data, rounding = write_leaves(leave_table, to_format, rules)  # (learned values: rounding is no loss
+        from ..formats.container import write_atomic  # of the user's; the report has it)
+
+        write_atomic(leaves_out, data)
+        report["leaves"] = {"file": leaves_out, "format": to_format, "leaves": len(leave_table),
+                            "table": "full" if table else "linear", "rounding": rounding.as_dict()}
+    emit(report, as_json, f"{report['model']}: iteration {state.iteration}, {plural(state.games, 'game')}, "
+                          f"{plural(state.observations, 'observation')}"
+         + (f"; {leaves_out}: {plural(len(leave_table), 'leave')} ({to_format})" if leaves_out else ""))

@@ -103,8 +103,13 @@ class KlvGraph:
     the engines' ``count_words``): the rank of a leave is the sum, along its path, of the
     leaves before each edge taken in its list, and of the leaves ending above it."""
 
-    def __init__(self, edges: array[int], root: int, counts: list[int], to_engine: bytes):
+    def __init__(self, edges: array[int], root: int, counts: list[int], to_engine: bytes,
+                 backend: native.Backend | None = None):
+        from .. import native as core
+
         self.edges, self.root, self.counts, self.to_engine = edges, root, counts, to_engine
+        self.backend = backend if backend is not None else core.select()  # (the rank walk's: C or Python)
+        self._counts32: array[int] | None = None
 
     @classmethod
     def open(cls, edges: array[int], leaves: int, name: str, ruleset: Ruleset,
@@ -228,11 +233,21 @@ class KlvGraph:
         return out
 
     def rank(self, leave: bytes) -> int | None:
-        """The rank of a leave (lexc's codes, sorted) as wolges finds it: its tiles in the
-        engine's numbers, sorted, followed from the root; at each list the leaves of the
-        edges passed over are added, and one for each accepting edge taken; None when a tile
-        is missing or the last edge does not accept."""
-        tiles = sorted(leave.translate(self.to_engine))
+        """The rank of a leave (lexc's codes, sorted) as wolges finds it, on the graph's backend:
+        the compiled core's walk over the file's arrays, or ``rank_pure`` (its reference)."""
+        tiles = bytes(sorted(leave.translate(self.to_engine)))
+        if not tiles or not self.root:
+            return None
+        if not self.backend.compiled:
+            return self.rank_pure(tiles)
+        if self._counts32 is None:
+            self._counts32 = array("I", self.counts)
+        return self.backend.klv_rank(self.edges, self._counts32, self.root, tiles, lambda: self.rank_pure(tiles))
+
+    def rank_pure(self, tiles: bytes) -> int | None:
+        """The reference walk: the tiles (the engine's numbers, sorted) followed from the
+        root; at each list the leaves of the edges passed over are added, and one for each
+        accepting edge taken; None when a tile is missing or the last edge does not accept."""
         if not tiles:
             return None
         edges, counts = self.edges, self.counts

@@ -18,8 +18,9 @@ A leave's value is looked up in constant time: a table read from a KLV answers b
 engines' own lookup, the leave's rank in the stored graph (``klv.KlvGraph.rank``: a walk
 of at most rack-size steps over sibling lists of at most the alphabet's size), any other
 table by its dict. The rank walk runs on the arrays of the file as they are (edges, and the
-count of leaves below each edge), so a compiled lookup can take the same arrays behind
-``lexc.native``'s backend later without changing a caller (``LeaveTable.rank``).
+count of leaves below each edge): in the compiled core behind ``lexc.native``'s backend
+(``src/lexc/native/leaves.c``) when it is built, else in Python (``KlvGraph.rank_pure``, the
+reference).
 """
 
 from __future__ import annotations

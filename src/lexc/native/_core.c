@@ -1259,6 +1259,7 @@ static int core_exec(PyObject *module) {
     if (minimize_init(module) < 0) return -1;
     if (probability_init(module) < 0) return -1;
     if (equity_init(module) < 0) return -1;
+    if (leaves_init(module) < 0) return -1;
     return 0;
 }
 

@@ -134,6 +134,13 @@ class Backend:
         """Every word of an anagram trie's letter table, in file order."""
         return reference()
 
+    def klv_rank(self, edges: Any, counts: Any, root: int, tiles: bytes,
+                 reference: Callable[[], int | None]) -> int | None:
+        """A leave's rank in a proven KLV graph (``formats.klv.KlvGraph.rank``): ``edges`` and
+        ``counts`` u32 arrays (n and n + 1), ``tiles`` the engine's numbers sorted; None when
+        the leave is not stored."""
+        return reference()
+
     def plays(self, position: Position, graph: Any, strategy: str, roots: tuple[int, int], cap: int,
               wrap: Callable[[bytes, int, int], T], reference: Callable[[], T]) -> T:
         """Every play of a position: ``reference()`` (the strategy lane by lane, in Python)
@@ -225,6 +232,15 @@ class CompiledBackend(Backend):
         only says there is one)."""
         blob = self.core.scan_words(data, disk, letters)
         return reference() if blob is None else blob.split(b"\0")[:-1]
+
+    def klv_rank(self, edges: Any, counts: Any, root: int, tiles: bytes,
+                 reference: Callable[[], int | None]) -> int | None:
+        """The core's walk (``src/lexc/native/leaves.c``) over the same two arrays; the
+        reference for a leave of more than 255 tiles."""
+        if not tiles or len(tiles) > 255:
+            return reference()
+        rank: int = self.core.klv_rank(edges, counts, root, tiles)
+        return None if rank < 0 else rank
 
     def plays(self, position: Position, graph: Any, strategy: str, roots: tuple[int, int], cap: int,
               wrap: Callable[[bytes, int, int], T], reference: Callable[[], T]) -> T:

@@ -184,5 +184,6 @@ int anatrie_init(PyObject *module);
 int minimize_init(PyObject *module);
 int probability_init(PyObject *module);
 int equity_init(PyObject *module);
+int leaves_init(PyObject *module);
 
 #endif
