@@ -62,10 +62,12 @@ SANITIZE_QUICK := build/sanitize-quick
 ASAN_LIB := $(shell gcc -print-file-name=libasan.so 2>/dev/null)
 UBSAN_LIB := $(shell gcc -print-file-name=libubsan.so 2>/dev/null)
 # How a sanitized run is started: the sanitizers' runtimes preloaded (Python itself is not built
-# with them), the first error fatal, and a missing core an import error (no silent pure run).
+# with them), the first error fatal, and a missing core an import error (no silent pure run); the
+# engines' files read where they are (the copy of the tree under build/ is not beside ../shared).
 SANITIZED_ENV := env LD_PRELOAD="$(ASAN_LIB) $(UBSAN_LIB)" \
     ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:allocator_may_return_null=1:soft_rss_limit_mb=3072 \
-    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 LEXC_REQUIRE_CORE=1
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 LEXC_REQUIRE_CORE=1 \
+    LEXC_INTEROP="$(or $(LEXC_INTEROP),$(abspath $(CURDIR)/../shared/interop))"
 # A sanitized build of the core, in its own copy of the tree ($(1)). CFLAGS=-fno-wrapv undoes
 # the -fwrapv that Python's own CFLAGS hand every extension build: with it a signed overflow in
 # the core is defined behaviour and UBSan never reports one.

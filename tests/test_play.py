@@ -331,3 +331,26 @@ def test_ctrl_c_ends_and_saves_the_game_like_quit(tmp_path):
     game = parse_gcg(saved.read_text(encoding="utf-8"))
     assert [e.kind for e in game.events if game.players[e.player][0] == "you"] == [PASS]
     assert replay(saved.read_text(encoding="utf-8"), lexicon).ok
+
+
+def test_hint_ranks_by_equity_with_a_leave_file(tmp_path):
+    """With --level equity --leaves FILE, hint lists the best moves by equity (lexc.equity's own
+    ranking of the person's position), each with its score, leave and the leave's value."""
+    from lexc.equity import candidates
+    from lexc.formats.leaves import read_leaves
+    from lexc.lexicons.source import open_lexicon
+
+    leaves = tmp_path / "leaves.csv"
+    leaves.write_text("?,25.0\nS,8.0\nE,1.5\nQ,-7.0\nES,9.0\n")
+    lexicon = open_lexicon(str(TINY))
+    seed = person_first_seed(lexicon)
+    rack = GameManager(ENGLISH, [Scripted(lexicon), ProgramPlayer(lexicon, nick="lexc")], lexicon, seed).rack(0)
+    ranked = candidates(Board.empty(ENGLISH), rack, lexicon, read_leaves(leaves, ENGLISH)).ranked(3)
+    result = play(TINY, "--seed", seed, "--save", tmp_path / "h.gcg", "--no-color", "--level", "equity",
+                  "--leaves", leaves, input="hint 3\nquit\ny\n")
+    assert result.exit_code == 0, result.output
+    told = result.output.splitlines()
+    start = told.index(next(line for line in told if line.endswith("equity score  leave value  move")))
+    shown = told[start + 1: start + 4]
+    assert [line.split()[-1] for line in shown] == [c.notation.split()[-1] for c in ranked]
+    assert [float(line.split()[0]) for line in shown] == [round(c.equity, 2) for c in ranked]

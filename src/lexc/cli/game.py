@@ -344,7 +344,7 @@ def play(lexfile: str | None, ruleset: str | None, seed: int | None, strategy: s
             click.echo(file=out)
         return line
 
-    session = Session(Console(ask, say, color), lexicon)
+    session = Session(Console(ask, say, color), lexicon, leaves=table)
     program = ProgramPlayer(lexicon, strategy, "lexc", f"lexc {level} player", level=level, leaves=table)
     other = (ProgramPlayer(lexicon, strategy, "lexc2", f"lexc {level} player 2", level=level, leaves=table) if watch
              else HumanPlayer(session, name, "human player"))

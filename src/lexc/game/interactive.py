@@ -46,6 +46,7 @@ HELP = """commands:
   anagram [LETTERS]   the words your rack (or LETTERS, ? a blank) makes, longest first
   hooks WORD          the letters that go before and after a word
   hint [N]            the N best plays for your rack (5 if no N), with their scores
+                      (with --leaves: the N best moves by equity, leave and its value)
   add WORD            add a word to this game's lexicon (asks first; the saved game notes it)
   score               the scores, the bag and the unseen tiles
   board               show the board again
@@ -166,6 +167,7 @@ class Session:
     lexicon: Any
     manager: GameManager | None = None
     added: list[str] = field(default_factory=list)
+    leaves: Any = None  # a leave table: hints ranked by equity (lexc.equity), with the leave and its value
 
     @property
     def commands(self) -> dict[str, Callable[[TurnView, list[str]], None]]:
@@ -205,12 +207,15 @@ class Session:
 
     def hint(self, view: TurnView, rest: list[str]) -> None:
         """The best plays for the rack on this board (the program's own move generator), with
-        their scores: ``hint`` the top 5, ``hint N`` the top N."""
+        their scores: ``hint`` the top 5, ``hint N`` the top N. With a leave table, the best
+        moves by equity (exchanges and the pass among them), with score, leave and its value."""
         from ..movegen import generate_plays
 
         if len(rest) > 1 or (rest and not (rest[0].isascii() and rest[0].isdigit() and 0 < int(rest[0]) <= 100)):
             return self.console.say("hint how many? e.g. hint, or hint 10 (at most 100)")
         top = int(rest[0]) if rest else 5
+        if self.leaves is not None:
+            return self.console.say(equity_hint(view, self.lexicon, self.leaves, top))
         best = generate_plays(view.board, view.rack, self.lexicon).pairs(top)[:top]
         if not best:
             return self.console.say(f"no play for {view.rack}: pass or exchange")
@@ -276,6 +281,20 @@ class Session:
             return word in self.lexicon
         except ValueError:
             return False
+
+
+def equity_hint(view: TurnView, lexicon: Any, leaves: Any, top: int) -> str:
+    """The ``top`` moves by equity for the player on turn (``lexc.equity.candidates``, the game
+    as the view shows it), one a line: equity, score, leave value, leave, move."""
+    from ..equity import candidates
+
+    ranked = candidates(view.board, view.rack, lexicon, leaves, situation=view.situation()).ranked(top)
+    lines = ["equity score  leave value  move"]
+    for c in ranked:
+        equity = "-" if c.equity is None else f"{c.equity:.2f}"
+        value = "-" if c.leave_value is None else f"{c.leave_value:.2f}"
+        lines.append(f"{equity:>6} {c.score:>5}  {c.leave or '-':<7} {value:>5}  {c.notation}")
+    return "\n".join(lines)
 
 
 def play_game(manager: GameManager, session: Session) -> str:
