@@ -73,7 +73,7 @@ SANITIZED_ENV := env LD_PRELOAD="$(ASAN_LIB) $(UBSAN_LIB)" \
 # the core is defined behaviour and UBSan never reports one.
 define sanitized_build
 	rm -rf $(1) && mkdir -p $(1)
-	cp -r src tests tools wordlists formats setup.py pyproject.toml $(1)/
+	cp -r src tests tools wordlists formats docs setup.py pyproject.toml $(1)/
 	rm -f $(1)/src/lexc/native/*.so
 	cd $(1) && CFLAGS=-fno-wrapv LEXC_SANITIZE=address,undefined ../../$(BIN)/python setup.py -q build_ext --inplace 2>&1 | grep -v "Warning\|warn(" || true
 	test -f $(1)/src/lexc/native/_core.abi3.so  # the sanitized build must exist: no silent pure-Python run
