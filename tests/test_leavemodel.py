@@ -215,6 +215,32 @@ def test_a_turn_s_future_spread_is_what_the_game_record_says(tiny_lexicon):
         assert all(len(o.leave) < TINY.rack_size for o in record.observations)
 
 
+def test_from_all_zeros_the_equity_player_is_the_score_only_player(tiny_lexicon):
+    """Every value 0: while the bag holds tiles, past the opening, and with a play scoring
+    points, the equity player makes the greedy player's play (the highest score, ties the
+    first in notation order); with none it exchanges the first of its exchanges in notation
+    order (one tile), where greedy exchanges the whole rack."""
+    zero = LinearModel.zero(TINY).leaves()
+    greedy = ProgramPlayer(tiny_lexicon, nick="g")
+    compared = exchanged = 0
+    for seed in range(8):
+        players = [ProgramPlayer(tiny_lexicon, nick=f"p{i}", level="equity", leaves=zero) for i in (1, 2)]
+        manager = GameManager(TINY, players, tiny_lexicon, seed)
+        while not manager.over:
+            view = manager.view()
+            action = manager.players[manager.on_turn].choose(view)
+            if view.bag and not view.board.is_empty():
+                expected = greedy.choose(view)
+                if expected.kind == PLAY:
+                    assert action == expected
+                    compared += 1
+                elif action.kind == EXCHANGE:
+                    assert len(action.tiles.replace("?", "x")) == 1
+                    exchanged += 1
+            manager.submit(action)
+    assert compared > 20
+
+
 def test_exchanges_are_observed_with_what_they_kept(tiny_lexicon):
     """A model that dislikes every tile makes the equity player exchange: those turns are
     observations of the tiles kept, placements' of theirs; a turn with the bag empty is not."""
@@ -378,3 +404,16 @@ def test_lexc_learn_refuses_a_model_of_another_ruleset(capsys, tmp_path):
     code, out, err = run_main(capsys, "learn", "--resume", model, "-r", "english", "--iterations", "0")
     assert code == 2 and out == ""
     assert_one_error_line(err, "a model for the tiny ruleset, not english")
+
+
+def test_lexc_learn_refuses_to_go_on_with_another_player_s_model(capsys, tmp_path):
+    from test_cli import assert_one_error_line, run_main
+
+    model = tmp_path / "m.json"
+    ModelFile(LinearModel.zero(TINY), player="leave").save(model)
+    code, out, err = run_main(capsys, "learn", TINY_LIST, "--resume", model, "--games", "2", "--iterations", "1")
+    assert code == 2 and out == ""
+    assert_one_error_line(err, "learned with the 'leave' player")
+    code, out, err = run_main(capsys, "learn", TINY_LIST, "--resume", model, "--iterations", "0", "--leaves",
+                              tmp_path / "t.csv")
+    assert code == 0, err

@@ -251,8 +251,9 @@ def learn(ruleset: Ruleset, lexicon: str | None, games: int, iterations: int, se
     if resume is not None:
         seed, ridge, player, prior_sd = state.seed, state.ridge, state.player, state.prior_sd
         state.games_per_iteration, state.prior = games, prior
-    if player not in PLAYERS:
-        raise ValueError(f"a model learned by the {player!r} player; lexc learns with {', '.join(PLAYERS)}")
+    if iterations and player not in PLAYERS:
+        raise ValueError(f"a model learned with the {player!r} player: lexc learns with {', '.join(PLAYERS)} "
+                         f"(start a new model)")
     ref = reference_of(state.model.ruleset)
     features = state.model.features
     for _ in range(iterations):
