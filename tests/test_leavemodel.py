@@ -289,6 +289,19 @@ def test_the_fit_is_the_posterior_mean_around_the_last_values():
     assert used == 2.5 and fixed == eq.solve(2.5, free=[4])
 
 
+def test_a_change_is_measured_in_standard_errors():
+    from lexc.leavemodel.learn import change_in_sd
+
+    eq = NormalEquations(3)
+    for _ in range(96):
+        eq.add({0: 1.0, 2: 1.0}, 0.0)
+    for _ in range(21):
+        eq.add({1: 1.0, 2: 1.0}, 0.0)
+    # weight 0: seen 96 times, +4 ridge: se = 10 / 10; weight 1: 21 + 4: se = 10 / 5; the bias aside
+    assert change_in_sd(eq, [2.0, 3.0, 50.0], [0.0, 0.0, 0.0], 4.0, 10.0, 2) == pytest.approx(max(2.0, 1.5))
+    assert change_in_sd(eq, [0.5, 6.0, 0.0], [0.0, 0.0, 0.0], 4.0, 10.0, 2) == pytest.approx(3.0)
+
+
 def test_game_seeds_depend_on_base_iteration_and_index():
     seeds = {game_seed(b, t, i) for b in (0, 1) for t in (1, 2) for i in range(5)}
     assert len(seeds) == 20 and game_seed(0, 1, 0) == game_seed(0, 1, 0)

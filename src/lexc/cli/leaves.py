@@ -183,7 +183,8 @@ def learn(lexfile: str | None, ruleset: str | None, games: int, iterations: int,
             return
         click.echo(("\r" if common.on_terminal() else "") +
                    f"iteration {p.iteration}: {plural(p.games, 'game')} ({p.games_per_second:.1f} games/s), "
-                   f"{plural(p.observations, 'observation')}, parameter change {p.change:.4g}, "
+                   f"{plural(p.observations, 'observation')}, parameter change {p.change:.4g} "
+                   f"({p.change_sd:.2g} sd), "
                    f"rms error {p.rmse:.4g}", err=True)
 
     try:
