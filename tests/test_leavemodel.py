@@ -430,3 +430,10 @@ def test_lexc_learn_refuses_to_go_on_with_another_player_s_model(capsys, tmp_pat
     code, out, err = run_main(capsys, "learn", TINY_LIST, "--resume", model, "--iterations", "0", "--leaves",
                               tmp_path / "t.csv")
     assert code == 0, err
+
+
+def test_lexc_learn_s_default_prior_is_the_library_s():
+    from lexc.cli.leaves import DEFAULT_PRIOR_SD as CLI_DEFAULT
+    from lexc.leavemodel import DEFAULT_PRIOR_SD
+
+    assert CLI_DEFAULT == DEFAULT_PRIOR_SD

@@ -11,12 +11,12 @@ from typing import Any
 
 import click
 
-from ..leavemodel.learn import DEFAULT_PRIOR_SD
 from ..limits import MAX_SEED, MAX_WORKERS
 from ..plural import plural
 from . import common
 from .common import Bounded, BoundedFloat, count_option, emit, lexicon_file, lexicon_option, note
 
+DEFAULT_PRIOR_SD = 10.0  # (lexc.leavemodel.learn.DEFAULT_PRIOR_SD, not imported at start-up; a test holds them equal)
 MAX_LEARN_GAMES = 10_000_000  # games an iteration (each game's observations are added, then dropped)
 
 LIKE = click.Choice(["wolges", "magpie"])
