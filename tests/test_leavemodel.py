@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from lexc.formats.errors import FormatError
 from lexc.formats.leaves import drawable_leaves, loads_leaves, write_leaves
 from lexc.game.gcg import EXCHANGE, PLAY
 from lexc.game.manager import GameManager
+from lexc.game.players import ProgramPlayer
 from lexc.leavemodel import (
     Features,
     FitError,
@@ -22,13 +24,14 @@ from lexc.leavemodel import (
     NormalEquations,
     TableStats,
     cholesky_solve,
+    fit_weights,
     full_table,
     game_seed,
     learn,
     loads_model,
     play_game,
 )
-from lexc.leavemodel.learn import LeavePlayer, preload
+from lexc.leavemodel.learn import preload
 from lexc.leavemodel.modelfile import ModelFile
 from lexc.lexicons.source import open_lexicon
 from lexc.ruleset import available, load_ruleset
@@ -198,7 +201,7 @@ def test_a_turn_s_future_spread_is_what_the_game_record_says(tiny_lexicon):
     model = random_model(TINY, 9)
     for seed in range(5):
         record = play_game(GameTask("tiny", TINY_LIST, seed, tuple(model.weights)))
-        players = [LeavePlayer(tiny_lexicon, model, nick=f"p{i}") for i in (1, 2)]
+        players = [ProgramPlayer(tiny_lexicon, nick=f"p{i}", level="equity", leaves=model.leaves()) for i in (1, 2)]
         game = GameManager(TINY, players, tiny_lexicon, seed).run()
         assert game.scores == record.scores
         final, totals, expected = game.scores, [0, 0], []
@@ -210,6 +213,93 @@ def test_a_turn_s_future_spread_is_what_the_game_record_says(tiny_lexicon):
         spreads = [o.spread for o in record.observations]
         assert spreads == expected[: len(spreads)]  # (turns with tiles in the bag come first)
         assert all(len(o.leave) < TINY.rack_size for o in record.observations)
+
+
+def test_from_all_zeros_the_equity_player_is_the_score_only_player(tiny_lexicon):
+    """Every value 0: while the bag holds tiles, past the opening, and with a play scoring
+    points, the equity player makes the greedy player's play (the highest score, ties the
+    first in notation order); with none it exchanges the first of its exchanges in notation
+    order (one tile), where greedy exchanges the whole rack."""
+    zero = LinearModel.zero(TINY).leaves()
+    greedy = ProgramPlayer(tiny_lexicon, nick="g")
+    compared = exchanged = 0
+    for seed in range(8):
+        players = [ProgramPlayer(tiny_lexicon, nick=f"p{i}", level="equity", leaves=zero) for i in (1, 2)]
+        manager = GameManager(TINY, players, tiny_lexicon, seed)
+        while not manager.over:
+            view = manager.view()
+            action = manager.players[manager.on_turn].choose(view)
+            if view.bag and not view.board.is_empty():
+                expected = greedy.choose(view)
+                if expected.kind == PLAY:
+                    assert action == expected
+                    compared += 1
+                elif action.kind == EXCHANGE:
+                    assert len(action.tiles.replace("?", "x")) == 1
+                    exchanged += 1
+            manager.submit(action)
+    assert compared > 20
+
+
+def test_exchanges_are_observed_with_what_they_kept(tiny_lexicon):
+    """A model that dislikes every tile makes the equity player exchange: those turns are
+    observations of the tiles kept, placements' of theirs; a turn with the bag empty is not."""
+    model = LinearModel.zero(TINY)
+    model.weights = [-3.0 if i < model.features.static else 0.0 for i in range(len(model.weights))]
+    kinds = set()
+    for seed in range(6):
+        record = play_game(GameTask("tiny", TINY_LIST, seed, tuple(model.weights)))
+        players = [ProgramPlayer(tiny_lexicon, nick=f"p{i}", level="equity", leaves=model.leaves()) for i in (1, 2)]
+        game = GameManager(TINY, players, tiny_lexicon, seed).run()
+        observed = [e for e in game.record.events if e.kind in (PLAY, EXCHANGE)][: len(record.observations)]
+        kinds |= {e.kind for e in observed}
+        for event, obs in zip(observed, record.observations, strict=True):
+            rack = leave(TINY, event.rack)
+            used = leave(TINY, event.tiles) if event.kind == EXCHANGE else None
+            if used is not None:
+                assert obs.leave == bytes(sorted((Counter(rack) - Counter(used)).elements()))
+    assert EXCHANGE in kinds and PLAY in kinds
+
+
+def test_the_model_s_leave_table_is_its_listed_table():
+    model = random_model(TINY, 3)
+    listed, lazy = model.table(), model.leaves()
+    assert all(lazy.value(leave[::-1]) == value for leave, value in listed.items())
+    assert lazy.value(b"") == 0.0 and lazy.value(bytes([1] * TINY.rack_size)) == 0.0
+
+
+def test_the_fit_is_the_posterior_mean_around_the_last_values():
+    """Noiseless data with a loose prior: the data's weights; a weight never observed keeps its
+    last value (not 0); a tight prior keeps every weight near its last value; sd 0: the fixed ridge."""
+    rng = random.Random(5)
+    truth, last = [3.0, -2.0, 0.5, 0.0, 7.0], [1.0, 1.0, 1.0, 4.0, 0.0]
+    eq = NormalEquations(5)
+    for _ in range(400):
+        x = {i: float(rng.randint(0, 2)) for i in range(3) if rng.random() < 0.7}
+        x[4] = 1.0
+        eq.add(x, sum(truth[i] * v for i, v in x.items()))
+    loose, ridge = fit_weights(eq, last, 4, 1e4, 1.0)
+    assert loose[:3] == pytest.approx(truth[:3], abs=1e-3) and loose[4] == pytest.approx(7.0, abs=1e-2)
+    assert loose[3] == pytest.approx(4.0) and 0 < ridge < 1e-3
+    tight, big = fit_weights(eq, last, 4, 1e-3, 1.0)
+    assert tight[:4] == pytest.approx(last[:4], abs=1e-3) and big > 1e6
+    mean = eq.xty[4] / eq.count
+    assert big == pytest.approx((eq.yy / eq.count - mean * mean) / 1e-6)
+    fixed, used = fit_weights(eq, last, 4, 0.0, 2.5)
+    assert used == 2.5 and fixed == eq.solve(2.5, free=[4])
+
+
+def test_a_change_is_measured_in_standard_errors():
+    from lexc.leavemodel.learn import change_in_sd
+
+    eq = NormalEquations(3)
+    for _ in range(96):
+        eq.add({0: 1.0, 2: 1.0}, 0.0)
+    for _ in range(21):
+        eq.add({1: 1.0, 2: 1.0}, 0.0)
+    # weight 0: seen 96 times, +4 ridge: se = 10 / 10; weight 1: 21 + 4: se = 10 / 5; the bias aside
+    assert change_in_sd(eq, [2.0, 3.0, 50.0], [0.0, 0.0, 0.0], 4.0, 10.0, 2) == pytest.approx(max(2.0, 1.5))
+    assert change_in_sd(eq, [0.5, 6.0, 0.0], [0.0, 0.0, 0.0], 4.0, 10.0, 2) == pytest.approx(3.0)
 
 
 def test_game_seeds_depend_on_base_iteration_and_index():
@@ -225,6 +315,19 @@ def test_one_worker_or_two_give_the_same_model_file_byte_for_byte(tmp_path, tiny
     state = loads_model(one.read_bytes(), "one.json")
     assert state.iteration == 2 and state.games == 32 and len(state.history) == 2 and state.table
     assert any(state.model.weights)
+
+
+def test_a_local_dask_cluster_of_two_workers_gives_the_same_model_file(tmp_path, tiny_lexicon):
+    distributed = pytest.importorskip("distributed")  # (in the test extra: CI runs this)
+    here, there = tmp_path / "here.json", tmp_path / "there.json"
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=40) as cluster:
+        seen: list = []
+        learn(TINY, TINY_LIST, 12, 2, seed=6, scheduler=cluster.scheduler_address, out=str(there),
+              progress=seen.append)
+    learn(TINY, TINY_LIST, 12, 2, seed=6, workers=1, out=str(here))
+    assert here.read_bytes() == there.read_bytes()
+    assert sorted(p.games for p in seen if p.change is None) == sorted(list(range(1, 13)) * 2)
 
 
 def test_resuming_gives_what_an_uninterrupted_run_gives(tmp_path, tiny_lexicon):
@@ -293,6 +396,8 @@ def test_lexc_learn_writes_the_model_and_a_leave_file_any_engine_reads(capsys, t
     (["--out", "{tmp}/m.json", "--leaves", "{tmp}/t.bin"], "--to"),
     (["--resume", "{tmp}/bad.json"], "not a lexc leave model"),
     (["--resume", "{tmp}/bad.json", "-r", "english"], "not a lexc leave model"),
+    (["--out", "{tmp}/m.json", "--scheduler", "tcp://127.0.0.1:9"], "scheduler"),
+    (["--out", "{tmp}/m.json", "--workers", "0"], "--workers"),
 ])
 def test_lexc_learn_bad_input_is_one_line(capsys, tmp_path, args, fragment):
     from test_cli import assert_one_error_line, run_main
@@ -312,3 +417,23 @@ def test_lexc_learn_refuses_a_model_of_another_ruleset(capsys, tmp_path):
     code, out, err = run_main(capsys, "learn", "--resume", model, "-r", "english", "--iterations", "0")
     assert code == 2 and out == ""
     assert_one_error_line(err, "a model for the tiny ruleset, not english")
+
+
+def test_lexc_learn_refuses_to_go_on_with_another_player_s_model(capsys, tmp_path):
+    from test_cli import assert_one_error_line, run_main
+
+    model = tmp_path / "m.json"
+    ModelFile(LinearModel.zero(TINY), player="leave").save(model)
+    code, out, err = run_main(capsys, "learn", TINY_LIST, "--resume", model, "--games", "2", "--iterations", "1")
+    assert code == 2 and out == ""
+    assert_one_error_line(err, "learned with the 'leave' player")
+    code, out, err = run_main(capsys, "learn", TINY_LIST, "--resume", model, "--iterations", "0", "--leaves",
+                              tmp_path / "t.csv")
+    assert code == 0, err
+
+
+def test_lexc_learn_s_default_prior_is_the_library_s():
+    from lexc.cli.leaves import DEFAULT_PRIOR_SD as CLI_DEFAULT
+    from lexc.leavemodel import DEFAULT_PRIOR_SD
+
+    assert CLI_DEFAULT == DEFAULT_PRIOR_SD

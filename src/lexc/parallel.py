@@ -116,7 +116,7 @@ def _on_cluster(fn: Callable[[T], R], tasks: Sequence[T], scheduler: str,
     try:
         futures = client.map(fn, list(tasks), pure=False)
         if progress is not None:
-            for done, _ in enumerate(dask.as_completed(futures), 1):
+            for done, _ in enumerate(dask.as_completed(futures, loop=client.loop), 1):  # (not the default client)
                 progress(done, len(futures))
         results: list[R] = client.gather(futures)
         return results

@@ -11,11 +11,12 @@ from typing import Any
 
 import click
 
-from ..limits import MAX_SEED
+from ..limits import MAX_SEED, MAX_WORKERS
 from ..plural import plural
 from . import common
 from .common import Bounded, BoundedFloat, count_option, emit, lexicon_file, lexicon_option, note
 
+DEFAULT_PRIOR_SD = 10.0  # (lexc.leavemodel.learn.DEFAULT_PRIOR_SD, not imported at start-up; a test holds them equal)
 MAX_LEARN_GAMES = 10_000_000  # games an iteration (each game's observations are added, then dropped)
 
 LIKE = click.Choice(["wolges", "magpie"])
@@ -104,8 +105,12 @@ LEAVE_SUFFIXES = {".klv2": "klv2", ".klv": "klv", ".klv16": "klv16", ".csv": "le
                    "--leaves.")
 @click.option("--seed", default=None, type=Bounded(0, MAX_SEED),
               help="Base seed: game i of iteration t has a seed hashed from (SEED, t, i)  [default: 0, or --resume's].")
-@click.option("--workers", default=1, show_default=True, type=Bounded(1, 256),
-              help="Processes playing games; the model is the same byte for byte whatever their number.")
+@click.option("--workers", type=Bounded(1, MAX_WORKERS), default=None, metavar="N",
+              help="Local processes to play the games on [default: every core]; the model is the same byte for byte "
+                   "whatever N.")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="Play the games on a Dask distributed cluster, e.g. tcp://10.0.0.1:8786 (pip install "
+                   "'lexc[cluster]'; every worker needs lexc and the lexicon at the same path); the same model.")
 @click.option("--out", type=click.Path(dir_okay=False), metavar="MODEL.json",
               help="The model file, written after every iteration  [default: --resume's file].")
 @click.option("--resume", type=click.Path(dir_okay=False, exists=True), metavar="MODEL.json",
@@ -117,15 +122,19 @@ LEAVE_SUFFIXES = {".klv2": "klv2", ".klv": "klv", ".klv16": "klv16", ".csv": "le
               help="Write the leave values: every leave of 1 to rack-size - 1 tiles (.klv2, .klv, .klv16, .csv).")
 @click.option("--to", "to_format", type=click.Choice(["klv2", "klv", "klv16", "leaves-csv"]),
               help="--leaves's format  [default: by its extension].")
+@click.option("--prior-sd", default=DEFAULT_PRIOR_SD, show_default=True, type=BoundedFloat(0.0, 1e6),
+              help="The fit's prior: each value's standard deviation in points around its last iteration's value "
+                   "(the ridge is the spread's variance over its square); 0: a fixed --ridge toward 0.")
 @click.option("--ridge", default=1.0, show_default=True, type=BoundedFloat(1e-6, 1e9),
-              help="The ridge term of the least squares.")
+              help="With --prior-sd 0: the fixed ridge term of the least squares.")
 @click.option("--prior", default=50.0, show_default=True, type=BoundedFloat(0.0, 1e9),
               help="With --table: observations' worth of trust in the linear model (the smoothing).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 @lexicon_option
-def learn(lexfile: str | None, ruleset: str | None, games: int, iterations: int, seed: int | None, workers: int,
-          out: str | None, resume: str | None, table: bool, leaves_out: str | None, to_format: str | None,
-          ridge: float, prior: float, as_json: bool, lexicon_opt: str | None) -> None:
+def learn(lexfile: str | None, ruleset: str | None, games: int, iterations: int, seed: int | None,
+          workers: int | None, scheduler: str | None, out: str | None, resume: str | None, table: bool,
+          leaves_out: str | None, to_format: str | None, prior_sd: float, ridge: float, prior: float, as_json: bool,
+          lexicon_opt: str | None) -> None:
     """Learn leave values as MAVEN did: self-play games with the current evaluator (at first
     every value 0), each turn's leave and the spread that followed it, a least-squares fit
     of MAVEN's linear model (a value per tile, duplicate, triplicate, QU, vowel/consonant
@@ -174,11 +183,16 @@ def learn(lexfile: str | None, ruleset: str | None, games: int, iterations: int,
             return
         click.echo(("\r" if common.on_terminal() else "") +
                    f"iteration {p.iteration}: {plural(p.games, 'game')} ({p.games_per_second:.1f} games/s), "
-                   f"{plural(p.observations, 'observation')}, parameter change {p.change:.4g}, "
+                   f"{plural(p.observations, 'observation')}, parameter change {p.change:.4g} "
+                   f"({p.change_sd:.2g} sd), "
                    f"rms error {p.rmse:.4g}", err=True)
 
-    state = run(rules, lexfile, games, iterations, seed or 0, workers, progress=progress, resume=state,
-                out=out or resume, table=table, ridge=ridge, prior=prior, lexicon_name=name)
+    try:
+        state = run(rules, lexfile, games, iterations, seed or 0, workers, scheduler, progress=progress,
+                    resume=state, out=out or resume, table=table, ridge=ridge, prior_sd=prior_sd, prior=prior,
+                    lexicon_name=name)
+    except ValueError as exc:  # (a model of a player lexc no longer learns with)
+        raise click.UsageError(str(exc)) from None
     report: dict[str, Any] = {"model": out or resume, "ruleset": rules.name, "lexicon": name,
                               "iteration": state.iteration, "games": state.games,
                               "observations": state.observations, "history": state.history,

@@ -11,11 +11,21 @@ imports it.
 
 from .features import Features
 from .fit import FitError, NormalEquations, cholesky_solve
-from .learn import GameRecord, GameTask, LeavePlayer, Observation, Progress, game_seed, learn, play_game
-from .linear import LinearModel
+from .learn import (
+    DEFAULT_PRIOR_SD,
+    GameRecord,
+    GameTask,
+    Observation,
+    Progress,
+    fit_weights,
+    game_seed,
+    learn,
+    play_game,
+)
+from .linear import LinearModel, ModelLeaves
 from .modelfile import ModelFile, loads_model, read_model
 from .table import DEFAULT_PRIOR, TableStats, full_table
 
-__all__ = ["DEFAULT_PRIOR", "Features", "FitError", "GameRecord", "GameTask", "LeavePlayer", "LinearModel",
-           "ModelFile", "NormalEquations", "Observation", "Progress", "TableStats", "cholesky_solve", "full_table",
-           "game_seed", "learn", "loads_model", "play_game", "read_model"]
+__all__ = ["DEFAULT_PRIOR", "DEFAULT_PRIOR_SD", "Features", "FitError", "GameRecord", "GameTask", "LinearModel",
+           "ModelFile", "ModelLeaves", "NormalEquations", "Observation", "Progress", "TableStats", "cholesky_solve",
+           "fit_weights", "full_table", "game_seed", "learn", "loads_model", "play_game", "read_model"]

@@ -3,99 +3,72 @@ the current evaluator (at first every weight 0), record for every turn the mover
 its future spread, fit the weights by least squares, and iterate (MAVEN's converged after
 three iterations).
 
-A turn's observation: the feature vector of the leave the mover kept (``features.py``: the
-static combinations, U-with-Q-unseen and turnover as the mover saw the unseen tiles, and the
-bias), and its **future spread**: the mover's points minus the opponent's from the end of
-this turn to the end of the game, end-of-game points included; the turn's own score is left
-out, since equity adds it already (equity = score + leave value). Observed are the turns
-played with tiles in the bag (``min_bag``: the leave evaluator is the middle game's; the
-endgame is searched) that keep 0 to rack-size - 1 tiles (a pass keeps the whole rack).
+The games are played by the player the values are for: the equity player of ``lexc.game``
+(``ProgramPlayer`` level ``equity``: MAGPIE's static equity rule over the model's leave table,
+placements, exchanges and the pass among the candidates). A leave table holds static values
+only, so the context features (U-with-Q-unseen, turnover) are not fitted: they stay 0 and the
+static values absorb their mean effect, which is what a player that cannot see them needs.
 
-Reproducible whatever the number of workers: game i of iteration t has the seed
-``game_seed(seed, t, i)``, games are played by a picklable function of a picklable
-``GameTask`` (today on local cores with multiprocessing; the task and the seed scheme are what
-a distributed runner needs later), and the results are added to the normal equations in game
-order. The model file is written after every iteration, so learning resumes from it.
+A turn's observation: the static features of the leave the mover kept and the bias, and its
+**future spread**: the mover's points minus the opponent's from the end of this turn to the
+end of the game, end-of-game points included; the turn's own score is left out, since equity
+adds it already (equity = score + leave value). Observed are the turns played with tiles in
+the bag (``min_bag``: the leave evaluator is the middle game's; the endgame is searched),
+placements and exchanges alike (an exchange's leave is what it kept: as real an observation
+of that leave as a placement's), that keep 0 to rack-size - 1 tiles (a pass keeps the rack).
+
+The fit (``fit_weights``): least squares with a Gaussian prior on each weight, centred on the
+previous iteration's weight (0 at the start) with a standard deviation of ``prior_sd``
+points, so the ridge is the noise's variance over the prior's (``docs/learning.md`` says why):
+a combination seen thousands of times takes its data's value, one seen a handful of times
+moves only part of the way, and at a fixed point the weights are the plain least squares.
+``prior_sd`` 0 keeps the old fixed ``ridge`` toward 0.
+
+Reproducible whatever the workers: game i of iteration t has the seed ``game_seed(seed, t,
+i)``, games are ``GameTask`` objects played by ``play_game`` through ``lexc.parallel.run_tasks``
+(in this process, on local processes or on a Dask scheduler), and the results are added to
+the normal equations in game order. The model file is written after every iteration, so
+learning resumes from it.
 """
 
 from __future__ import annotations
 
 import hashlib
-import math
-import multiprocessing
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..board.board import unseen as unseen_tiles
 from ..board.notation import Play, parse_play
+from ..formats.leaves import LeaveTable
 from ..game.gcg import EXCHANGE, PLAY
 from ..game.manager import DOUBLING, GameManager
-from ..game.players import Action, TurnView
-from ..movegen import generate
+from ..game.players import Action, ProgramPlayer, TurnView
+from ..game.tasks import task_lexicon
+from ..parallel import per_process, run_tasks
 from ..ruleset import Ruleset, load_ruleset, reference_of
 from .fit import NormalEquations
-from .linear import LinearModel
+from .linear import LinearModel, ModelLeaves
 from .modelfile import ModelFile
 from .table import DEFAULT_PRIOR, TableStats
 
-
-@dataclass
-class LeavePlayer:
-    """A one-ply program player that makes the play of highest score + leave value under a
-    linear model (with every weight 0, the greedy player: the highest score, ties the first in
-    notation order); with no play, it exchanges the rack when the bag allows, else passes.
-    (The equity player of ``lexc.game.players`` will take this one's place.)"""
-
-    lexicon: Any
-    model: LinearModel
-    strategy: str = "auto"
-    nick: str = "maven"
-    name: str = "lexc leave-model player"
-    program: bool = True
-
-    def __post_init__(self) -> None:
-        self._singles = self.model.single_values()
-        self._zero = not any(self.model.weights)
-
-    def choose(self, view: TurnView) -> Action:
-        """The play of best score + leave value."""
-        moves = generate(view.board, view.rack, self.lexicon, self.strategy)
-        if not moves:
-            return Action.exchange(view.rack) if view.can_exchange else Action.pass_turn()
-        if self._zero:
-            return Action.place(moves[0].play)
-        rack = rack_codes(view)
-        unseen = unseen_counts(view)
-        mean = self.model.unseen_mean(unseen, self._singles)
-        values: dict[bytes, float] = {}
-        best, best_equity = moves[0], -math.inf
-        for move in moves:
-            leave = leave_after(rack, move.play.rack_letters())
-            value = values.get(leave)
-            if value is None:
-                value = values[leave] = self.model.value(leave, unseen, view.bag, mean)
-            if move.score + value > best_equity:
-                best, best_equity = move, move.score + value
-        return Action.place(best.play)
+CHUNK = 2000  # games handed to the workers at once (their records are added to the fit, then dropped)
+DEFAULT_PRIOR_SD = 10.0  # points: the prior standard deviation of a weight around its last value
 
 
-PLAYERS: dict[str, Callable[[Any, LinearModel, str, str], Any]] = {
-    "leave": lambda lexicon, model, strategy, nick: LeavePlayer(lexicon, model, strategy, nick),
-}
+def equity_player(lexicon: Any, leaves: LeaveTable, strategy: str, nick: str) -> Any:
+    """The equity player (``ProgramPlayer`` level ``equity``: MAGPIE's static equity over the
+    leave table, exchanges and the pass among the candidates) that the learned values are for."""
+    return ProgramPlayer(lexicon, strategy, nick, f"lexc equity player {nick}", level="equity", leaves=leaves)
+
+
+PLAYERS: dict[str, Callable[[Any, LeaveTable, str, str], Any]] = {"equity": equity_player}
 
 
 def rack_codes(view: TurnView) -> list[int]:
     """The rack on view as codes (0 a blank), sorted."""
     letters, blanks = view.ruleset.alphabet.parse_rack(view.rack)
     return sorted([0] * blanks + letters)
-
-
-def unseen_counts(view: TurnView) -> list[int]:
-    """What the player on turn cannot see (the bag and the opponent's rack), counts by code."""
-    counts = unseen_tiles(view.board, view.rack)
-    return [max(0, counts.get(code, 0)) for code in range(len(view.ruleset.alphabet) + 1)]
 
 
 def leave_after(rack: Sequence[int], used: Sequence[int]) -> bytes:
@@ -123,14 +96,15 @@ def action_leave(action: Action, view: TurnView) -> bytes | None:
 @dataclass(frozen=True)
 class GameTask:
     """One game to play, picklable: the ruleset (its reference: a bundled name or its text),
-    the lexicon (a path, None for the bundled ENABLE list), the seed, the weights both players
-    use (``LinearModel.weights``), the player kind (``PLAYERS``), and the rules of the record."""
+    the lexicon (a path, None for the bundled ENABLE list), the seed, the weights whose leave
+    table both players use (``LinearModel.weights``), the player kind (``PLAYERS``), and the
+    rules of the record."""
 
     ruleset: str
     lexicon: str | None
     seed: int
     weights: tuple[float, ...]
-    player: str = "leave"
+    player: str = "equity"
     strategy: str = "auto"
     end_rule: str = DOUBLING
     min_bag: int = 1
@@ -155,53 +129,49 @@ class GameRecord:
     observations: tuple[Observation, ...]
 
 
-_LEXICONS: dict[tuple[str | None, str], Any] = {}  # each worker process opens a lexicon once
-
-
-def _lexicon(path: str | None, ruleset: str) -> Any:
-    key = (path, ruleset)
-    if key not in _LEXICONS:
-        from ..lexicons.source import open_lexicon
-
-        _LEXICONS.clear()
-        _LEXICONS[key] = open_lexicon(path, "gaddawg" if path is None else "dawg", ruleset)
-    return _LEXICONS[key]
-
-
 def preload(path: str | None, ruleset: str, lexicon: Any) -> None:
-    """Hand ``play_game`` a lexicon already open (the caller's: workers forked after this
-    inherit it instead of opening it again)."""
-    _LEXICONS.clear()
-    _LEXICONS[path, ruleset] = lexicon
+    """Hand ``play_game`` a lexicon already open (the caller's: local workers forked after
+    this inherit it instead of opening it again)."""
+    per_process(("lexicon", path, ruleset), lambda: lexicon)
+
+
+_TABLE: list[tuple[tuple[str, tuple[float, ...]], ModelLeaves]] = []  # the last model's table, per process
+
+
+def model_leaves(ruleset: str, weights: tuple[float, ...]) -> ModelLeaves:
+    """The leave table of a model, kept for the games of an iteration (its values are
+    remembered by the equity rule across them), replaced when the weights change."""
+    key = (ruleset, weights)
+    if not _TABLE or _TABLE[0][0] != key:
+        rules = load_ruleset(ruleset)
+        _TABLE[:] = [(key, LinearModel(LinearModel.zero(rules).features, list(weights)).leaves())]
+    return _TABLE[0][1]
 
 
 def play_game(task: GameTask) -> GameRecord:
     """Play one self-play game of ``task`` and record its observations (module-level, so that
-    a process pool can run it)."""
+    any worker can run it)."""
     rules = load_ruleset(task.ruleset)
-    lexicon = _lexicon(task.lexicon, task.ruleset)
-    model = LinearModel(LinearModel.zero(rules).features, list(task.weights))
+    lexicon = task_lexicon(task.lexicon, task.ruleset)
+    leaves = model_leaves(task.ruleset, task.weights)
+    features = leaves.model.features
     make = PLAYERS[task.player]
-    manager = GameManager(rules, [make(lexicon, model, task.strategy, f"p{i}") for i in (1, 2)], lexicon,
+    manager = GameManager(rules, [make(lexicon, leaves, task.strategy, f"p{i}") for i in (1, 2)], lexicon,
                           task.seed, task.end_rule)
-    singles = model.single_values()
-    features = model.features
     pending: list[tuple[int, int, int, bytes, dict[int, float]]] = []
     while not manager.over:
         seat, bag = manager.on_turn, len(manager.bag)
         view = manager.view()
         action = manager.players[seat].choose(view)
         before = (manager.scores[seat], manager.scores[1 - seat])
-        unseen = [0] * (len(rules.alphabet) + 1)
-        for code in manager.bag.tiles + manager.racks[1 - seat]:
-            unseen[code] += 1
         event = manager.submit(action)
         if bag < task.min_bag:
             continue
         leave = action_leave(action, view)
         if leave is None or len(leave) >= rules.rack_size:
             continue
-        x = features.vector(leave, unseen, bag, model.unseen_mean(unseen, singles))
+        x = features.static_vector(leave)
+        x[features.bias] = 1.0
         pending.append((seat, before[0] + event.score, before[1], leave, x))
     final = manager.scores
     out = tuple(Observation(leave, tuple(sorted(x.items())), float((final[s] - mine) - (final[1 - s] - theirs)))
@@ -216,12 +186,48 @@ def game_seed(base: int, iteration: int, index: int) -> int:
     return int.from_bytes(digest[:8], "little") >> 1
 
 
+# -- the fit ----------------------------------------------------------------------------------
+
+def fit_weights(equations: NormalEquations, previous: Sequence[float], bias: int, prior_sd: float,
+                ridge: float) -> tuple[list[float], float]:
+    """The weights and the ridge used. With ``prior_sd`` > 0: the posterior mean under a
+    Gaussian prior N(previous, prior_sd^2) on each weight but the bias, the noise's variance
+    estimated by the variance of the targets, so the ridge is var(y) / prior_sd^2; solved as
+    least squares on w - previous. With ``prior_sd`` 0: ``ridge`` toward 0."""
+    if prior_sd <= 0:
+        return equations.solve(ridge, free=[bias]), ridge
+    n = equations.count
+    mean = equations.xty[bias] / n if n else 0.0
+    variance = max(equations.yy / n - mean * mean, 0.0) if n else 0.0
+    lam = max(variance / (prior_sd * prior_sd), 1e-6)
+    size = equations.size
+    shifted = NormalEquations(size)  # (X^T (y - X p) = X^T y - X^T X p: the same X^T X)
+    shifted.xtx, shifted.count = equations.xtx, n
+    anchor = [0.0 if i == bias else p for i, p in enumerate(previous)]
+    shifted.xty = [b - sum(equations.xtx[i * size + j] * anchor[j] for j in range(size) if anchor[j])
+                   for i, b in enumerate(equations.xty)]
+    delta = shifted.solve(lam, free=[bias])
+    return [d + a for d, a in zip(delta, anchor, strict=True)], lam
+
+
+def change_in_sd(equations: NormalEquations, new: Sequence[float], old: Sequence[float], ridge: float, rmse: float,
+                 bias: int) -> float:
+    """The largest change of a weight (the bias aside) in units of its standard error,
+    rmse / sqrt(X^T X_ii + ridge): about 3 at most over a hundred weights when the changes are
+    the games' noise (the values have converged), more when they are not."""
+    n = equations.size
+    if rmse <= 0:
+        return 0.0
+    return max((abs(a - b) * (equations.xtx[i * n + i] + ridge) ** 0.5 / rmse
+                for i, (a, b) in enumerate(zip(new, old, strict=True)) if i != bias), default=0.0)
+
+
 # -- the loop ---------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Progress:
-    """What ``learn`` reports after each game (``change`` and ``rmse`` after each fit, else
-    None): the iteration, games done of this iteration's, games a second, observations."""
+    """What ``learn`` reports after each game (``change``, ``rmse`` and ``change_sd`` after
+    each fit, else None): the iteration, games done of this iteration's, games a second, observations."""
 
     iteration: int
     games: int
@@ -230,68 +236,70 @@ class Progress:
     observations: int
     change: float | None = None
     rmse: float | None = None
+    change_sd: float | None = None  # the largest change in standard errors (``change_in_sd``)
 
 
-def _games(tasks: list[GameTask], workers: int, play: Callable[[GameTask], GameRecord],
-           pool: Any) -> Iterator[GameRecord]:
-    if workers <= 1 or pool is None:
-        return map(play, tasks)
-    return pool.imap(play, tasks, chunksize=1)  # type: ignore[no-any-return]
+def _teller(progress: Callable[[Progress], None], iteration: int, first: int, games: int, start: float,
+            equations: NormalEquations) -> Callable[[int, int], None]:
+    """``run_tasks``'s progress callback for the chunk of games from ``first``."""
+    def told(done: int, _total: int) -> None:
+        elapsed = max(time.perf_counter() - start, 1e-9)
+        progress(Progress(iteration, first + done, games, (first + done) / elapsed, equations.count))
+    return told
 
 
-def learn(ruleset: Ruleset, lexicon: str | None, games: int, iterations: int, seed: int = 0, workers: int = 1,
-          play_game: Callable[[GameTask], GameRecord] = play_game, progress: Callable[[Progress], None] | None = None,
-          resume: ModelFile | None = None, out: str | None = None, table: bool = False, ridge: float = 1.0,
-          prior: float = DEFAULT_PRIOR, player: str = "leave", strategy: str = "auto",
-          lexicon_name: str = "") -> ModelFile:
+def learn(ruleset: Ruleset, lexicon: str | None, games: int, iterations: int, seed: int = 0, workers: int | None = None,
+          scheduler: str | None = None, play_game: Callable[[GameTask], GameRecord] = play_game,
+          progress: Callable[[Progress], None] | None = None, resume: ModelFile | None = None, out: str | None = None,
+          table: bool = False, ridge: float = 1.0, prior_sd: float = DEFAULT_PRIOR_SD, prior: float = DEFAULT_PRIOR,
+          player: str = "equity", strategy: str = "auto", lexicon_name: str = "") -> ModelFile:
     """Run ``iterations`` iterations of ``games`` games each (from ``resume``'s state, else from
-    a model of zeros), fitting after each and writing the model file ``out`` (atomically)
-    after each; with ``table``, the per-leave statistics of each iteration's games are kept
-    for the full table (``table.full_table``). The state reached."""
+    a model of zeros), fitting after each (``fit_weights``) and writing the model file ``out``
+    (atomically) after each; the games on ``workers`` local processes (default: every core)
+    or the Dask ``scheduler`` (``parallel.run_tasks``); with ``table``, the per-leave
+    statistics of each iteration's games are kept for the full table (``table.full_table``).
+    The state reached."""
     state = resume or ModelFile(LinearModel.zero(ruleset), seed=seed, games_per_iteration=games,
-                                lexicon=lexicon_name, ridge=ridge, player=player, prior=prior)
+                                lexicon=lexicon_name, ridge=ridge, player=player, prior=prior, prior_sd=prior_sd)
     if resume is not None:
-        seed, ridge, player = state.seed, state.ridge, state.player
+        seed, ridge, player, prior_sd = state.seed, state.ridge, state.player, state.prior_sd
         state.games_per_iteration, state.prior = games, prior
+    if iterations and player not in PLAYERS:
+        raise ValueError(f"a model learned with the {player!r} player: lexc learns with {', '.join(PLAYERS)} "
+                         f"(start a new model)")
     ref = reference_of(state.model.ruleset)
     features = state.model.features
-    pool = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-                                       ).Pool(workers) if workers > 1 else None
-    try:
-        for _ in range(iterations):
-            iteration = state.iteration + 1
-            weights = tuple(state.model.weights)
+    for _ in range(iterations):
+        iteration = state.iteration + 1
+        weights = tuple(state.model.weights)
+        equations = NormalEquations(len(features))
+        stats = TableStats(state.model) if table else None
+        start = time.perf_counter()
+        for first in range(0, games, CHUNK):
             tasks = [GameTask(ref, lexicon, game_seed(seed, iteration, i), weights, player, strategy)
-                     for i in range(games)]
-            equations = NormalEquations(len(features))
-            stats = TableStats(state.model) if table else None
-            start = time.perf_counter()
-            for done, record in enumerate(_games(tasks, workers, play_game, pool), 1):
+                     for i in range(first, min(games, first + CHUNK))]
+            told = None if progress is None else _teller(progress, iteration, first, games, start, equations)
+            for record in run_tasks(play_game, tasks, workers=workers, scheduler=scheduler, progress=told):
                 for obs in record.observations:
                     x = dict(obs.features)
                     equations.add(x, obs.spread)
                     if stats is not None:
                         stats.add(obs.leave, x, obs.spread)
-                if progress is not None:
-                    elapsed = max(time.perf_counter() - start, 1e-9)
-                    progress(Progress(iteration, done, games, done / elapsed, equations.count))
-            new = equations.solve(ridge, free=[features.bias])
-            change = max((abs(a - b) for a, b in zip(new, state.model.weights, strict=True)), default=0.0)
-            state.model = LinearModel(features, new)
-            rmse = equations.residual(new)
-            elapsed = max(time.perf_counter() - start, 1e-9)
-            state.iteration, state.games = iteration, state.games + games
-            state.observations += equations.count
-            state.history.append({"iteration": iteration, "games": games, "observations": equations.count,
-                                  "change": change, "rmse": rmse})
-            if stats is not None:
-                state.table = stats.as_text(state.model)
-            if progress is not None:
-                progress(Progress(iteration, games, games, games / elapsed, equations.count, change, rmse))
-            if out is not None:
-                state.save(out)
-    finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
+        new, used = fit_weights(equations, state.model.weights, features.bias, prior_sd, ridge)
+        change = max((abs(a - b) for a, b in zip(new, state.model.weights, strict=True)), default=0.0)
+        rmse = equations.residual(new)
+        moved = change_in_sd(equations, new, state.model.weights, used, rmse, features.bias)
+        state.model = LinearModel(features, new)
+        elapsed = max(time.perf_counter() - start, 1e-9)
+        state.iteration, state.games = iteration, state.games + games
+        state.observations += equations.count
+        state.history.append({"iteration": iteration, "games": games, "observations": equations.count,
+                              "change": change, "change_sd": moved, "rmse": rmse,
+                              "ridge": used})
+        if stats is not None:
+            state.table = stats.as_text(state.model)
+        if progress is not None:
+            progress(Progress(iteration, games, games, games / elapsed, equations.count, change, rmse, moved))
+        if out is not None:
+            state.save(out)
     return state

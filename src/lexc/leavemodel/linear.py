@@ -93,6 +93,11 @@ class LinearModel:
             return static
         return static + self.context_value(leave, unseen, bag, unseen_mean)
 
+    def leaves(self) -> ModelLeaves:
+        """The static values as a LeaveTable computed on demand (``ModelLeaves``): what an
+        equity player reads, without listing 914,624 English leaves first."""
+        return ModelLeaves(self)
+
     def table(self, leaves: Iterable[bytes] | None = None) -> LeaveTable:
         """The static values of every leave of 1 to rack-size - 1 tiles the bag can hold (or of
         ``leaves``) as a LeaveTable, for any leave-file writer (``formats.leaves.write_leaves``)."""
@@ -130,3 +135,21 @@ class LinearModel:
         if index is not None:
             total += w[index]
         return total
+
+
+class ModelLeaves(LeaveTable):
+    """A linear model's static values as a leave table whose ``value`` computes a leave's
+    value when asked (the equity rule asks for a rack's sub-racks only, and remembers them):
+    the same values ``LinearModel.table()`` lists, for every leave of 1 to rack-size - 1 tiles;
+    0 for the empty leave and for a leave longer, as an engine answers for a leave it lacks."""
+
+    def __init__(self, model: LinearModel):
+        super().__init__({}, model.ruleset, EXACT, "lexc leave model", "the leave model")
+        self.model = model
+        self._longest = model.ruleset.rack_size - 1
+
+    def value(self, leave: bytes) -> float:
+        """The model's static value of the leave (its codes in any order)."""
+        if not leave or len(leave) > self._longest:
+            return 0.0
+        return self.model.static_sorted(bytes(sorted(leave)))

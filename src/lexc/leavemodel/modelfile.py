@@ -29,7 +29,7 @@ MAX_MODEL_BYTES = 1 << 28  # (a full table of English: about 900,000 leaves of a
 @dataclass
 class ModelFile:
     """The state of learning: the model, the run's settings (``seed``, ``games_per_iteration``,
-    ``lexicon``, ``ridge``, ``player``), how far it got (``iteration``, ``games``,
+    ``lexicon``, ``ridge``, ``player``, ``prior_sd``), how far it got (``iteration``, ``games``,
     ``observations``), one ``history`` entry an iteration, and the full table's statistics
     (``table``: leave text -> [count, sum of spread, sum of u_with_q_unseen, sum of turnover]
     and ``prior``), empty unless learned."""
@@ -39,13 +39,14 @@ class ModelFile:
     games_per_iteration: int = 0
     lexicon: str = ""
     ridge: float = 1.0
-    player: str = "leave"
+    player: str = "equity"
     iteration: int = 0
     games: int = 0
     observations: int = 0
     history: list[dict[str, Any]] = field(default_factory=list)
     prior: float = 0.0
     table: dict[str, list[float]] = field(default_factory=dict)
+    prior_sd: float = 0.0  # points; 0: the fixed ridge toward 0 (a file without the key)
 
     def document(self) -> dict[str, Any]:
         """The JSON document, without its checksum."""
@@ -53,7 +54,8 @@ class ModelFile:
             "format": MAGIC, "version": VERSION, "model": "maven-linear",
             "ruleset": reference_of(self.model.ruleset), "lexicon": self.lexicon, "player": self.player,
             "seed": self.seed, "games_per_iteration": self.games_per_iteration, "ridge": self.ridge,
-            "iteration": self.iteration, "games": self.games, "observations": self.observations,
+            "prior_sd": self.prior_sd, "iteration": self.iteration, "games": self.games,
+            "observations": self.observations,
             "parameters": self.model.parameters(), "history": self.history,
             "table": {"prior": self.prior, "leaves": self.table} if self.table else None,
         }
@@ -129,6 +131,9 @@ def loads_model(data: bytes, name: str, ruleset: Ruleset | None = None) -> Model
     if not isinstance(history, list) or not all(isinstance(h, dict) for h in history):
         raise FormatError(f"{name}: its history is not a list of iterations")
     out.history = history
+    out.prior_sd = _number("prior_sd", name, doc.get("prior_sd", 0.0))
+    if out.prior_sd < 0:
+        raise FormatError(f"{name}: prior_sd is negative")
     table = doc.get("table")
     if table is not None:
         if not isinstance(table, dict) or not isinstance(table.get("leaves"), dict):
