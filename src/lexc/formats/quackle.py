@@ -32,7 +32,6 @@ import sys
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from .. import native
 from ..alphabet import Alphabet
@@ -530,11 +529,7 @@ class QuackleDawg(ForeignFormat):
         and the root's letter byte, as far as the head reaches."""
         return looks_like_dawg(head, size)
 
-    @classmethod
-    def summary(cls) -> dict[str, Any]:
-        """As every format's, and moves: the words are read into lexc's own graph, which
-        generates moves."""
-        return {**super().summary(), "moves": True}
+    moves = True  # (the words are read into lexc's own graph, which generates moves)
 
     @classmethod
     def read(cls, data: bytes, name: str, ruleset: Ruleset, backend: native.Backend | None = None) -> Dawg:
@@ -573,11 +568,7 @@ class QuackleGaddag(ForeignFormat):
         """Version 1, a hash, whole 4-byte nodes, and Quackle's root node."""
         return looks_like_gaddag(head, size)
 
-    @classmethod
-    def summary(cls) -> dict[str, Any]:
-        """As every format's, and moves: the words are read into lexc's own graph, which
-        generates moves."""
-        return {**super().summary(), "moves": True}
+    moves = True  # (the words are read into lexc's own graph, which generates moves)
 
     @classmethod
     def read(cls, data: bytes, name: str, ruleset: Ruleset, backend: native.Backend | None = None) -> Gaddag:

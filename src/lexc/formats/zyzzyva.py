@@ -22,7 +22,6 @@ import os
 import sys
 from array import array
 from collections.abc import Sequence
-from typing import Any
 
 from .. import native
 from ..alphabet import Alphabet
@@ -307,11 +306,7 @@ class Zyzzyva(ForeignFormat):
         """An edge count equal to the file's, and the root block's first edges."""
         return looks_like_dwg(head, size)
 
-    @classmethod
-    def summary(cls) -> dict[str, Any]:
-        """As every format's, and moves: the words are read into lexc's own graph, which
-        generates moves."""
-        return {**super().summary(), "moves": True}
+    moves = True  # (the words are read into lexc's own graph, which generates moves)
 
     @classmethod
     def read(cls, data: bytes, name: str, ruleset: Ruleset, backend: native.Backend | None = None) -> Dawg:
@@ -337,11 +332,7 @@ class ZyzzyvaReversed(ForeignFormat):
     spec = "formats/zyzzyva.md"
     max_bytes = Zyzzyva.max_bytes
 
-    @classmethod
-    def summary(cls) -> dict[str, Any]:
-        """As every format's, and moves: the words are read into lexc's own graph, which
-        generates moves."""
-        return {**super().summary(), "moves": True}
+    moves = True  # (the words are read into lexc's own graph, which generates moves)
 
     @classmethod
     def read(cls, data: bytes, name: str, ruleset: Ruleset, backend: native.Backend | None = None) -> Dawg:
