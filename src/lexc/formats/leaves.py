@@ -338,6 +338,7 @@ class LeaveFormat(ForeignFormat):
     lexicon reader every command uses, refuses the file in one line saying what it is."""
 
     kind = "leaves"
+    moves = False  # (leave values: no words to play)
     precision: ClassVar[Precision] = EXACT
     max_bytes = MAX_LEAVES_BYTES
 
@@ -364,9 +365,7 @@ class LeaveFormat(ForeignFormat):
 
     @classmethod
     def summary(cls) -> dict[str, Any]:
-        out = super().summary()
-        out.update(query=cls.can_read(), moves=False, precision=cls.precision.name)
-        return out
+        return {**super().summary(), "precision": cls.precision.name}
 
 
 _CSV_LINE = re.compile(r"\s*([^,\s][^,]*?)\s*,\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*")
