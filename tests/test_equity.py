@@ -40,7 +40,6 @@ from lexc import formats, native
 from lexc.alphabet import BLANK_FLAG
 from lexc.board.board import Board, parse_cgp
 from lexc.board.notation import THROUGH, parse_play
-from lexc.cli import main
 from lexc.equity import (
     MAGPIE,
     EquityError,
@@ -58,6 +57,7 @@ from lexc.game.manager import GameManager, check_replay
 from lexc.game.players import Action, ProgramPlayer, TurnView, action_of
 from lexc.ruleset import load_ruleset
 from lexc.wordlist import from_words
+from test_cli import assert_one_error_line, run_main
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGLISH = load_ruleset("english")
@@ -495,20 +495,8 @@ def test_the_equity_player_exchanges_and_passes_as_the_rule_says(twl06):
 
 # -- the command line -------------------------------------------------------------------------
 
-def run_main(capsys, *args) -> tuple[int, str, str]:
-    """``lexc.cli.main`` in-process: (exit status, stdout, stderr)."""
-    capsys.readouterr()
-    with pytest.raises(SystemExit) as info:
-        main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return (0 if info.value.code is None else info.value.code), out, err
-
-
 def one_error_line(err: str, *fragments: str) -> None:
-    lines = err.splitlines()
-    assert "Traceback" not in err and len(lines) == 1 and lines[0].startswith("lexc: error: "), err
-    for fragment in fragments:
-        assert fragment in lines[0], err
+    assert_one_error_line(err, *fragments)
 
 
 def test_moves_with_leaves_lists_equity_columns_ranked(capsys):

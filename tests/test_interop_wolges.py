@@ -22,6 +22,7 @@ from lexc.formats.foreign import FOREIGN, by_extension, read_foreign, recognise
 from lexc.formats.gaddag import Gaddag, Gaddawg
 from lexc.ruleset import load_ruleset
 from lexc.wordlist import from_words
+from test_cli import run_main
 
 ENGLISH = load_ruleset("english")
 BACKENDS = [native.PURE] + ([native.COMPILED] if native.COMPILED is not None else [])
@@ -263,7 +264,7 @@ def test_a_kad_is_refused_where_words_are_needed(argv, tmp_path, capsys):
     converts words refuses it in one line, saying what it holds and what reads it."""
     paths = {"kad": str(engine_file("wolges", "tiny.kad")), "kwg": str(engine_file("wolges", "tiny.kwg")),
              "out": str(tmp_path / "out.kwg")}
-    code, out, err = _main(capsys, *(a.format(**paths) for a in argv))
+    code, out, err = run_main(capsys, *(a.format(**paths) for a in argv))
     message = err.strip()
     assert code == 2 and not out and "\n" not in message and "holds alphagrams, not words" in message
     assert "lexc check and anagram look racks up in it" in message
@@ -289,18 +290,8 @@ def test_a_kad_is_read_by_anagram_info_and_verify_against_a_word_list():
 
 
 def test_build_from_kwg_names_what_another_engines_file_looks_like(tmp_path, capsys):
-    code, _, err = _main(capsys, "build", "--from", "kwg", str(engine_file("wolges", "tiny.kad")),
+    code, _, err = run_main(capsys, "build", "--from", "kwg", str(engine_file("wolges", "tiny.kad")),
                          "-o", str(tmp_path / "x.dawg"))
     assert code == 2 and err.strip().endswith("it looks like a kad file (wolges)") and "\n" not in err.strip()
     assert not (tmp_path / "x.dawg").exists()
 
-
-def _main(capsys, *args: str) -> tuple[int, str, str]:
-    """``lexc.cli.main`` in-process, as the shell runs it: (exit status, stdout, stderr)."""
-    from lexc.cli import main
-
-    capsys.readouterr()
-    with pytest.raises(SystemExit) as info:
-        main(list(args))
-    out, err = capsys.readouterr()
-    return (0 if info.value.code is None else int(info.value.code)), out, err

@@ -33,18 +33,13 @@ def worker_pid(_: int) -> int:
 @pytest.fixture(scope="module")
 def tiny_dawg(tmp_path_factory):
     """The tiny list compiled with the tiny ruleset (7x7 board, rack of 5): quick games."""
-    out = tmp_path_factory.mktemp("parallel") / "tiny.dawg"
-    code = run_main_plain("build", TINY_LIST, "-r", "tiny", "-f", "dawg", "-o", str(out))
-    assert code == 0
-    return str(out)
-
-
-def run_main_plain(*args: str) -> int:
     from lexc.cli import main
 
+    out = tmp_path_factory.mktemp("parallel") / "tiny.dawg"
     with pytest.raises(SystemExit) as info:
-        main(list(args))
-    return int(info.value.code or 0)
+        main(["build", TINY_LIST, "-r", "tiny", "-f", "dawg", "-o", str(out)])
+    assert not info.value.code
+    return str(out)
 
 
 def games(path: str, seeds: range) -> list[SelfplayTask]:
