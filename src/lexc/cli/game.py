@@ -138,19 +138,12 @@ def selfplay(lexfile: str | None, ruleset: str | None, games: int, seed: int, st
     """
     from ..formats.container import write_atomic
     from ..game.tasks import SelfplayTask, play_selfplay
-    from ..lexicons.source import check_listable, open_lexicon
     from ..parallel import per_process, run_tasks
 
     seats = program_levels(levels, leaves_file)
-    lexfile = lexicon_file(lexfile, lexicon_opt)
-    lexicon = open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset, progress=note)
-    ruleset = common.command_ruleset(lexicon, ruleset, lexfile)  # the lexicon's own unless -r says otherwise
-    check_listable(lexicon, lexfile or "the bundled lexicon")  # the programs' plays grow with the lexicon
+    ruleset, path_given, name = games_lexicon(lexfile, lexicon_opt, ruleset)
     table = leave_table(leaves_file, ruleset)
-    name = Path(lexfile).stem if lexfile else "ENABLE"
-    path_given = os.path.abspath(lexfile) if lexfile else None
     leaves_given = os.path.abspath(leaves_file) if leaves_file else None
-    per_process(("lexicon", path_given, ruleset), lambda: lexicon)  # (this process, and the local workers it forks)
     if table is not None:
         per_process(("leaves", leaves_given, ruleset), lambda: table)
     tasks = [SelfplayTask(path_given, ruleset, seed + i, strategy, end_rule, name, seats, leaves_given)
@@ -188,6 +181,23 @@ def selfplay(lexfile: str | None, ruleset: str | None, games: int, seed: int, st
         click.echo(f"lexc: error: the replay of game {seeds} disagrees with the game" if len(failed) == 1 else
                    f"lexc: error: the replays of games {seeds} disagree with the games", err=True)
         raise Negative()
+
+
+def games_lexicon(lexfile: str | None, lexicon_opt: str | None, ruleset: str | None) -> tuple[str, str | None, str]:
+    """The lexicon games are played on (``selfplay``, ``match``), opened and checked once: the
+    ruleset the games use (the lexicon's own unless ``-r`` says otherwise), its absolute
+    path as tasks name it (None: the bundled ENABLE) and its name for the records. It is kept
+    for this process and the local workers it forks (``parallel.per_process``)."""
+    from ..lexicons.source import check_listable, open_lexicon
+    from ..parallel import per_process
+
+    lexfile = lexicon_file(lexfile, lexicon_opt)
+    lexicon = open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset, progress=note)
+    rules = common.command_ruleset(lexicon, ruleset, lexfile)
+    check_listable(lexicon, lexfile or "the bundled lexicon")  # the programs' plays grow with the lexicon
+    path_given = os.path.abspath(lexfile) if lexfile else None
+    per_process(("lexicon", path_given, rules), lambda: lexicon)
+    return rules, path_given, Path(lexfile).stem if lexfile else "ENABLE"
 
 
 def program_levels(levels: tuple[str, ...], leaves_file: str | None) -> tuple[str, str]:
@@ -243,19 +253,11 @@ def match(player_a: str, player_b: str, lexfile: str | None, ruleset: str | None
     import time
 
     from ..game.match import match_games, play_match_game, resolved, summarise
-    from ..lexicons.source import check_listable, open_lexicon
-    from ..parallel import per_process, run_tasks
+    from ..parallel import run_tasks
 
-    if games % 2:
-        raise click.UsageError(f"a match is played in pairs of games: give an even number of games, not {games}")
-    lexfile = lexicon_file(lexfile, lexicon_opt)
-    lexicon = open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset, progress=note)
-    ruleset = common.command_ruleset(lexicon, ruleset, lexfile)
-    check_listable(lexicon, lexfile or "the bundled lexicon")
-    path_given = os.path.abspath(lexfile) if lexfile else None
-    per_process(("lexicon", path_given, ruleset), lambda: lexicon)
+    ruleset, path_given, name = games_lexicon(lexfile, lexicon_opt, ruleset)
     tasks = match_games(path_given, ruleset, resolved(player_a, ruleset), resolved(player_b, ruleset), games, seed,
-                        end_rule, Path(lexfile).stem if lexfile else "ENABLE")
+                        end_rule, name)
     started = time.perf_counter()
     bar = click.progressbar(length=games, label="match", file=sys.stderr) if common.on_terminal() else None
     results = run_tasks(play_match_game, tasks, workers=workers, scheduler=scheduler,
