@@ -100,6 +100,31 @@ def _built(name: str):
     return build(read_list(TINY), name)
 
 
+def test_what_playing_costs(bench_run):
+    """Equity ranking beside move generation, and self-play games a second, on the compiled
+    GADDAG-DAWG with the bundled leaves (a run with move generation and the core built)."""
+    from lexc.bench.report import format_report
+
+    code, out_dir = bench_run
+    assert code == 0
+    result = json.loads((out_dir / "bench.json").read_text(encoding="utf-8"))
+    if not native.available():
+        assert "play" not in result
+        return
+    play = result["play"]
+    assert play["file"] == "gaddawg" and Path(play["leaves"]).name == "english.klv2"
+    assert play["equity"]["positions"] == 3
+    positive_summary(play["equity"]["generate_s"], "generation")
+    positive_summary(play["equity"]["equity_s"], "equity")
+    overhead = play["equity"]["overhead"]
+    assert overhead["min"] <= overhead["median"] <= overhead["max"]
+    assert play["selfplay"]["games"] == 20 and play["selfplay"]["rounds"] == 1
+    for level in ("equity", "greedy"):
+        positive_summary(play["selfplay"][f"{level}_games_per_s"], level)
+    report = format_report(result)
+    assert "Playing" in report and "two equity players" in report and "beside" in report
+
+
 def test_every_structure_and_move_generator_agrees(bench_run):
     _, out_dir = bench_run
     result = json.loads((out_dir / "bench.json").read_text(encoding="utf-8"))

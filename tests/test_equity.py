@@ -574,9 +574,11 @@ def test_selfplay_and_play_take_the_equity_player(capsys, tmp_path):
     assert code == 0, err
     game = json.loads(out)[0]
     assert sorted(game["players"]) == ["equity1", "greedy2"] and game["replay_ok"]
-    code, _, err = run_main(capsys, "selfplay", kwg, "--player", "equity")
-    assert code == 2 and "--leaves" in err
-    code, _, err = run_main(capsys, "selfplay", kwg, "--leaves", EXAMPLE_LEAVES)
+    code, _, err = run_main(capsys, "selfplay", kwg, "--player", "greedy", "--leaves", EXAMPLE_LEAVES)
     assert code == 2 and "--player equity" in err
-    code, _, err = run_main(capsys, "play", kwg, "--level", "equity", "--watch")
-    assert code == 2 and "--leaves" in err
+    code, _, err = run_main(capsys, "play", kwg, "--player", "greedy", "--leaves", EXAMPLE_LEAVES, "--watch")
+    assert code == 2 and "--player equity" in err
+    # --leaves alone: the default player, equity, with these leaves (not the bundled ones)
+    code, out, err = run_main(capsys, "selfplay", kwg, "--leaves", EXAMPLE_LEAVES, "--seed", "2", "--json")
+    assert code == 0, err
+    assert sorted(json.loads(out)[0]["players"]) == ["equity1", "equity2"]

@@ -32,7 +32,7 @@ from lexc.leavemodel import (
     play_game,
 )
 from lexc.leavemodel.learn import preload
-from lexc.leavemodel.modelfile import ModelFile
+from lexc.leavemodel.modelfile import ModelFile, checksum
 from lexc.lexicons.source import open_lexicon
 from lexc.ruleset import available, load_ruleset
 
@@ -113,7 +113,10 @@ def test_value_adds_the_context_terms():
     assert model.unseen_mean(unseen) == 1.0
     eu = leave(ENGLISH, "EU")
     assert model.static_value(eu) == 3.5
-    assert model.value(eu, unseen, 50) == 3.5 + 4.0 + 0.5 * 5 * 1.0
+    # a tile drawn is worth its mean over the unseen tiles less its mean over the whole set:
+    # (12 Es x 2.0 + 4 Us x 1.5) / 100 tiles = 0.3
+    assert model.draw_value(unseen) == pytest.approx(1.0 - 0.3)
+    assert model.value(eu, unseen, 50) == pytest.approx(3.5 + 4.0 + 0.5 * 5 * 0.7)
     with pytest.raises(ValueError, match="not a leave feature"):
         LinearModel.from_parameters(ENGLISH, {"QQ": 1.0})
 
@@ -367,6 +370,37 @@ def test_the_full_table_shrinks_each_leave_s_residual_toward_the_linear_model():
     assert TableStats.from_text(model, stats.as_text(model)).rows == stats.rows
 
 
+def test_the_pool_control_is_fitted_but_never_a_leave_value():
+    model = LinearModel.from_parameters(ENGLISH, {"E": 1.0, "pool": 50.0, "bias": -20.0})
+    f = model.features
+    assert f.names[-2:] == ("pool", "bias") and f.pool == f.turnover + 1
+    unseen = [ENGLISH.count(code) for code in range(27)]
+    unseen[ENGLISH.alphabet.code("E")] -= 5  # fewer Es unseen than in a full bag: a poorer pool
+    rate = model.draw_value(unseen)
+    assert rate < 0
+    x = f.vector(leave(ENGLISH, "E"), unseen, 60, rate)
+    assert x[f.pool] == rate and x[f.bias] == 1.0 and x[f.turnover] == pytest.approx(6 * rate)
+    assert model.value(leave(ENGLISH, "E"), unseen, 60) == 1.0  # (turnover's weight 0; pool and bias never)
+    assert model.table_value(leave(ENGLISH, "E")) == 1.0
+
+
+def test_the_context_means_are_proven():
+    model = LinearModel.from_parameters(ENGLISH, {"U": 1.0, "u_with_q_unseen": 4.0, "turnover": 0.5})
+    model.context_means = {"u_with_q_unseen": 0.75, "turnover": [7.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0]}
+    state = ModelFile(model)
+    again = loads_model(state.to_bytes(), "m.json")
+    assert again.model.context_means == model.context_means
+    assert again.model.table_value(leave(ENGLISH, "EU")) == pytest.approx(1.0 + 4.0 * 0.75 + 0.5 * 5.0)
+    assert again.model.table_value(leave(ENGLISH, "QU")) == pytest.approx(1.0 + 0.5 * 5.0)  # (holds the Q)
+    for bad, message in (({"u_with_q_unseen": 1.5}, "proportion"), ({"turnover": [1.0] * 8}, "at most 7"),
+                         ({"turnover": ["x"]}, "finite number"), ({"other": 1}, "context_means")):
+        doc = json.loads(state.to_bytes())
+        doc["context_means"] = bad
+        doc["sha256"] = checksum(doc)
+        with pytest.raises(FormatError, match=message):
+            loads_model(json.dumps(doc).encode(), "m.json")
+
+
 # -- the command line ---------------------------------------------------------------------------
 
 def test_lexc_learn_writes_the_model_and_a_leave_file_any_engine_reads(capsys, tmp_path):
@@ -382,8 +416,17 @@ def test_lexc_learn_writes_the_model_and_a_leave_file_any_engine_reads(capsys, t
     assert f"{model}: iteration 2, 12 games" in out and "24,473 leaves (klv2)" in out
     state = loads_model(model.read_bytes(), "m.json")
     code, out, err = run_main(capsys, "leaves", klv, "-r", "tiny", "--rack", "QU", "--json")
-    assert code == 0 and json.loads(out)[0]["value"] == pytest.approx(state.model.static_value(leave(TINY, "QU")),
+    assert code == 0 and json.loads(out)[0]["value"] == pytest.approx(state.model.table_value(leave(TINY, "QU")),
                                                                        rel=1e-6)
+    # the context features are fitted, and their means reach the leave file
+    names = state.model.parameters()
+    assert names["u_with_q_unseen"] != 0 and names["turnover"] != 0
+    means = state.model.context_means
+    assert 0 <= means["u_with_q_unseen"] <= 1 and len(means["turnover"]) == 5 and means["turnover"][1] > 0
+    eu = leave(TINY, "EU")
+    assert state.model.table_value(eu) == pytest.approx(
+        state.model.static_value(eu) + names["u_with_q_unseen"] * means["u_with_q_unseen"]
+        + names["turnover"] * means["turnover"][2])
     code, out, err = run_main(capsys, "learn", TINY_LIST, "--resume", model, "--games", "6", "--iterations", "1",
                               "--table", "--leaves", tmp_path / "t.csv", "--json")
     report = json.loads(out)

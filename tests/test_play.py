@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from lexc.board.board import Board, parse_cgp
 from lexc.cli import cli
+from lexc.equity.bundled import bundled_leaves
 from lexc.formats import save
 from lexc.game.gcg import EXCHANGE, PASS, PLAY, parse_gcg
 from lexc.game.interactive import premium_mark, render_board
@@ -61,7 +62,9 @@ class Scripted:
 def oracle(lexicon, seed, description):
     """The game ``lexc play --seed SEED`` gives when the person types what Scripted types."""
     human = Scripted(lexicon)
-    manager = GameManager(ENGLISH, [human, ProgramPlayer(lexicon, "auto", "lexc", "lexc greedy player")], lexicon,
+    program = ProgramPlayer(lexicon, "auto", "lexc", "lexc equity player", level="equity",
+                            leaves=bundled_leaves(ENGLISH))  # lexc play's default player
+    manager = GameManager(ENGLISH, [human, program], lexicon,
                           seed, "doubling", "enable", description)
     manager.run()
     return manager, human.typed
@@ -201,7 +204,9 @@ def test_two_programs_play_through_the_same_loop(enable_file, tmp_path):
     saved = tmp_path / "watch.gcg"
     result = play(path, "--watch", "--seed", 3, "--save", saved, "--no-color", "--json")
     assert result.exit_code == 0, result.output
-    players = [ProgramPlayer(lexicon, "auto", "lexc2", "x"), ProgramPlayer(lexicon, "auto", "lexc", "y")]
+    leaves = bundled_leaves(ENGLISH)  # the default player: equity, with the bundled leaves
+    players = [ProgramPlayer(lexicon, "auto", "lexc2", "x", level="equity", leaves=leaves),
+               ProgramPlayer(lexicon, "auto", "lexc", "y", level="equity", leaves=leaves)]
     expected = GameManager(ENGLISH, players, lexicon, 3, "doubling", "enable").run()
     text = saved.read_text(encoding="utf-8")
     assert [e.move() for e in parse_gcg(text).events] == [e.move() for e in expected.record.events]

@@ -213,6 +213,8 @@ def format_report(result: dict[str, Any], markdown: bool = False, charts: str | 
         lines += _table(head, rows, markdown)
     if any(f.get("movegen") for f in result["formats"].values()):
         lines += section("Move generation") + _table(*movegen_rows(result), markdown, left=2)
+    if result.get("play"):
+        lines += section("Playing") + play_lines(result["play"], markdown)
     if charts is not None:
         lines += ["", f"![file size against move-generation speed]({charts}{SIZE_CHART})", "",
                   f"![time per query by structure]({charts}{QUERY_CHART})"]
@@ -221,6 +223,30 @@ def format_report(result: dict[str, Any], markdown: bool = False, charts: str | 
         lines += section("The papers, measured again") + papers
     lines += [""] + [("- " if markdown else "") + note for note in footnotes(result)]
     return "\n".join(lines).lstrip("\n") + "\n"
+
+
+def play_lines(play: dict[str, Any], markdown: bool = False) -> list[str]:
+    """What playing costs: equity ranking beside move generation, and self-play games a
+    second (one core, CPU time, medians of interleaved rounds)."""
+    equity, games = play["equity"], play["selfplay"]
+    overhead = equity.get("overhead") or {}
+    bullet = "- " if markdown else ""
+    lines = [
+        f"{bullet}equity ranking on {play['file']} (every candidate: placements, every distinct exchange, the pass; "
+        f"leaves {Path(play['leaves']).name}): {1e3 * equity['equity_s']['median']:,.1f} ms for the "
+        f"{plural(equity['positions'], 'position')}, beside {1e3 * equity['generate_s']['median']:,.1f} ms for their "
+        f"plays alone: {_pct(overhead.get('median'))} (rounds {_pct(overhead.get('min'))} to "
+        f"{_pct(overhead.get('max'))})",
+        f"{bullet}self-play on one core, {plural(games['games'], 'game')} a round, {plural(games['rounds'], 'round')}: "
+        f"two equity players {games['equity_games_per_s']['median']:,.1f} games/s "
+        f"({games['equity_games_per_s']['min']:,.1f} to {games['equity_games_per_s']['max']:,.1f}), two greedy "
+        f"players {games['greedy_games_per_s']['median']:,.1f} games/s",
+    ]
+    return lines
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:+.1f}%"
 
 
 def size_chart(result: dict[str, Any]) -> str:

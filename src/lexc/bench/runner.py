@@ -77,10 +77,12 @@ def run_job(job: dict[str, Any], tmp: Path, on_progress: Callable[[str], None], 
 def run_bench(wordlist: str | os.PathLike[str] | None = None, formats_: list[str] | None = None,
               positions: str | os.PathLike[str] | None = None, repeat: int = 5, movegen: bool = True,
               movegen_repeat: int | None = None, budget_s: float = 10.0, ruleset: str = "english",
-              papers: bool = True, progress: Progress | None = None) -> dict[str, Any]:
+              papers: bool = True, progress: Progress | None = None, play_games: int = 20) -> dict[str, Any]:
     """Measure every format (default: all registered) and the baselines on a word list
     (default: the bundled ENABLE), with move generation on a position set (default: the
-    built-in one); the JSON-ready result, with the papers' claims when ``papers``."""
+    built-in one); the JSON-ready result, with the papers' claims when ``papers``, and with
+    move generation what playing costs (``play``: equity ranking beside generation, and
+    ``play_games`` self-play games a round with equity and with greedy players)."""
     from .papers import papers_section
 
     source = Path(wordlist) if wordlist else bundled_wordlist()
@@ -96,7 +98,8 @@ def run_bench(wordlist: str | os.PathLike[str] | None = None, formats_: list[str
         "positions": position_info, "formats": {}}
     extra = (["orders"] if papers and "anatrie" in names else []) + (
         ["short"] if papers and {"dawg", "gaddag"} <= set(names) else [])
-    total, step = 2 * len(structures) + len(twins) + len(extra), 0
+    player = play_structure(names, ruleset) if movegen else None
+    total, step = 2 * len(structures) + len(twins) + len(extra) + (player is not None), 0
 
     def note(message: str) -> None:
         if progress:
@@ -141,6 +144,12 @@ def run_bench(wordlist: str | os.PathLike[str] | None = None, formats_: list[str
             job = {"job": kind, "name": kind, "wordlist": str(source), "ruleset": ruleset, "repeat": repeat,
                    "queries": str(query_path), "dir": str(tmp), "max_len": 8}
             jobs[kind] = run_job(job, tmp, noting("papers"))
+        if player is not None:  # what playing costs: equity beside move generation, self-play games a second
+            step += 1
+            job = {"job": "play", "name": player, "file": str(tmp / f"bench.{player}"), "ruleset": ruleset,
+                   "positions": str(positions) if positions else "", "repeat": movegen_repeat or repeat,
+                   "games": play_games}
+            result["play"] = run_job(job, tmp, noting(f"playing on {player}"))
     problems = compare_answers(answers)
     moves = {name: f["movegen"] for name, f in result["formats"].items() if "movegen" in f}
     move_problems = compare_digests(moves)
@@ -150,6 +159,18 @@ def run_bench(wordlist: str | os.PathLike[str] | None = None, formats_: list[str
     if papers:
         result["papers"] = papers_section(result, texts, jobs)
     return result
+
+
+def play_structure(names: list[str], ruleset: str) -> str | None:
+    """The structure the play figures are measured on: the first compiled word graph the
+    bench measures (the GADDAG-DAWG pair first, as ``lexc play`` opens the bundled lexicon),
+    when lexc ships leave values for the ruleset's tiles; None otherwise."""
+    from ..equity.bundled import bundled_leaves_path
+    from ..ruleset import load_ruleset
+
+    if not native.available() or bundled_leaves_path(load_ruleset(ruleset)) is None:
+        return None
+    return next((name for name in ("gaddawg", "gaddag", "dawg") if name in names), None)
 
 
 def pure_row(name: str) -> str:

@@ -13,6 +13,8 @@ Jobs (the JSON object's ``job``):
   what a sub-anagram search reads in each.
 - ``short``: DAWG and GADDAG of the words of at most 8 letters (Gordon's lexicon was
   such a list), for the size ratio.
+- ``play``: equity ranking beside move generation, and self-play games a second with
+  equity and greedy players, on one saved structure (``lexc.bench.play``).
 
 Progress goes to stderr as lines ``progress: ...``; the parent shows them.
 """
@@ -270,7 +272,33 @@ def short_job(job: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-JOBS = {"build": build_job, "use": use_job, "orders": orders_job, "short": short_job}
+def play_job(job: dict[str, Any]) -> dict[str, Any]:
+    """Equity ranking beside move generation on the position set, and self-play games a
+    second with equity and greedy players (``lexc.bench.play``), on the saved structure at
+    ``file`` with the leave file ``leaves`` (None: the bundled leaves for the ruleset)."""
+    from ..equity.bundled import bundled_leaves_path
+    from ..formats.leaves import read_leaves
+    from ..lexicons.source import open_lexicon
+    from ..ruleset import load_ruleset
+    from . import BenchError
+    from .moves import load_positions
+    from .play import equity_overhead, selfplay_rates
+
+    rules = load_ruleset(job["ruleset"])
+    leaves_path = job.get("leaves") or bundled_leaves_path(rules)
+    if leaves_path is None:
+        raise BenchError(f"no leave values for the {rules.name} ruleset's tiles to play with")
+    leaves = read_leaves(leaves_path, rules)
+    lexicon = open_lexicon(job["file"], ruleset=job["ruleset"])
+    positions, _ = load_positions(job["positions"] or None, job["ruleset"])
+    progress("equity ranking beside move generation")
+    result: dict[str, Any] = {"file": job["name"], "leaves": str(leaves_path),
+                              "equity": equity_overhead(lexicon, positions, leaves, job["repeat"])}
+    result["selfplay"] = selfplay_rates(lexicon, rules, leaves, job["games"], job["repeat"], progress)
+    return result
+
+
+JOBS = {"build": build_job, "use": use_job, "orders": orders_job, "short": short_job, "play": play_job}
 
 
 def main(argv: list[str] | None = None) -> None:

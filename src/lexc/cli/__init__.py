@@ -109,6 +109,8 @@ def main(argv: list[str] | None = None) -> None:
     ``lexc`` prints the help (exit 0); a reader that closes the pipe early (``| head``) ends
     the command quietly with status 1 (as click ends a command whose output pipe closed)."""
     args = sys.argv[1:] if argv is None else list(argv)
+    if args[:2] == ["leaves", "learn"]:  # `lexc leaves learn` is `lexc learn` (a leave file named so: ./learn)
+        args = args[1:]
     try:
         check_arguments(args)
         if not args and not any(key.endswith("_COMPLETE") for key in os.environ):  # (click's shell completion

@@ -114,10 +114,11 @@ def _show_position(report: Any, position: Any, show_board: bool, show_cgp: bool,
 @click.option("--positions", "positions_out", type=click.Path(dir_okay=False), metavar="OUT.jsonl",
               help='Write every position met, {"game", "turn", "cgp", "rack"} per line.')
 @click.option("--player", "levels", multiple=True, type=click.Choice(["greedy", "equity"]), metavar="LEVEL",
-              help="The programs: greedy (the best-scoring play) or equity (the best static equity, with --leaves); "
-                   "once for both, twice for each seat [default: greedy].")
+              help="The programs: greedy (the best-scoring play) or equity (the best static equity: score plus the "
+                   "leave's value); once for both, twice for each seat [default: equity].")
 @click.option("--leaves", "leaves_file", type=click.Path(dir_okay=False), metavar="FILE",
-              help="The leave-value file of an equity player (any format lexc leaves reads).")
+              help="The equity players' leave values (any file lexc leaves reads) [default: the learned leaves "
+                   "bundled for the ruleset's bag].")
 @click.option("--workers", type=Bounded(1, MAX_WORKERS), default=None, metavar="N",
               help="Local processes to play the games on [default: every core]; the games are the same whatever N.")
 @click.option("--scheduler", metavar="ADDRESS",
@@ -129,9 +130,10 @@ def selfplay(lexfile: str | None, ruleset: str | None, games: int, seed: int, st
              out_dir: str | None, positions_out: str | None, levels: tuple[str, ...], leaves_file: str | None,
              workers: int | None, scheduler: str | None, as_json: bool, lexicon_opt: str | None) -> None:
     """Programs play complete games (a real bag, exchanges and passes, the standard end of
-    game): greedy ones, or with --player equity --leaves FILE ones that make the move of the
-    best static equity; every game's GCG record is replayed through the referee (exit 1 if a
-    replay disagrees) and, with -o, written to DIR. The same seed gives the same games, on one
+    game): by default equity players (the move of the best static equity, with the learned
+    leave values bundled with lexc or --leaves FILE's), or greedy ones; every game's GCG
+    record is replayed through the referee (exit 1 if a replay disagrees) and, with -o,
+    written to DIR. The same seed gives the same games, on one
     core, on all of them (the default) or on a cluster (--scheduler).
 
     Example: lexc selfplay enable.gaddawg --games 10 --seed 1 -o games --positions positions.jsonl
@@ -140,8 +142,8 @@ def selfplay(lexfile: str | None, ruleset: str | None, games: int, seed: int, st
     from ..game.tasks import SelfplayTask, play_selfplay
     from ..parallel import per_process, run_tasks
 
-    seats = program_levels(levels, leaves_file)
     ruleset, path_given, name = games_lexicon(lexfile, lexicon_opt, ruleset)
+    seats, leaves_file = program_levels(levels, leaves_file, ruleset)
     table = leave_table(leaves_file, ruleset)
     leaves_given = os.path.abspath(leaves_file) if leaves_file else None
     if table is not None:
@@ -200,17 +202,34 @@ def games_lexicon(lexfile: str | None, lexicon_opt: str | None, ruleset: str | N
     return rules, path_given, Path(lexfile).stem if lexfile else "ENABLE"
 
 
-def program_levels(levels: tuple[str, ...], leaves_file: str | None) -> tuple[str, str]:
-    """The two programs' levels from ``--player`` (none: greedy; once: both seats; twice: each
-    seat), checked against ``--leaves`` (an equity player needs one, and only it uses one)."""
+def program_levels(levels: tuple[str, ...], leaves_file: str | None,
+                   ruleset: str) -> tuple[tuple[str, str], str | None]:
+    """The two programs' levels from ``--player`` (none: equity; once: both seats; twice: each
+    seat) and the equity players' leave file: ``--leaves``, else the learned leaves bundled
+    for the ruleset's bag (``equity.bundled``). With no ``--player`` and no bundled leaves
+    for the ruleset, the programs are greedy (said on a terminal); an equity player asked for
+    then needs ``--leaves``. ``--leaves`` without an equity player is refused."""
+    from ..equity.bundled import bundled_leaves_path
+    from ..ruleset import load_ruleset
+
     if len(levels) > 2:
         raise click.UsageError(f"--player given {len(levels)} times: once for both programs, or twice")
-    seats = (levels * 2)[:2] if levels else ("greedy", "greedy")
-    if "equity" in seats and leaves_file is None:
-        raise click.UsageError("an equity player needs a leave-value file: give --leaves FILE")
+    seats = (levels * 2)[:2] if levels else ("equity", "equity")
     if leaves_file is not None and "equity" not in seats:
         raise click.UsageError("--leaves is for an equity player: give --player equity")
-    return seats[0], seats[1]
+    if "equity" in seats and leaves_file is None:
+        rules = load_ruleset(ruleset)
+        bundled = bundled_leaves_path(rules)
+        if bundled is not None:
+            leaves_file = str(bundled)
+        elif levels:
+            raise click.UsageError(f"lexc ships no leave values for the {rules.name} ruleset's tiles: an equity "
+                                   "player needs --leaves FILE")
+        else:
+            note(f"lexc ships no leave values for the {rules.name} ruleset's tiles: greedy programs "
+                 "(--leaves FILE for equity ones)")
+            seats = ("greedy", "greedy")
+    return (seats[0], seats[1]), leaves_file
 
 
 def leave_table(leaves_file: str | None, ruleset: str) -> Any:
@@ -245,7 +264,8 @@ def match(player_a: str, player_b: str, lexfile: str | None, ruleset: str | None
     twice, the seats swapped, so the luck of the draw cancels in each pair) and report A's mean
     spread a game with its 95% confidence interval over the pairs, and each side's win rate (a
     tie counts half). Players: greedy (the highest score), beginner (the middle of the
-    ranking), equity:FILE (the best static equity with FILE's leave values). The same seed
+    ranking), equity (the best static equity with the learned leaves bundled with lexc),
+    equity:FILE (the same with FILE's leave values). The same seed
     gives the same match on one core, on every core (the default) or on a cluster.
 
     Example: lexc match equity:TWL06.klv2 greedy enable.dawg --games 2000
@@ -285,7 +305,8 @@ def match(player_a: str, player_b: str, lexfile: str | None, ruleset: str | None
               help="Seed of the deal [default: a random one, printed].")
 @click.option("--strategy", default="auto", show_default=True,
               help="The program's move generator: naive, appel-jacobson, gordon, shapiro-smith, or auto.")
-@click.option("--level", type=click.Choice(["greedy", "beginner", "equity"]), default="greedy", show_default=True,
+@click.option("--player", "--level", "level", type=click.Choice(["greedy", "beginner", "equity"]), default="equity",
+              show_default=True,
               help="greedy: the program's best-scoring play; beginner: the middle of its ranking; equity: the move "
                    "of the best static equity (with --leaves).")
 @click.option("--leaves", "leaves_file", type=click.Path(dir_okay=False), metavar="FILE",
@@ -323,11 +344,14 @@ def play(lexfile: str | None, ruleset: str | None, seed: int | None, strategy: s
         raise click.BadParameter("a nickname without spaces or ':', other than 'lexc'", param_hint="--name")
     if save is not None:  # refused before the game, not after it
         check_save_path(save)
-    program_levels((level,) if level == "equity" else (), leaves_file)
+    if leaves_file is not None and level != "equity":
+        raise click.UsageError("--leaves is for the equity player: give --player equity")
     lexfile = lexicon_file(lexfile, lexicon_opt)
     lexicon = open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset, progress=note)
     used = common.command_ruleset(lexicon, ruleset, lexfile)  # the lexicon's own unless -r
     rules = load_ruleset(used)
+    if level == "equity":  # (asked for by default: greedy where lexc ships no leaves for the tiles)
+        (level, _), leaves_file = program_levels(() if leaves_file is None else (level,), leaves_file, used)
     table = leave_table(leaves_file, used)
     check_listable(lexicon, lexfile or "the bundled lexicon")  # the programs' plays grow with the lexicon
     if seed is None:

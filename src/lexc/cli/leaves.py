@@ -43,7 +43,8 @@ def leaves(file: str, racks: tuple[str, ...], listing: bool, like: str, limit: i
     LEAVE,VALUE CSV, Quackle's superleaves), every check done first, and say what it holds:
     with --rack the value of a rack's tiles kept as a leave (0 for a leave not stored, as the
     engines answer), with --list every leave and value, else a summary. lexc convert converts
-    them (lexc formats lists them).
+    them (lexc formats lists them); lexc leaves learn (the same as lexc learn) learns them by
+    self-play.
 
     Example: lexc leaves TWL06.klv2 --rack EQU --rack '?S'
     """

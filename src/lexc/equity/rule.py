@@ -141,15 +141,9 @@ class Situation:
         opponent's rack as given (none: every unseen tile is in the bag). An EquityError for
         a position holding more of a tile than the tile set has."""
         rules = board.ruleset
-        alphabet = rules.alphabet
-        mine, theirs = alphabet.parse_rack(rack), alphabet.parse_rack(opponent or "")
-        tiles = b"".join(board.rows).translate(_AS_BLANK)  # (a blank on the board counts as a blank)
-        held = [tiles.count(code) for code in range(len(alphabet) + 1)]
-        held[0] = tiles.count(_AS_BLANK[BLANK_FLAG]) + mine[1] + theirs[1]
-        for code in chain(mine[0], theirs[0]):
-            held[code] += 1
-        left = Counter({code: rules.count(code) - n for code, n in enumerate(held)})
-        short = overdrawn(left, alphabet)
+        theirs = rules.alphabet.parse_rack(opponent) if opponent else ([], 0)
+        left = Counter(dict(enumerate(unseen_tiles(board, rack, opponent))))
+        short = overdrawn(left, rules.alphabet)
         if short:
             raise EquityError(f"the board and racks hold more tiles than the {rules.name} set has: {short}")
         return cls(sum(left.values()), len(theirs[0]) + theirs[1], sum(rules.value(c) for c in theirs[0]),
@@ -159,6 +153,22 @@ class Situation:
     def unseen(self) -> int:
         """The tiles the mover cannot see: the bag and the opponent's rack."""
         return self.bag + self.opponent_tiles
+
+
+def unseen_tiles(board: Board, rack: str, opponent: str | None = None) -> list[int]:
+    """How many of each tile (by code, the blanks at 0) are neither on the board nor on the
+    rack nor on the opponent's rack as given: the bag, with the opponent's rack when it is not
+    given (below 0 where the position holds more than the set has)."""
+    rules = board.ruleset
+    alphabet = rules.alphabet
+    mine = alphabet.parse_rack(rack)
+    theirs = alphabet.parse_rack(opponent) if opponent else ([], 0)
+    tiles = b"".join(board.rows).translate(_AS_BLANK)  # (a blank on the board counts as a blank)
+    held = [tiles.count(code) for code in range(len(alphabet) + 1)]
+    held[0] = tiles.count(_AS_BLANK[BLANK_FLAG]) + mine[1] + theirs[1]
+    for code in chain(mine[0], theirs[0]):
+        held[code] += 1
+    return [rules.count(code) - n for code, n in enumerate(held)]
 
 
 def vowel_codes(ruleset: Ruleset) -> frozenset[int]:

@@ -6,8 +6,10 @@ counts half).
 
 Players are named by a spec (``player_spec``): ``greedy`` (the highest score), ``beginner``
 (the middle of the ranking), ``equity:FILE`` (the best static equity with the leave values of
-FILE, any file ``lexc leaves`` reads: ``lexc.equity``). Games are tasks for ``lexc.parallel``, so a match runs on every
-core or on a cluster with the same games, seed for seed.
+FILE, any file ``lexc leaves`` reads: ``lexc.equity``), ``equity`` (the same with the learned
+leaves bundled for the ruleset's bag: ``equity.bundled``). Games are tasks for
+``lexc.parallel``, so a match runs on every core or on a cluster with the same games, seed
+for seed.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ class MatchError(LexcError, ValueError):
 
 def _equity(lexicon: Any, ruleset: str, arg: str, nick: str) -> Any:
     if not arg:
-        raise MatchError("an equity player needs its leave values: equity:FILE (any file lexc leaves reads)")
+        arg = bundled_file(ruleset)
     return ProgramPlayer(lexicon, "auto", nick, f"lexc {nick}", level="equity", leaves=task_leaves(arg, ruleset))
 
 
@@ -49,12 +51,13 @@ PLAYERS: dict[str, Callable[[Any, str, str, str], Any]] = {
 
 def player_spec(spec: str) -> tuple[str, str]:
     """A player spec split into its kind and its argument (``equity:FILE`` -> ``equity``,
-    ``FILE``); MatchError for a kind lexc does not know, or an equity player without a file."""
+    ``FILE``; ``equity`` -> ``equity``, ``""``: the bundled leaves); MatchError for a kind lexc
+    does not know."""
     kind, _, arg = spec.partition(":")
     if kind not in PLAYERS:
-        raise MatchError(f"unknown player {spec!r} (known: greedy, beginner, equity:FILE)")
-    if kind == "equity" and not arg:
-        raise MatchError("an equity player needs its leave values: equity:FILE (any file lexc leaves reads)")
+        raise MatchError(f"unknown player {spec!r} (known: greedy, beginner, equity, equity:FILE)")
+    if kind == "equity" and not arg and spec.endswith(":"):
+        raise MatchError("equity:FILE names no file (equity alone plays with the bundled leaves)")
     if kind != "equity" and arg:
         raise MatchError(f"player {kind} takes no argument, not {spec!r}")
     return kind, arg
@@ -67,11 +70,25 @@ def resolved(spec: str, ruleset: str) -> str:
     kind, arg = player_spec(spec)
     if kind != "equity":
         return spec
-    path = os.path.abspath(arg)
+    path = os.path.abspath(arg) if arg else bundled_file(ruleset)
     if not os.path.isfile(path):
         raise MatchError(f"{arg}: no such file")
     task_leaves(path, ruleset)
     return f"{kind}:{path}"
+
+
+def bundled_file(ruleset: str) -> str:
+    """The path of the learned leave file bundled for a ruleset's bag; MatchError if lexc
+    ships none for it."""
+    from ..equity.bundled import bundled_leaves_path
+    from ..ruleset import load_ruleset
+
+    rules = load_ruleset(ruleset)
+    path = bundled_leaves_path(rules)
+    if path is None:
+        raise MatchError(f"lexc ships no leave values for the {rules.name} ruleset's tiles: equity:FILE names a "
+                         "leave file")
+    return str(path)
 
 
 def make_player(spec: str, lexicon: Any, ruleset: str, nick: str) -> Any:

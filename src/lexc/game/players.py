@@ -15,7 +15,7 @@ from ..board.board import Board, Position, unseen
 from ..board.notation import Play
 from ..equity import EXCHANGE as EXCHANGE_MOVE
 from ..equity import MAGPIE, PLACEMENT, Candidate, EquityRule, Situation, candidates
-from ..movegen import generate
+from ..movegen import generate_plays
 from ..ruleset import Ruleset
 from .gcg import EXCHANGE, PASS, PLAY
 
@@ -132,8 +132,9 @@ class ProgramPlayer:
         if self.level == "equity":
             return action_of(candidates(view.board, view.rack, self.lexicon, self.leaves, rule=self.rule,
                                         strategy=self.strategy, situation=view.situation()).best())
-        moves = generate(view.board, view.rack, self.lexicon, self.strategy)
-        if moves:
+        plays = generate_plays(view.board, view.rack, self.lexicon, self.strategy)
+        if len(plays):  # greedy: only the best play is made into a Move (ranked by the core)
+            moves = plays.moves(1) if self.level == "greedy" else plays.moves()
             return Action.place(moves[0 if self.level == "greedy" else len(moves) // 2].play)
         return Action.exchange(view.rack) if view.can_exchange else Action.pass_turn()
 

@@ -16,12 +16,19 @@ KLV) can hold:
 rack), so a leave file cannot hold them; a player adds them at the table (``LinearModel.value``):
 
 - ``u_with_q_unseen``: 1 when the leave holds a U, no Q, and a Q is unseen;
-- ``turnover``: the tiles the move draws (rack size - leave, at most the bag) times the mean
-  static value of a one-tile leave over the unseen tiles: MAVEN's "tile turnover value",
-  AET being "AET plus 4 tiles from the bag".
+- ``turnover``: the tiles the move draws (rack size - leave, at most the bag) times what a
+  tile drawn is worth beyond an average one (the mean static value of a one-tile leave over
+  the unseen tiles, less its mean over the whole tile set: ``LinearModel.draw_value``):
+  MAVEN's "tile turnover value", AET being "AET plus 4 tiles from the bag". Centred, it says
+  how good the tiles to come are; how many come is the leave's size, which the
+  vowel/consonant terms already hold (uncentred, the two fight over the same effect).
 
-``bias`` is a parameter of the fit only (the mean future spread of an empty leave): a leave's
-value is counted from the empty leave's, which every engine takes as 0.
+``pool`` and ``bias`` are controls of the fit, never part of a leave's value. ``bias`` is the
+mean future spread of an empty leave: a leave's value is counted from the empty leave's, which
+every engine takes as 0. ``pool`` is ``draw_value`` itself, what an unseen tile is worth
+beyond an average one: the opponent's rack is among the unseen tiles, so a rich pool predicts a
+worse future for the mover whatever it keeps; without the control, the turnover's weight would
+take that effect (and turn negative) instead of the value of drawing from that pool.
 
 Multi-character tiles are named as lexc writes racks (Spanish ``[L]L`` is two Ls, ``[LL]`` the
 tile LL). Sparse vectors are ``{index: value}`` over ``Features.names``.
@@ -36,7 +43,7 @@ from ..alphabet import AlphabetError
 from ..ruleset import Ruleset
 
 BLANK = 0
-QU, U_WITH_Q, TURNOVER, BIAS = "QU", "u_with_q_unseen", "turnover", "bias"
+QU, U_WITH_Q, TURNOVER, POOL, BIAS = "QU", "u_with_q_unseen", "turnover", "pool", "bias"
 CONTEXT = (U_WITH_Q, TURNOVER)
 
 Vector = dict[int, float]
@@ -54,7 +61,7 @@ def _code_of(ruleset: Ruleset, label: str) -> int | None:
 @dataclass(frozen=True)
 class Features:
     """The features of a ruleset's leaves: ``names`` (static first, then the context features,
-    then ``bias``), and the index of each kind by letter code (-1: none)."""
+    then the fit's controls ``pool`` and ``bias``), and the index of each kind by letter code (-1: none)."""
 
     ruleset: Ruleset
     names: tuple[str, ...]
@@ -66,6 +73,7 @@ class Features:
     qu: int
     u_with_q: int
     turnover: int
+    pool: int
     bias: int
     q_code: int | None
     u_code: int | None
@@ -109,11 +117,12 @@ class Features:
         static = len(names)
         u_with_q = add(U_WITH_Q) if qu >= 0 else -1
         turnover = add(TURNOVER)
+        pool = add(POOL)
         bias = add(BIAS)
         if len(set(names)) != len(names):  # (a tile labelled QU beside Q and U, say)
             raise ValueError(f"the {ruleset.name} ruleset's leave features do not have distinct names")
         return cls(ruleset, tuple(names), static, tuple(single), tuple(double), tuple(triple), vc, qu, u_with_q,
-                   turnover, bias, q_code, u_code, vowel)
+                   turnover, pool, bias, q_code, u_code, vowel)
 
     def __len__(self) -> int:
         return len(self.names)
@@ -147,22 +156,25 @@ class Features:
         """The tiles a move keeping ``leave`` draws from a bag of ``bag`` tiles."""
         return max(0, min(self.ruleset.rack_size - len(leave), bag))
 
-    def context_vector(self, leave: bytes, unseen: Sequence[int], bag: int, unseen_mean: float) -> Vector:
+    def context_vector(self, leave: bytes, unseen: Sequence[int], bag: int, draw_value: float) -> Vector:
         """The context features of a leave: ``unseen`` the count of each code the mover cannot
-        see (bag and opponent's rack), ``bag`` the tiles in the bag, ``unseen_mean`` the mean
-        static value of a one-tile leave over the unseen tiles (``LinearModel.unseen_mean``)."""
+        see (bag and opponent's rack), ``bag`` the tiles in the bag, ``draw_value`` what a tile
+        drawn is worth beyond an average one (``LinearModel.draw_value``)."""
         out: Vector = {}
         q, u = self.q_code, self.u_code
         if self.u_with_q >= 0 and q is not None and u is not None and u in leave and q not in leave and unseen[q] > 0:
             out[self.u_with_q] = 1.0
-        turn = self.drawn(leave, bag) * unseen_mean
+        turn = self.drawn(leave, bag) * draw_value
         if turn:
             out[self.turnover] = turn
         return out
 
-    def vector(self, leave: bytes, unseen: Sequence[int], bag: int, unseen_mean: float) -> Vector:
-        """Every feature of a leave as one observation of the fit: static, context, bias."""
+    def vector(self, leave: bytes, unseen: Sequence[int], bag: int, draw_value: float) -> Vector:
+        """Every feature of a leave as one observation of the fit: static, context, and the
+        controls (``pool``: ``draw_value``; ``bias``: 1)."""
         out = self.static_vector(leave)
-        out.update(self.context_vector(leave, unseen, bag, unseen_mean))
+        out.update(self.context_vector(leave, unseen, bag, draw_value))
+        if draw_value:
+            out[self.pool] = draw_value
         out[self.bias] = 1.0
         return out

@@ -8,16 +8,23 @@ Two parts, kept apart on purpose:
   ``LeaveTable`` of every leave of 1 to rack-size - 1 tiles the bag can hold, then KLV2, KLV,
   CSV by the existing writers) and any engine looks it up by rank;
 - ``context_value(leave, unseen, bag)``: U-with-Q-unseen and the tile turnover, which depend
-  on the tiles the mover cannot see; a player adds it at the table.
+  on the tiles the mover cannot see; a player that sees them adds it at the table.
 
 ``value(leave, unseen, bag)`` is their sum: what a player ranks plays by (score + value).
+
+A leave file holds one value a leave, so a player that reads one cannot add the context terms
+position by position. What it holds (``table_value``) is the static value plus the context
+terms' **mean** for such a leave over the games learned from (``context_means``: the mean of
+U-with-Q-unseen over the leaves holding a U and no Q, and the mean turnover feature by leave
+size), so that their weights, fitted apart from the static ones, still reach the table.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from ..formats.leaves import EXACT, LeaveTable, drawable_leaves
 from ..ruleset import Ruleset
@@ -30,6 +37,10 @@ class LinearModel:
 
     features: Features
     weights: list[float]
+    # the context features' means over the observations they were learned from: U-with-Q-unseen
+    # over the leaves holding a U and no Q ("u_with_q_unseen": a float), the turnover feature by
+    # leave size ("turnover": a list, index = tiles kept); empty: nothing learned, no mean added
+    context_means: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def zero(cls, ruleset: Ruleset) -> LinearModel:
@@ -77,21 +88,51 @@ class LinearModel:
             return 0.0
         return math.fsum(singles[code] * n for code, n in enumerate(unseen) if n > 0) / total
 
-    def context_value(self, leave: bytes, unseen: Sequence[int], bag: int, unseen_mean: float | None = None) -> float:
+    def draw_value(self, unseen: Sequence[int], singles: Sequence[float] | None = None) -> float:
+        """What a tile drawn is worth beyond an average tile: ``unseen_mean`` of the unseen
+        tiles less that of the whole tile set (the turnover feature's rate). Centred so, the
+        turnover measures how much better than usual the unseen tiles are, apart from how
+        many tiles a move draws (which the leave's size, and so the vowel/consonant terms,
+        already say)."""
+        singles = self.single_values() if singles is None else singles
+        rules = self.ruleset
+        whole = [rules.count(code) for code in range(len(singles))]
+        return self.unseen_mean(unseen, singles) - self.unseen_mean(whole, singles)
+
+    def context_value(self, leave: bytes, unseen: Sequence[int], bag: int, draw_value: float | None = None) -> float:
         """U-with-Q-unseen and tile turnover for a leave, the mover seeing ``unseen`` (counts by
         code: the bag and the opponent's rack) with ``bag`` tiles in the bag."""
-        mean = self.unseen_mean(unseen) if unseen_mean is None else unseen_mean
+        mean = self.draw_value(unseen) if draw_value is None else draw_value
         w = self.weights
         return math.fsum(w[i] * x for i, x in self.features.context_vector(leave, unseen, bag, mean).items())
 
     def value(self, leave: bytes, unseen: Sequence[int] | None = None, bag: int = 0,
-              unseen_mean: float | None = None) -> float:
+              draw_value: float | None = None) -> float:
         """The leave's value in points: the static value, plus the context terms when the
         unseen tiles are given."""
         static = self.static_value(leave)
         if unseen is None:
             return static
-        return static + self.context_value(leave, unseen, bag, unseen_mean)
+        return static + self.context_value(leave, unseen, bag, draw_value)
+
+    def mean_context(self, leave: bytes) -> float:
+        """The context terms' mean for a leave (``context_means`` times the context weights):
+        what ``table_value`` adds to the static value; 0 before anything is learned."""
+        means, f, w = self.context_means, self.features, self.weights
+        if not means:
+            return 0.0
+        total = 0.0
+        if (f.u_with_q >= 0 and f.u_code is not None and f.q_code is not None and f.u_code in leave
+                and f.q_code not in leave):
+            total += w[f.u_with_q] * float(means.get("u_with_q_unseen", 0.0))
+        turnover = means.get("turnover") or []
+        if len(leave) < len(turnover):
+            total += w[f.turnover] * float(turnover[len(leave)])
+        return total
+
+    def table_value(self, leave: bytes) -> float:
+        """A sorted leave's value in a leave file: ``static_sorted`` plus ``mean_context``."""
+        return self.static_sorted(leave) + self.mean_context(leave)
 
     def leaves(self) -> ModelLeaves:
         """The static values as a LeaveTable computed on demand (``ModelLeaves``): what an
@@ -99,9 +140,10 @@ class LinearModel:
         return ModelLeaves(self)
 
     def table(self, leaves: Iterable[bytes] | None = None) -> LeaveTable:
-        """The static values of every leave of 1 to rack-size - 1 tiles the bag can hold (or of
-        ``leaves``) as a LeaveTable, for any leave-file writer (``formats.leaves.write_leaves``)."""
-        values = {leave: self.static_sorted(leave) for leave in (drawable_leaves(self.ruleset) if leaves is None
+        """The values of every leave of 1 to rack-size - 1 tiles the bag can hold (or of
+        ``leaves``; ``table_value``: static, with the context terms' means) as a LeaveTable, for
+        any leave-file writer (``formats.leaves.write_leaves``)."""
+        values = {leave: self.table_value(leave) for leave in (drawable_leaves(self.ruleset) if leaves is None
                                                                    else leaves)}
         return LeaveTable(values, self.ruleset, EXACT, "lexc leave model", "")
 
@@ -138,7 +180,7 @@ class LinearModel:
 
 
 class ModelLeaves(LeaveTable):
-    """A linear model's static values as a leave table whose ``value`` computes a leave's
+    """A linear model's leave-file values (``table_value``) as a leave table whose ``value`` computes a leave's
     value when asked (the equity rule asks for a rack's sub-racks only, and remembers them):
     the same values ``LinearModel.table()`` lists, for every leave of 1 to rack-size - 1 tiles;
     0 for the empty leave and for a leave longer, as an engine answers for a leave it lacks."""
@@ -149,7 +191,7 @@ class ModelLeaves(LeaveTable):
         self._longest = model.ruleset.rack_size - 1
 
     def value(self, leave: bytes) -> float:
-        """The model's static value of the leave (its codes in any order)."""
+        """The model's leave-file value of the leave (its codes in any order)."""
         if not leave or len(leave) > self._longest:
             return 0.0
-        return self.model.static_sorted(bytes(sorted(leave)))
+        return self.model.table_value(bytes(sorted(leave)))

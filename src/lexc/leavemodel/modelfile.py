@@ -22,7 +22,7 @@ from ..ruleset import Ruleset, RulesetError, load_ruleset, reference_of
 from .linear import LinearModel
 
 MAGIC = "lexc leave model"
-VERSION = 1
+VERSION = 2  # 2: the context terms are fitted (context_means), the pool control, table rows of 5
 MAX_MODEL_BYTES = 1 << 28  # (a full table of English: about 900,000 leaves of a few numbers)
 
 
@@ -31,7 +31,7 @@ class ModelFile:
     """The state of learning: the model, the run's settings (``seed``, ``games_per_iteration``,
     ``lexicon``, ``ridge``, ``player``, ``prior_sd``), how far it got (``iteration``, ``games``,
     ``observations``), one ``history`` entry an iteration, and the full table's statistics
-    (``table``: leave text -> [count, sum of spread, sum of u_with_q_unseen, sum of turnover]
+    (``table``: leave text -> [count, sum of spread, sum of u_with_q_unseen, sum of turnover, sum of pool]
     and ``prior``), empty unless learned."""
 
     model: LinearModel
@@ -56,7 +56,8 @@ class ModelFile:
             "seed": self.seed, "games_per_iteration": self.games_per_iteration, "ridge": self.ridge,
             "prior_sd": self.prior_sd, "iteration": self.iteration, "games": self.games,
             "observations": self.observations,
-            "parameters": self.model.parameters(), "history": self.history,
+            "parameters": self.model.parameters(), "context_means": self.model.context_means or None,
+            "history": self.history,
             "table": {"prior": self.prior, "leaves": self.table} if self.table else None,
         }
 
@@ -91,6 +92,26 @@ def _count(name: str, where: str, value: Any) -> int:
     return value
 
 
+def _context_means(name: str, value: Any, rules: Ruleset) -> dict[str, Any]:
+    """The ``context_means`` of a model file (absent or null: none), proven: a U-with-Q-unseen
+    mean from 0 to 1, and a turnover mean for each leave size below the rack size."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or not set(value) <= {"u_with_q_unseen", "turnover"}:
+        raise FormatError(f"{name}: context_means is not {{\"u_with_q_unseen\", \"turnover\"}}")
+    out: dict[str, Any] = {}
+    if "u_with_q_unseen" in value:
+        u = _number("context_means.u_with_q_unseen", name, value["u_with_q_unseen"])
+        if not 0 <= u <= 1:
+            raise FormatError(f"{name}: context_means.u_with_q_unseen is not a proportion (0 to 1)")
+        out["u_with_q_unseen"] = u
+    turnover = value.get("turnover", [])
+    if not isinstance(turnover, list) or len(turnover) > rules.rack_size:
+        raise FormatError(f"{name}: context_means.turnover is not a list of at most {rules.rack_size} numbers")
+    out["turnover"] = [_number("a context_means.turnover mean", name, t) for t in turnover]
+    return out
+
+
 def loads_model(data: bytes, name: str, ruleset: Ruleset | None = None) -> ModelFile:
     """A model file's state after every check, each failure one FormatError line: JSON, the
     format and version, the checksum, the ruleset (and, when ``ruleset`` is given, that it is
@@ -122,6 +143,7 @@ def loads_model(data: bytes, name: str, ruleset: Ruleset | None = None) -> Model
         raise FormatError(f"{name}: {exc}") from None
     if list(params) != list(model.features.names):
         raise FormatError(f"{name}: its parameters are not the {rules.name} ruleset's leave features")
+    model.context_means = _context_means(name, doc.get("context_means"), rules)
     out = ModelFile(model, _count("seed", name, doc.get("seed")),
                     _count("games_per_iteration", name, doc.get("games_per_iteration")),
                     str(doc.get("lexicon", "")), _number("ridge", name, doc.get("ridge")), str(doc.get("player")),
@@ -140,8 +162,8 @@ def loads_model(data: bytes, name: str, ruleset: Ruleset | None = None) -> Model
             raise FormatError(f"{name}: its table is not {{\"prior\", \"leaves\"}}")
         out.prior = _number("the table's prior", name, table.get("prior"))
         for text, row in table["leaves"].items():
-            if not isinstance(row, list) or len(row) != 4:
-                raise FormatError(f"{name}: the table's leave {text!r} is not [count, spread, u, turnover]")
+            if not isinstance(row, list) or len(row) != 5:
+                raise FormatError(f"{name}: the table's leave {text!r} is not [count, spread, u, turnover, pool]")
             out.table[text] = [_number(f"the table's leave {text!r}", name, v) for v in row]
     return out
 

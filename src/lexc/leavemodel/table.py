@@ -3,7 +3,7 @@ from the same observations as the linear model and smoothed toward it.
 
 For each leave seen, ``TableStats`` keeps the count n, the sum of the future spreads, and the
 sums of its context features (U-with-Q-unseen, turnover). After the fit, the leave's mean
-residual r (the spread the linear model did not predict: spread - static - bias - context,
+residual r (the spread the linear model did not predict: spread - static - context - controls,
 averaged over its n observations) is shrunk toward 0 with a prior of k observations, the
 posterior mean of a normal model whose prior is the linear model's value:
 
@@ -23,7 +23,7 @@ DEFAULT_PRIOR = 50.0  # observations' worth of trust in the linear model
 
 
 class TableStats:
-    """Per leave: [count, sum of spread, sum of u_with_q_unseen, sum of turnover]."""
+    """Per leave: [count, sum of spread, sum of u_with_q_unseen, sum of turnover, sum of pool]."""
 
     def __init__(self, model: LinearModel):
         self.features = model.features
@@ -33,12 +33,13 @@ class TableStats:
         """One observation of a leave (sorted codes) with features ``x``."""
         row = self.rows.get(leave)
         if row is None:
-            row = self.rows[leave] = [0.0, 0.0, 0.0, 0.0]
+            row = self.rows[leave] = [0.0, 0.0, 0.0, 0.0, 0.0]
         f = self.features
         row[0] += 1
         row[1] += spread
         row[2] += x.get(f.u_with_q, 0.0) if f.u_with_q >= 0 else 0.0
         row[3] += x.get(f.turnover, 0.0)
+        row[4] += x.get(f.pool, 0.0)
 
     def as_text(self, model: LinearModel) -> dict[str, list[float]]:
         """The rows by leave text (the model file's ``table.leaves``), leaves in code order."""
@@ -58,8 +59,8 @@ class TableStats:
 def residual(model: LinearModel, leave: bytes, row: list[float]) -> float:
     """The mean spread of a leave's observations that the fitted model did not predict."""
     f, w = model.features, model.weights
-    n, spread, u, turnover = row
-    predicted = n * (model.static_value(leave) + w[f.bias]) + w[f.turnover] * turnover
+    n, spread, u, turnover, pool = row
+    predicted = n * (model.static_value(leave) + w[f.bias]) + w[f.turnover] * turnover + w[f.pool] * pool
     if f.u_with_q >= 0:
         predicted += w[f.u_with_q] * u
     return (spread - predicted) / n
@@ -71,7 +72,7 @@ def full_table(model: LinearModel, stats: TableStats, prior: float = DEFAULT_PRI
     values: dict[bytes, float] = {}
     rows = stats.rows
     for leave in drawable_leaves(model.ruleset):
-        value = model.static_sorted(leave)
+        value = model.table_value(leave)
         row = rows.get(leave)
         if row is not None and row[0] > 0:
             value += row[0] / (row[0] + prior) * residual(model, leave, row)
