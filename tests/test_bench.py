@@ -197,7 +197,24 @@ def test_a_disagreement_fails_the_run_after_the_report(capsys, monkeypatch):
                          "--no-papers")
     assert code == 2
     assert "disagreement: dawg: member answers differ" in out
-    assert err.strip() == "lexc: error: 1 disagreement between the structures (listed above)"
+    *progress, error = err.strip().splitlines()
+    assert error == "lexc: error: 1 disagreement between the structures (listed above)"
+    assert progress and all(line.startswith("lexc bench: [") for line in progress)  # (off a terminal: lines)
+
+
+def test_progress_lines_off_a_terminal(capsys):
+    """Off a terminal (a log, CI) the bench says each step on a line of its own: the steps in
+    order, ending at the last, with the structure measured."""
+    code, _out, err = run(capsys, "bench", str(TINY), "--formats", "dawg", "--repeat", "1", "--no-movegen",
+                         "--no-papers")
+    assert code == 0, err
+    lines = err.strip().splitlines()
+    steps = [int(line.split("[", 1)[1].split("/", 1)[0]) for line in lines]
+    total = int(lines[0].split("/", 1)[1].split("]", 1)[0])
+    assert all(line.startswith("lexc bench: [") for line in lines)
+    twin = 1 if native.available() else 0  # (the dawg's pure-path row, where the core is built)
+    assert steps == sorted(steps) and steps[0] == 1 and steps[-1] == total == 2 * 5 + twin  # dawg, 4 baselines
+    assert any("dawg" in line for line in lines) and any("marisa-trie" in line for line in lines)
 
 
 def test_readme_update(bench_run, tmp_path):

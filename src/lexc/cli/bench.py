@@ -50,7 +50,7 @@ def bench(wordlist: str | None, formats_: str | None, positions: str | None, rep
     if unknown:
         raise click.BadParameter(f"unknown format {unknown[0]!r} (known: {', '.join(FORMATS)})", param_hint="--formats")
     load_ruleset(ruleset)
-    with status_line() as show:
+    with status_line("lexc bench") as show:  # (off a terminal: a progress line each step, for logs and CI)
         result = run_bench(wordlist, names, positions, repeat=repeat, movegen=movegen, movegen_repeat=movegen_repeat,
                            budget_s=budget, ruleset=ruleset, papers=papers, progress=show)
     if out_dir:

@@ -192,18 +192,28 @@ def stages(length: int) -> Iterator[Any]:
 
 
 @contextmanager
-def status_line() -> Iterator[Callable[[int, int, str], None]]:
-    """A one-line progress display on a terminal (``[step/total] message``), cleared at the end."""
+def status_line(logged: str | None = None, every: float = 1.0) -> Iterator[Callable[[int, int, str], None]]:
+    """A one-line progress display on a terminal (``[step/total] message``), cleared at the end.
+    With ``logged`` (a command's name), off a terminal (a log, CI) progress goes to stderr as
+    lines ``NAME: [step/total] message``: each new step, and within a step at most one line
+    every ``every`` seconds."""
     import shutil
+    import time
 
     width = shutil.get_terminal_size((80, 20)).columns - 1
     shown = False
+    last = {"step": -1, "at": 0.0}
 
     def show(step: int, total: int, message: str) -> None:
         nonlocal shown
         if on_terminal():
             click.echo("\r" + f"[{step}/{total}] {message}"[:width].ljust(width), err=True, nl=False)
             shown = True
+        elif logged is not None:
+            now = time.monotonic()
+            if step != last["step"] or now - last["at"] >= every:
+                click.echo(f"{logged}: [{step}/{total}] {message}", err=True)
+                last["step"], last["at"] = step, now
 
     try:
         yield show

@@ -307,10 +307,11 @@ def match(player_a: str, player_b: str, lexfile: str | None, ruleset: str | None
               help="The program's move generator: naive, appel-jacobson, gordon, shapiro-smith, or auto.")
 @click.option("--player", "--level", "level", type=click.Choice(["greedy", "beginner", "equity"]), default="equity",
               show_default=True,
-              help="greedy: the program's best-scoring play; beginner: the middle of its ranking; equity: the move "
-                   "of the best static equity (with --leaves).")
+              help="The program: equity, the move of the best static equity (score plus the leave's value); "
+                   "greedy, its best-scoring play; beginner, the middle of that ranking (--level: the old name).")
 @click.option("--leaves", "leaves_file", type=click.Path(dir_okay=False), metavar="FILE",
-              help="The leave-value file of the equity level (any format lexc leaves reads).")
+              help="The equity player's leave values (any file lexc leaves reads) [default: the learned leaves "
+                   "bundled for the ruleset's bag].")
 @click.option("--name", default="you", show_default=True, help="Your nickname in the game record (no spaces).")
 @click.option("--end-rule", type=click.Choice(["doubling", "add-and-subtract"]), default="doubling",
               show_default=True, help="End-rack points: NASPA's doubling or WESPA's add-and-subtract.")
@@ -325,9 +326,10 @@ def match(player_a: str, player_b: str, lexfile: str | None, ruleset: str | None
 def play(lexfile: str | None, ruleset: str | None, seed: int | None, strategy: str, level: str,
          leaves_file: str | None, name: str, end_rule: str, save: str | None, watch: bool, color: bool | None,
          as_json: bool, lexicon_opt: str | None) -> None:
-    """Play a game against lexc in the terminal: type plays as 8H WORD (across) or H8 WORD
-    (down), or pass, exchange TILES, check, anagram, hooks, hint, add, score, board, help, quit
-    (Ctrl-C ends and saves the game as quit does).
+    """Play a game against lexc in the terminal (by default its equity program, with the
+    learned leaves bundled with lexc): type plays as 8H WORD (across) or H8 WORD (down), or
+    pass, exchange TILES, check, anagram, hooks, hint, add, score, board, help, quit (Ctrl-C
+    ends and saves the game as quit does).
 
     Example: lexc play enable.gaddawg --seed 7
     """
