@@ -102,3 +102,13 @@ def test_lexc_leaves_learn_is_lexc_learn(capsys, tmp_path):
     code, out, err = run_main(capsys, "leaves", "learn", "--games", "0")
     assert not out
     assert code == 2 and "lexc learn --help" in err and len(err.strip().splitlines()) == 1
+
+
+def test_play_asked_for_equity_without_bundled_leaves_is_refused(capsys):
+    """``lexc play`` by default falls back to greedy where lexc ships no leaves; an equity
+    player asked for by name needs --leaves, as in selfplay."""
+    tiny = ROOT / "wordlists" / "tiny.txt"
+    code, out, err = run_main(capsys, "play", tiny, "-r", "tiny", "--player", "equity", "--watch", "--seed", "1")
+    assert code == 2 and not out and len(err.strip().splitlines()) == 1 and "--leaves FILE" in err
+    code, out, err = run_main(capsys, "play", tiny, "-r", "tiny", "--watch", "--seed", "1", "--json")
+    assert code == 0, err

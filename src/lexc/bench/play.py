@@ -10,7 +10,6 @@ leave values given (default: the learned leaves bundled for the ruleset's bag).
 
 from __future__ import annotations
 
-import statistics
 import time
 from collections.abc import Callable
 from typing import Any
@@ -18,6 +17,7 @@ from typing import Any
 from ..equity import candidates
 from ..game.manager import selfplay
 from ..movegen import generate_plays
+from .worker import summarize
 
 
 def _cpu(run: Callable[[], object]) -> float:
@@ -25,10 +25,6 @@ def _cpu(run: Callable[[], object]) -> float:
     t = time.process_time()
     run()
     return time.process_time() - t
-
-
-def _summary(samples: list[float]) -> dict[str, float]:
-    return {"median": statistics.median(samples), "min": min(samples), "max": max(samples)}
 
 
 def equity_overhead(lexicon: Any, positions: list[tuple[Any, str, int]], leaves: Any, repeat: int,
@@ -53,8 +49,8 @@ def equity_overhead(lexicon: Any, positions: list[tuple[Any, str, int]], leaves:
         plain.append(_cpu(generate))
         ranked.append(_cpu(rank))
     ratios = [r / p - 1 for p, r in zip(plain, ranked, strict=True) if p > 0]
-    return {"positions": len(positions), "generate_s": _summary(plain), "equity_s": _summary(ranked),
-            "overhead": _summary(ratios) if ratios else None}
+    return {"positions": len(positions), "generate_s": summarize(plain), "equity_s": summarize(ranked),
+            "overhead": summarize(ratios) if ratios else None}
 
 
 def selfplay_rates(lexicon: Any, ruleset: Any, leaves: Any, games: int, repeat: int,
@@ -73,4 +69,4 @@ def selfplay_rates(lexicon: Any, ruleset: Any, leaves: Any, games: int, repeat: 
                 selfplay(lexicon, ruleset, seed, levels=(level, level), leaves=leaves if level == "equity" else None)
             seconds = time.process_time() - t
             rates[level].append(games / seconds if seconds > 0 else float("inf"))
-    return {"games": games, "rounds": repeat, **{f"{level}_games_per_s": _summary(r) for level, r in rates.items()}}
+    return {"games": games, "rounds": repeat, **{f"{level}_games_per_s": summarize(r) for level, r in rates.items()}}

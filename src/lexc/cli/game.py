@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from ..limits import MAX_COUNT, MAX_GAMES, MAX_LINE_BYTES, MAX_MATCH_GAMES, MAX_SEED, MAX_WORKERS
 from ..plural import plural
@@ -209,7 +210,7 @@ def program_levels(levels: tuple[str, ...], leaves_file: str | None,
     for the ruleset's bag (``equity.bundled``). With no ``--player`` and no bundled leaves
     for the ruleset, the programs are greedy (said on a terminal); an equity player asked for
     then needs ``--leaves``. ``--leaves`` without an equity player is refused."""
-    from ..equity.bundled import bundled_leaves_path
+    from ..equity.bundled import bundled_leaves_path, none_bundled
     from ..ruleset import load_ruleset
 
     if len(levels) > 2:
@@ -223,11 +224,9 @@ def program_levels(levels: tuple[str, ...], leaves_file: str | None,
         if bundled is not None:
             leaves_file = str(bundled)
         elif levels:
-            raise click.UsageError(f"lexc ships no leave values for the {rules.name} ruleset's tiles: an equity "
-                                   "player needs --leaves FILE")
+            raise click.UsageError(f"{none_bundled(rules)}: an equity player needs --leaves FILE")
         else:
-            note(f"lexc ships no leave values for the {rules.name} ruleset's tiles: greedy programs "
-                 "(--leaves FILE for equity ones)")
+            note(f"{none_bundled(rules)}: greedy programs (--leaves FILE for equity ones)")
             seats = ("greedy", "greedy")
     return (seats[0], seats[1]), leaves_file
 
@@ -352,8 +351,9 @@ def play(lexfile: str | None, ruleset: str | None, seed: int | None, strategy: s
     lexicon = open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset, progress=note)
     used = common.command_ruleset(lexicon, ruleset, lexfile)  # the lexicon's own unless -r
     rules = load_ruleset(used)
-    if level == "equity":  # (asked for by default: greedy where lexc ships no leaves for the tiles)
-        (level, _), leaves_file = program_levels(() if leaves_file is None else (level,), leaves_file, used)
+    if level == "equity":  # the default player falls back to greedy where lexc ships no leaves; one asked for, not
+        asked = click.get_current_context().get_parameter_source("level") is not ParameterSource.DEFAULT
+        (level, _), leaves_file = program_levels((level,) if asked else (), leaves_file, used)
     table = leave_table(leaves_file, used)
     check_listable(lexicon, lexfile or "the bundled lexicon")  # the programs' plays grow with the lexicon
     if seed is None:

@@ -40,6 +40,12 @@ def bundled_leaves_path(ruleset: Ruleset) -> Path | None:
     return None
 
 
+def none_bundled(ruleset: Ruleset) -> str:
+    """What to say when lexc ships no leave values for a ruleset's tiles (the start of the
+    line; each caller says what to give instead)."""
+    return f"lexc ships no leave values for the {ruleset.name} ruleset's tiles"
+
+
 @lru_cache(maxsize=4)
 def _read(path: str, ruleset: Ruleset) -> Any:
     from ..formats.leaves import read_leaves

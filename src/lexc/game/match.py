@@ -80,14 +80,13 @@ def resolved(spec: str, ruleset: str) -> str:
 def bundled_file(ruleset: str) -> str:
     """The path of the learned leave file bundled for a ruleset's bag; MatchError if lexc
     ships none for it."""
-    from ..equity.bundled import bundled_leaves_path
+    from ..equity.bundled import bundled_leaves_path, none_bundled
     from ..ruleset import load_ruleset
 
     rules = load_ruleset(ruleset)
     path = bundled_leaves_path(rules)
     if path is None:
-        raise MatchError(f"lexc ships no leave values for the {rules.name} ruleset's tiles: equity:FILE names a "
-                         "leave file")
+        raise MatchError(f"{none_bundled(rules)}: equity:FILE names a leave file")
     return str(path)
 
 

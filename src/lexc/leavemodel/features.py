@@ -156,13 +156,18 @@ class Features:
         """The tiles a move keeping ``leave`` draws from a bag of ``bag`` tiles."""
         return max(0, min(self.ruleset.rack_size - len(leave), bag))
 
+    def u_without_q(self, leave: bytes) -> bool:
+        """Whether a leave holds a U and no Q (where the ruleset has a U-with-Q-unseen feature):
+        the leaves that feature can be 1 for."""
+        q, u = self.q_code, self.u_code
+        return self.u_with_q >= 0 and q is not None and u is not None and u in leave and q not in leave
+
     def context_vector(self, leave: bytes, unseen: Sequence[int], bag: int, draw_value: float) -> Vector:
         """The context features of a leave: ``unseen`` the count of each code the mover cannot
         see (bag and opponent's rack), ``bag`` the tiles in the bag, ``draw_value`` what a tile
         drawn is worth beyond an average one (``LinearModel.draw_value``)."""
         out: Vector = {}
-        q, u = self.q_code, self.u_code
-        if self.u_with_q >= 0 and q is not None and u is not None and u in leave and q not in leave and unseen[q] > 0:
+        if self.u_without_q(leave) and unseen[self.q_code or 0] > 0:
             out[self.u_with_q] = 1.0
         turn = self.drawn(leave, bag) * draw_value
         if turn:

@@ -253,8 +253,7 @@ class ContextMeans:
         if len(leave) < len(self.kept):
             self.turnover[len(leave)] += x.get(f.turnover, 0.0)
             self.kept[len(leave)] += 1
-        u, q = f.u_code, f.q_code
-        if f.u_with_q >= 0 and u is not None and q is not None and u in leave and q not in leave:
+        if f.u_without_q(leave):
             self.u += x.get(f.u_with_q, 0.0)
             self.u_seen += 1
 

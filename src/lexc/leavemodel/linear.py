@@ -122,8 +122,7 @@ class LinearModel:
         if not means:
             return 0.0
         total = 0.0
-        if (f.u_with_q >= 0 and f.u_code is not None and f.q_code is not None and f.u_code in leave
-                and f.q_code not in leave):
+        if f.u_without_q(leave):
             total += w[f.u_with_q] * float(means.get("u_with_q_unseen", 0.0))
         turnover = means.get("turnover") or []
         if len(leave) < len(turnover):
@@ -135,7 +134,7 @@ class LinearModel:
         return self.static_sorted(leave) + self.mean_context(leave)
 
     def leaves(self) -> ModelLeaves:
-        """The static values as a LeaveTable computed on demand (``ModelLeaves``): what an
+        """The leave-file values (``table_value``) as a LeaveTable computed on demand (``ModelLeaves``): what an
         equity player reads, without listing 914,624 English leaves first."""
         return ModelLeaves(self)
 
