@@ -24,7 +24,8 @@ typedef struct {
     Mask checks[MAX_BOARD];          /* cross-check of each empty square */
     uint8_t anchor[MAX_BOARD];
     int anchor_at;                   /* the anchor being searched */
-    int end_free;                    /* Gordon: the square after the anchor is free (or off the board) */
+    int limit;                       /* Gordon: the leftmost square the anchor's plays may cover */
+    int placed;                      /* Gordon: rack tiles in the leftward part so far */
     int64_t cross[MAX_BOARD];        /* cross-sum of each empty square (where `crossing`) */
     uint8_t crossing[MAX_BOARD];     /* the square's tile would make a cross word */
     int lm[MAX_BOARD], wm[MAX_BOARD];
