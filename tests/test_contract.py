@@ -270,7 +270,7 @@ def test_the_edges_a_search_read_come_back_with_its_call():
     quiet = generate_plays(empty, "Q", lexicon, "gordon")
     assert busy.search_edges > quiet.search_edges >= 0
     assert busy.search_edges == generate_plays(empty, "CATSTA?", lexicon, "gordon").search_edges
-    assert len(native.COMPILED.core.movegen(lexicon._graph, b"".join(empty.rows), 15, bytes([0, 1]), 1, 0, 1,
+    assert len(native.COMPILED.core.movegen(lexicon._graph, b"".join(empty.rows), 15, bytes([0, 1]), 1, 0, 1, 1,
                                      bytes(1024), bytes([1]) * 225, bytes([1]) * 225, 7, 50, 7, 7, 10)) == 3
 
 
@@ -331,7 +331,7 @@ def test_the_core_refuses_arrays_whose_scores_could_overflow():
     board = bytes(225)
     values = (2**31 - 1).to_bytes(4, "little") * 256
     with pytest.raises(ValueError, match="64 bits"):
-        native.COMPILED.core.movegen(lexicon._graph, board, 15, bytes([0, 7, 7]), 0, 0, 0, values, bytes([255]) * 225,
+        native.COMPILED.core.movegen(lexicon._graph, board, 15, bytes([0, 7, 7]), 0, 0, 0, -1, values, bytes([255]) * 225,
                               bytes([255]) * 225, 7, 50, 7, 7, 1000)
 
 
@@ -453,7 +453,7 @@ def test_move_generation_reads_tile_values_at_any_alignment():
 
     values, letter, word = _ruleset_arrays(ENGLISH)
     shifted = memoryview(b"\x00" + values)[1:]
-    args = (b"".join(Board.empty(ENGLISH).rows), 15, bytes([0, 1, 1]), 0, 0, 0)
+    args = (b"".join(Board.empty(ENGLISH).rows), 15, bytes([0, 1, 1]), 0, 0, 0, -1)
     tail = (letter, word, 7, 50, 7, 7, 100)
     core = native.COMPILED.core
     assert core.movegen(lexicon._graph, *args, shifted, *tail) == core.movegen(lexicon._graph, *args, values, *tail)

@@ -165,11 +165,12 @@ class LexiconBase:
         """The format's low-level table (edges, nodes...) as dicts, for ``lexc dump``."""
         raise NotImplementedError(f"{self.name} has no dump")
 
-    def search_graph(self, strategy: str) -> tuple[Any, tuple[int, int]]:
+    def search_graph(self, strategy: str) -> tuple[Any, tuple[int, int, int]]:
         """The word graph a whole-position search reads on the lexicon's backend (its
-        ``native.Backend.graph`` object; None for a format that is no word graph), and the
-        roots that search starts from (the DAWG root, and the strategy's own)."""
-        return None, (0, 0)
+        ``native.Backend.graph`` object; None for a format that is no word graph), and its
+        roots: the DAWG root, the one the strategy starts from, and the GADDAG root the
+        cross-checks may read (-1: none)."""
+        return None, (0, 0, -1)
 
     # -- Trie primitives (formats with Capability.TRIE override them) ---------------------
     def root(self) -> Node:

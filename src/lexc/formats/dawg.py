@@ -106,11 +106,13 @@ class Dawg(LexiconBase):
         """The backend this lexicon was made with: the compiled core, or pure Python."""
         return self.backend.name
 
-    def search_graph(self, strategy: str) -> tuple[Any, tuple[int, int]]:
-        """The graph object and (DAWG root, search root): Gordon's search starts at the GADDAG
-        root, every other at the DAWG root."""
+    def search_graph(self, strategy: str) -> tuple[Any, tuple[int, int, int]]:
+        """The graph object and (DAWG root, search root, GADDAG root or -1): Gordon's search
+        starts at the GADDAG root, every other at the DAWG root; the cross-checks read the
+        GADDAG where there is one, whatever the strategy."""
         search = getattr(self, "gaddag_root", None)
-        return self._graph, (self._root, search() if strategy == "gordon" and search else self._root)
+        gaddag = search() if search else -1
+        return self._graph, (self._root, gaddag if strategy == "gordon" and search else self._root, gaddag)
 
     def _extra_edges(self) -> list[int]:
         """Edges to keep in memory after the stored ones (none for a DAWG)."""

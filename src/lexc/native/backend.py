@@ -141,7 +141,7 @@ class Backend:
         the leave is not stored."""
         return reference()
 
-    def plays(self, position: Position, graph: Any, strategy: str, roots: tuple[int, int], cap: int,
+    def plays(self, position: Position, graph: Any, strategy: str, roots: tuple[int, int, int], cap: int,
               wrap: Callable[[bytes, int, int], T], reference: Callable[[], T]) -> T:
         """Every play of a position: ``reference()`` (the strategy lane by lane, in Python)
         here; the compiled core's records, ``wrap(records, count, edges read)``, where it runs
@@ -242,7 +242,7 @@ class CompiledBackend(Backend):
         rank: int = self.core.klv_rank(edges, counts, root, tiles)
         return None if rank < 0 else rank
 
-    def plays(self, position: Position, graph: Any, strategy: str, roots: tuple[int, int], cap: int,
+    def plays(self, position: Position, graph: Any, strategy: str, roots: tuple[int, int, int], cap: int,
               wrap: Callable[[bytes, int, int], T], reference: Callable[[], T]) -> T:
         """The core's whole-position generation for Appel & Jacobson's and Gordon's strategies
         over a word graph it holds; any other strategy or lexicon runs the reference."""
@@ -250,7 +250,7 @@ class CompiledBackend(Backend):
             return reference()
         code = CORE_STRATEGIES[strategy]
         records, count, edges = self.core.movegen(
-            graph, position.board, position.size, position.rack, code, roots[0], roots[1], position.values,
+            graph, position.board, position.size, position.rack, code, roots[0], roots[1], roots[2], position.values,
             position.letter_mult, position.word_mult, position.rack_size, position.bingo, position.start[0],
             position.start[1], cap)
         return wrap(records, count, edges)

@@ -27,6 +27,7 @@
 #define LEXC_LIKELY(x) __builtin_expect(!!(x), 1)
 #define LEXC_PREFETCH(p) __builtin_prefetch(p)
 #define LEXC_TOP_BIT(x) (63 - __builtin_clzll(x)) /* the highest set bit of a non-zero u64 */
+#define LEXC_LOW_BIT(x) __builtin_ctz(x)          /* the lowest set bit of a non-zero u32 */
 #else
 #define LEXC_LIKELY(x) (x)
 #define LEXC_PREFETCH(p) ((void)0)
@@ -37,7 +38,20 @@ static inline int lexc_top_bit(uint64_t x) {
         if (x >> s) { x >>= s; b += s; }
     return b;
 }
+#define LEXC_LOW_BIT(x) lexc_low_bit(x)
+static inline int lexc_low_bit(uint32_t x) {
+    int b = 0;
+    while (!(x & 1u)) { x >>= 1; b++; }
+    return b;
+}
 #endif
+/* the set bits of a u32 (the SWAR count: one instruction sequence, no CPU feature needed) */
+static inline int lexc_pop32(uint32_t x) {
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+    return (int)((x * 0x01010101u) >> 24);
+}
 /* GCC (not Clang) vectorizes a hot loop at -O3 when told to */
 #if defined(__GNUC__) && !defined(__clang__)
 #define LEXC_VECTORIZE __attribute__((noinline, optimize("O3")))
@@ -101,6 +115,12 @@ typedef struct {
     uint8_t encode[256];   /* Latin-1 character -> letter code (0: not a one-character label) */
     int has_encode;
     Py_ssize_t member_root; /* the edge membership walks from (-1: none) */
+    const uint64_t *paired; /* u32 edges of an alphabet of at most 31 letters (else NULL): stored
+                             * edge i in the low 32 bits, and in the high 32 the letters of the
+                             * edges from i to the end of its list (bit c: letter c), so the edge
+                             * of c in the list from i is at i + popcount(those & (2^c - 1)): found
+                             * in one cache line, not by a scan (movegen's masked search) */
+    uint64_t *owned_paired; /* that array when this graph made it (else the shared graph's) */
     int member_reverse;    /* walk the word backwards (a GADDAG's i = n path) */
 } Graph;
 
@@ -119,6 +139,11 @@ static inline uint64_t edge_at(const Graph *g, Py_ssize_t i) {
 /* the edge labelled `letter` in the list starting at edge `i` (0: no list), or -1 */
 static inline Py_ssize_t g_find(const Graph *g, Py_ssize_t i, int letter) {
     if (!i) return -1;
+    if (g->paired && i < g->n) {
+        uint32_t m = (uint32_t)(g->paired[i] >> 32);
+        if ((unsigned)letter > 31 || !(m >> letter & 1u)) return -1;
+        return i + lexc_pop32(m & ((1u << letter) - 1u));
+    }
     for (;;) {
         uint64_t e = edge_at(g, i);
         int lt = LETTER(g, e);

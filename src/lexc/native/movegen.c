@@ -156,8 +156,20 @@ static inline uint64_t edge32(const Graph *g, Py_ssize_t i) {
     return ((const uint32_t *)g->base)[i];
 }
 
-/* the u32 layout (formats/dawg.md): letter in bits 24-31, terminal 23, last 22, child 0-21 */
+/* the u32 layout (formats/dawg.md): letter in bits 24-31, terminal 23, last 22, child 0-21;
+ * with the letter masks (an alphabet of at most 31 letters), then without */
+#define FN(name) name##_m32
+#define MASKED 1
+#define EDGE(i) (g->paired[i]) /* (the fields below read the low 32 bits) */
+#define KIDS(i) ((uint32_t)(g->paired[i] >> 32))
+#define LET(e) ((int)((e) >> 24 & 0xFF))
+#define TRM(e) ((int)((e) >> 23 & 1))
+#define LST(e) ((int)((e) >> 22 & 1))
+#define CHD(e) ((Py_ssize_t)((e) & 0x3FFFFF))
+#include "search.inc" /* (which undefines them) */
+
 #define FN(name) name##_u32
+#define MASKED 0
 #define EDGE(i) edge32(g, i)
 #define LET(e) ((int)((e) >> 24 & 0xFF))
 #define TRM(e) ((int)((e) >> 23 & 1))
@@ -167,6 +179,7 @@ static inline uint64_t edge32(const Graph *g, Py_ssize_t i) {
 
 /* any layout, its fields where the graph says */
 #define FN(name) name##_any
+#define MASKED 0
 #define EDGE(i) edge_at(g, i)
 #define LET(e) LETTER(g, e)
 #define TRM(e) TERM(g, e)
@@ -179,10 +192,32 @@ static int fixed_u32(const Graph *g) { return !g->wide; }
 
 /* -- a position ----------------------------------------------------------------------------- */
 
-/* the cross-check of an empty square: the letters x with before + x + after a word */
-static Mask cross_check(const Graph *g, Py_ssize_t dawg_root, const uint8_t *before, int nb, const uint8_t *after,
-                        int na) {
+/* the cross-check of an empty square: the letters x with before + x + after a word. From the
+ * DAWG root: walk `before`, then `after` from each child. Where the graph holds a GADDAG and
+ * `after` is longer, from its root instead: the word reversed is a GADDAG string (no separator),
+ * so walk `after` reversed once, then `before` reversed from each child (wolges's cross-sets). */
+static Mask cross_check(const Graph *g, Py_ssize_t dawg_root, Py_ssize_t gaddag_root, const uint8_t *before, int nb,
+                        const uint8_t *after, int na) {
     Mask m = {0, 0};
+    if (na && gaddag_root >= 0 && nb < na) {
+        Py_ssize_t node = gaddag_root;
+        for (int k = na - 1; k >= 0 && node >= 0; k--) node = g_find(g, CHILD(g, edge_at(g, node)), after[k]);
+        if (node < 0) return m;
+        if (!nb) m = g_word_letters(g, node);
+        else {
+            Py_ssize_t i = CHILD(g, edge_at(g, node));
+            while (i) {
+                uint64_t e = edge_at(g, i);
+                Py_ssize_t end = i;
+                for (int k = nb - 1; k >= 0 && end >= 0; k--) end = g_find(g, CHILD(g, edge_at(g, end)), before[k]);
+                if (end >= 0 && TERM(g, edge_at(g, end))) mask_set(&m, LETTER(g, e));
+                if (LASTE(g, e)) break;
+                i++;
+            }
+        }
+        mask_clear(&m, 0); /* (the separator ends no string; a crafted file's could) */
+        return m;
+    }
     Py_ssize_t node = g_walk(g, dawg_root, before, nb);
     if (node < 0) return m;
     if (!na) return g_word_letters(g, node);
@@ -197,11 +232,13 @@ static Mask cross_check(const Graph *g, Py_ssize_t dawg_root, const uint8_t *bef
     return m;
 }
 
-/* movegen(graph, board, n, rack, strategy, dawg_root, search_root, values, letter_mult,
- *         word_mult, rack_size, bingo, start_row, start_col, cap) -> (records, count, edges)
+/* movegen(graph, board, n, rack, strategy, dawg_root, search_root, gaddag_root, values,
+ *         letter_mult, word_mult, rack_size, bingo, start_row, start_col, cap)
+ *   -> (records, count, edges)
  * board: n*n codes row-major (0 empty, BLANK_FLAG on blanks); rack: counts by letter code,
  * index 0 the blanks; strategy: 0 Appel & Jacobson from the DAWG root `search_root`, 1 Gordon
- * from the GADDAG root `search_root`; cross-checks always from `dawg_root`; values: 256
+ * from the GADDAG root `search_root`; cross-checks from `dawg_root`, or from `gaddag_root` where
+ * that is cheaper (-1: the graph holds no GADDAG); values: 256
  * little-endian int32 by board code; letter_mult, word_mult: n*n bytes. AnswerCap
  * past `cap` plays. `edges`: how many edges the searches read (cross-checks apart), returned
  * with the call (no state outlives it: a threaded host's calls never see each other's). */
@@ -210,23 +247,26 @@ static PyObject *movegen(PyObject *module, PyObject *args) {
     PyObject *graph;
     Py_buffer board, rack, values, lm, wm;
     int n, strategy, rack_size, bingo, sr, sc;
-    Py_ssize_t dawg_root, root, cap;
-    if (!PyArg_ParseTuple(args, "O!y*iy*inny*y*y*iiiin", GraphType, &graph, &board, &n, &rack, &strategy, &dawg_root,
-                          &root, &values, &lm, &wm, &rack_size, &bingo, &sr, &sc, &cap))
+    Py_ssize_t dawg_root, root, gaddag_root, cap;
+    if (!PyArg_ParseTuple(args, "O!y*iy*innny*y*y*iiiin", GraphType, &graph, &board, &n, &rack, &strategy, &dawg_root,
+                          &root, &gaddag_root, &values, &lm, &wm, &rack_size, &bingo, &sr, &sc, &cap))
         return NULL;
     const Graph *g = (const Graph *)graph;
     int fixed = 0; /* set once the roots are checked: the u32 copy when the search root is stored */
+    int masked = 0; /* ... with the letter masks when the graph has them */
     Py_ssize_t total = g->n + g->n_extra;
     PyObject *result = NULL;
     Lane *L = NULL;
     Buf out = {0};
     if (n < 1 || n > MAX_BOARD || board.len != (Py_ssize_t)n * n || lm.len != board.len || wm.len != board.len ||
         values.len != 256 * 4 || rack.len > 128 || dawg_root < 0 || dawg_root >= total || root < 0 || root >= total ||
+        gaddag_root < -1 || gaddag_root >= total ||
         sr < 0 || sr >= n || sc < 0 || sc >= n || (strategy != 0 && strategy != 1)) {
         PyErr_SetString(PyExc_ValueError, "movegen: bad arguments");
         goto done;
     }
     fixed = fixed_u32(g) && root < g->n;
+    masked = fixed && g->paired;
     const uint8_t *b = (const uint8_t *)board.buf;
     for (Py_ssize_t k = 0; k < board.len; k++)
         if ((b[k] & ~BLANK_FLAG) > g->n_letters || b[k] == BLANK_FLAG) {
@@ -289,10 +329,11 @@ static PyObject *movegen(PyObject *module, PyObject *args) {
                 if (!nb && !na) { L->checks[i] = any; continue; }
                 L->cross[i] = sum;
                 L->crossing[i] = 1;
-                L->checks[i] = cross_check(g, dawg_root, before, nb, after, na);
+                L->checks[i] = cross_check(g, dawg_root, gaddag_root, before, nb, after, na);
             }
             if (!has_anchor) continue;
-            if (fixed) { if (strategy == 0) appel_jacobson_u32(L); else gordon_u32(L); }
+            if (masked) { if (strategy == 0) appel_jacobson_m32(L); else gordon_m32(L); }
+            else if (fixed) { if (strategy == 0) appel_jacobson_u32(L); else gordon_u32(L); }
             else { if (strategy == 0) appel_jacobson_any(L); else gordon_any(L); }
         }
     }
