@@ -249,24 +249,23 @@ static int check_stored(const Graph *g) {
     return -1;
 }
 
-/* `paired` (core.h) for u32 edges of an alphabet of at most 31 letters, in one pass from the
- * end: an edge's letter bit, and the rest of its list's unless it closes the list. The stored
- * edges are checked (letters in the alphabet, the last edge closing its list). 0, or -1 (no
- * memory). */
-static int make_paired(Graph *g) {
-    if (g->wide || g->n_letters > 31 || !g->n) return 0;
-    uint64_t *p = malloc((size_t)g->n * sizeof *p);
-    if (!p) { PyErr_NoMemory(); return -1; }
-    const uint32_t *E = (const uint32_t *)g->base;
+/* `kids` (core.h) for an alphabet of at most 31 letters, in one pass from the end: an edge's
+ * letter bit, and the rest of its list's unless it closes the list. The stored edges are
+ * checked (letters in the alphabet, the last edge closing its list). 0, or -1 (no memory). */
+static int make_kids(Graph *g) {
+    if (g->n_letters > 31 || !g->n) return 0;
+    uint32_t *k = malloc((size_t)g->n * sizeof *k);
+    if (!k) { PyErr_NoMemory(); return -1; }
     uint32_t after = 0;
     for (Py_ssize_t i = g->n - 1; i >= 0; i--) {
-        uint32_t e = E[i];
-        if (e >> 22 & 1u) after = 0;
-        after |= e >> 24 < 32 ? 1u << (e >> 24) : 0; /* (a root pointer's letter is not checked; no walk reads its mask) */
-        p[i] = (uint64_t)after << 32 | e;
+        uint64_t e = edge_at(g, i);
+        int lt = LETTER(g, e);
+        if (LASTE(g, e)) after = 0;
+        after |= lt < 32 ? 1u << lt : 0; /* (a root pointer's letter is not checked; no walk reads its mask) */
+        k[i] = after;
     }
-    g->owned_paired = p;
-    g->paired = p;
+    g->owned_kids = k;
+    g->kids = k;
     return 0;
 }
 
@@ -354,8 +353,8 @@ static PyObject *Graph_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         g->shared = edges;
         g->base = b->base;
         g->n = b->n;
-        g->paired = b->paired;
-    } else if (take_edges(g, edges, layout->size) < 0 || check_stored(g) < 0 || make_paired(g) < 0) {
+        g->kids = b->kids;
+    } else if (take_edges(g, edges, layout->size) < 0 || check_stored(g) < 0 || make_kids(g) < 0) {
         goto fail;
     }
     if (extra.obj && take_extra(g, &extra) < 0) goto fail;
@@ -389,7 +388,7 @@ static void Graph_dealloc(PyObject *self) {
     free(g->owned);
     Py_XDECREF(g->shared);
     free(g->extra);
-    free(g->owned_paired);
+    free(g->owned_kids);
     free_object(self);
 }
 

@@ -115,12 +115,11 @@ typedef struct {
     uint8_t encode[256];   /* Latin-1 character -> letter code (0: not a one-character label) */
     int has_encode;
     Py_ssize_t member_root; /* the edge membership walks from (-1: none) */
-    const uint64_t *paired; /* u32 edges of an alphabet of at most 31 letters (else NULL): stored
-                             * edge i in the low 32 bits, and in the high 32 the letters of the
-                             * edges from i to the end of its list (bit c: letter c), so the edge
-                             * of c in the list from i is at i + popcount(those & (2^c - 1)): found
-                             * in one cache line, not by a scan (movegen's masked search) */
-    uint64_t *owned_paired; /* that array when this graph made it (else the shared graph's) */
+    const uint32_t *kids;  /* for an alphabet of at most 31 letters (else NULL), bit c of kids[i]:
+                            * stored edge i or one after it in its list has letter c; so the
+                            * edge of c in the list from edge i is at i + popcount(kids[i] &
+                            * (2^c - 1)), found without scanning the list */
+    uint32_t *owned_kids;  /* that array when this graph made it (else the shared graph's) */
     int member_reverse;    /* walk the word backwards (a GADDAG's i = n path) */
 } Graph;
 
@@ -139,8 +138,8 @@ static inline uint64_t edge_at(const Graph *g, Py_ssize_t i) {
 /* the edge labelled `letter` in the list starting at edge `i` (0: no list), or -1 */
 static inline Py_ssize_t g_find(const Graph *g, Py_ssize_t i, int letter) {
     if (!i) return -1;
-    if (g->paired && i < g->n) {
-        uint32_t m = (uint32_t)(g->paired[i] >> 32);
+    if (g->kids && i < g->n) {
+        uint32_t m = g->kids[i];
         if ((unsigned)letter > 31 || !(m >> letter & 1u)) return -1;
         return i + lexc_pop32(m & ((1u << letter) - 1u));
     }

@@ -160,8 +160,8 @@ static inline uint64_t edge32(const Graph *g, Py_ssize_t i) {
  * with the letter masks (an alphabet of at most 31 letters), then without */
 #define FN(name) name##_m32
 #define MASKED 1
-#define EDGE(i) (g->paired[i]) /* (the fields below read the low 32 bits) */
-#define KIDS(i) ((uint32_t)(g->paired[i] >> 32))
+#define EDGE(i) edge32(g, i)
+#define KIDS(i) (g->kids[i])
 #define LET(e) ((int)((e) >> 24 & 0xFF))
 #define TRM(e) ((int)((e) >> 23 & 1))
 #define LST(e) ((int)((e) >> 22 & 1))
@@ -266,7 +266,7 @@ static PyObject *movegen(PyObject *module, PyObject *args) {
         goto done;
     }
     fixed = fixed_u32(g) && root < g->n;
-    masked = fixed && g->paired;
+    masked = fixed && g->kids;
     const uint8_t *b = (const uint8_t *)board.buf;
     for (Py_ssize_t k = 0; k < board.len; k++)
         if ((b[k] & ~BLANK_FLAG) > g->n_letters || b[k] == BLANK_FLAG) {
