@@ -331,8 +331,8 @@ def test_the_core_refuses_arrays_whose_scores_could_overflow():
     board = bytes(225)
     values = (2**31 - 1).to_bytes(4, "little") * 256
     with pytest.raises(ValueError, match="64 bits"):
-        native.COMPILED.core.movegen(lexicon._graph, board, 15, bytes([0, 7, 7]), 0, 0, 0, -1, values, bytes([255]) * 225,
-                              bytes([255]) * 225, 7, 50, 7, 7, 1000)
+        native.COMPILED.core.movegen(lexicon._graph, board, 15, bytes([0, 7, 7]), 0, 0, 0, -1, values,
+                                     bytes([255]) * 225, bytes([255]) * 225, 7, 50, 7, 7, 1000)
 
 
 # -- fault 4: sizes checked in widths that cannot overflow --------------------------------------

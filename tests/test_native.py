@@ -175,16 +175,16 @@ def test_a_gaddag_answers_membership_from_one_half_on_both_paths():
 
 @needs_core
 def test_membership_runs_in_the_core_and_hands_the_rest_to_python(english):
-    """``word in lexicon`` for the DAWG family is the core's ``__contains__`` (no Python
-    frame); what it does not answer itself (bytes, other types, text it cannot encode, a
+    """``word in lexicon`` for the DAWG family is the core's ``sq_contains`` slot (``native.Member``:
+    no method lookup, no Python frame); what it does not answer itself (bytes, other types, text it cannot encode, a
     lexicon made on the pure path) gets the Python path's answer."""
     words = ["CARE", "CARES", "ZYZZYVA", "QI", "care", "Cares", "", "ÇA", "C?RE", "CARE ", "A" * 80, "C\udcffT"]
     built = from_words(["CARE", "CARES", "ZYZZYVA", "AA"], english.alphabet)
     for fmt in ("dawg", "gaddag", "gaddawg"):
         compiled = formats.build(built, fmt)
         reference = formats.build(built, fmt, backend=native.PURE)
-        assert type(compiled).__contains__ is formats.Dawg.__contains__
-        assert "method_descriptor" in type(type(compiled).__contains__).__name__
+        assert type(compiled).__contains__ is native.Member.__contains__  # the C slot itself, no Python call
+        assert type(type(compiled).__contains__).__name__ == "wrapper_descriptor"
         for word in [*words, b"CARE", compiled.encode("CARE"), 3, None]:
             assert (word in compiled) == (word in reference) == reference._contains(word), (fmt, word)
         for lexicon in (compiled, reference):  # a lone surrogate is no letter: an alphabet error, not a crash

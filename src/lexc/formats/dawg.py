@@ -28,8 +28,9 @@ from .errors import FormatError
 from .minimize import minimizer
 
 
-class Dawg(LexiconBase):
-    """A minimal DAWG over an edge array."""
+class Dawg(native.Member, LexiconBase):
+    """A minimal DAWG over an edge array. ``word in lexicon`` is ``native.Member``'s: the compiled
+    core's walk of the bound graph where it answers, else ``_contains``."""
 
     compiled = True
     name = "dawg"
@@ -74,6 +75,7 @@ class Dawg(LexiconBase):
         if self._extra:
             self._root = len(self.edges)
         self._graph = self._make_graph(edges if raw is None else raw)
+        self._bind_graph(self._graph)
 
     def _member_walk(self) -> tuple[int, bool]:
         """Where ``word in lexicon`` walks from, and whether backwards (a GADDAG)."""
@@ -487,8 +489,8 @@ class Dawg(LexiconBase):
     # (``_make_graph``); which one it is is never asked.
 
     def _contains(self, word: object) -> bool:
-        """Membership on the Python side: ``__contains__`` is the compiled core's where it is
-        built (``native.membership``), which sends here what it does not answer."""
+        """Membership on the Python side: ``word in lexicon`` is the compiled core's where it is
+        built (``native.Member``), which sends here what it does not answer."""
         if type(word) is str:
             root, reverse = self._member_walk()
             found = self._graph.contains_str(word, root, reverse)
@@ -608,8 +610,6 @@ class Dawg(LexiconBase):
         except native.AnswerCap:
             raise TooManyAnswers() from None
 
-
-Dawg.__contains__ = native.membership(Dawg, Dawg._contains)  # type: ignore[method-assign]
 
 _BYTE = [bytes((i,)) for i in range(256)]
 

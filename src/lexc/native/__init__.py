@@ -16,7 +16,7 @@ code rests on, and how its results are laid out, is ``src/lexc/native/README.md`
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 _core: Any  # the compiled module (lexc.native._core), or None when it does not load
 try:
@@ -77,8 +77,8 @@ from .errors import (  # noqa: E402
 )
 
 __all__ = ["COMPILED", "PURE", "AnswerCap", "Backend", "CoreError", "GraphSpec", "MalformedGraph", "MalformedTable",
-           "Position", "TooDeep", "UnknownLayout", "UnsupportedWord", "Weighed", "Weights", "available", "membership",
-           "path_name", "select"]
+           "Member", "Position", "PureMember", "TooDeep", "UnknownLayout", "UnsupportedWord", "Weighed", "Weights",
+           "available", "path_name", "select"]
 
 PURE: Backend = Backend()  # the pure-Python backend (the reference)
 COMPILED: CompiledBackend | None = CompiledBackend(_core) if _core is not None else None
@@ -103,11 +103,21 @@ def select(pure: bool | None = None) -> Backend:
     return PURE if pure or COMPILED is None else COMPILED
 
 
-def membership(cls: type, fallback: Any) -> Any:
-    """A ``__contains__`` for a word-graph class: the compiled core's method descriptor, which
-    walks the instance's ``_graph`` when it is the core's and calls ``_contains`` otherwise;
-    ``fallback`` where the core is not built."""
-    return _core.membership(cls) if _core is not None else fallback
+class PureMember:
+    """The base of the word-graph lexicons where the compiled core is not built: ``word in
+    lexicon`` is the lexicon's ``_contains`` (the core's ``Member`` answers it in C)."""
+
+    def _bind_graph(self, graph: Any) -> None:
+        """Nothing to bind: ``_contains`` reads the lexicon's own graph."""
+
+    def __contains__(self, word: object) -> bool:
+        return bool(self._contains(word))  # type: ignore[attr-defined]
+
+
+if TYPE_CHECKING:
+    Member = PureMember
+else:  # the core's base class: its sq_contains slot walks the bound graph with no Python call
+    Member = _core.Member if _core is not None else PureMember
 
 
 def path_name() -> str:

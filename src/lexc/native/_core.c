@@ -784,44 +784,88 @@ static PyObject *Graph_contains_str(PyObject *self, PyObject *args) {
     Py_RETURN_FALSE;
 }
 
-/* -- `word in lexicon` without a Python frame ------------------------------------------------
- * membership(cls) makes a method descriptor for a word-graph class's __contains__: it reads
- * the instance's `_native` Graph and answers a str of the alphabet's one-character letters
- * from the graph's member walk; anything else (no graph, no walk set, bytes, a letter it
- * cannot encode) goes to the instance's `_contains`, the Python path. */
-static PyObject *NATIVE_NAME, *SLOW_NAME;
+/* -- `word in lexicon` without a Python call --------------------------------------------------
+ * Member is the base class of the word-graph lexicons (formats/dawg.py): its sq_contains slot is
+ * `word in lexicon` itself, so CPython calls it with no method lookup and no Python frame. It
+ * reads the Graph bound to the instance (`_bind_graph`, made by the lexicon's backend) and
+ * answers a str of the alphabet's one-character letters from the graph's member walk; anything
+ * else (a graph of the pure-Python backend, no walk set, bytes, a letter it cannot encode) goes
+ * to the instance's `_contains`, the Python path. */
+static PyObject *SLOW_NAME;
+static PyTypeObject *MemberType;
 
-static PyObject *member_contains(PyObject *self, PyObject *word) {
-    PyObject *graph = PyObject_GetAttr(self, NATIVE_NAME);
-    if (!graph) return NULL;
-    if (PyObject_TypeCheck(graph, GraphType) && PyUnicode_Check(word)) {
+typedef struct {
+    PyObject_HEAD
+    PyObject *graph; /* the bound graph (any object: only a Graph is walked here), or NULL */
+} Member;
+
+/* the member walk of an encoded word: 1 found, 0 not */
+static int member_walk(const Graph *g, const uint8_t *codes, Py_ssize_t len) {
+    Py_ssize_t i = len ? g->member_root : -1;
+    for (Py_ssize_t k = 0; k < len && i >= 0; k++)
+        i = g_find(g, CHILD(g, edge_at(g, i)), codes[g->member_reverse ? len - 1 - k : k]);
+    return i >= 0 && TERM(g, edge_at(g, i));
+}
+
+static int Member_contains(PyObject *self, PyObject *word) {
+    PyObject *graph = ((Member *)self)->graph;
+    if (graph && PyUnicode_Check(word) && PyObject_TypeCheck(graph, GraphType)) {
         const Graph *g = (const Graph *)graph;
         uint8_t codes[MAX_TILES + 1];
         Py_ssize_t len = 0;
         int ok = g->has_encode && g->member_root >= 0 ? encode_str(g, word, codes, &len) : 0;
-        if (ok < 0) { Py_DECREF(graph); return NULL; }
-        if (ok) {
-            Py_ssize_t i = len ? g->member_root : -1;
-            for (Py_ssize_t k = 0; k < len && i >= 0; k++)
-                i = g_find(g, CHILD(g, edge_at(g, i)), codes[g->member_reverse ? len - 1 - k : k]);
-            int found = i >= 0 && TERM(g, edge_at(g, i));
-            Py_DECREF(graph);
-            return PyBool_FromLong(found);
-        }
+        if (ok < 0) return -1;
+        if (ok) return member_walk(g, codes, len);
     }
-    Py_DECREF(graph);
-    return PyObject_CallMethodObjArgs(self, SLOW_NAME, word, NULL);
+    PyObject *found = PyObject_CallMethodObjArgs(self, SLOW_NAME, word, NULL);
+    if (!found) return -1;
+    int truth = PyObject_IsTrue(found);
+    Py_DECREF(found);
+    return truth;
 }
 
-static PyMethodDef member_def = {"__contains__", member_contains, METH_O,
-                                 "Membership: the compiled core's walk, else the Python path (_contains)."};
-
-/* membership(cls) -> a __contains__ method descriptor for the class */
-static PyObject *membership(PyObject *module, PyObject *cls) {
-    (void)module;
-    if (!PyType_Check(cls)) { PyErr_SetString(PyExc_TypeError, "membership: a class"); return NULL; }
-    return PyDescr_NewMethod((PyTypeObject *)cls, &member_def);
+static PyObject *Member_bind(PyObject *self, PyObject *graph) {
+    Member *m = (Member *)self;
+    PyObject *old = m->graph;
+    Py_INCREF(graph);
+    m->graph = graph;
+    Py_XDECREF(old);
+    Py_RETURN_NONE;
 }
+
+static int Member_traverse(PyObject *self, visitproc visit, void *arg) {
+    Py_VISIT(Py_TYPE(self));
+    Py_VISIT(((Member *)self)->graph);
+    return 0;
+}
+
+static int Member_clear(PyObject *self) {
+    Py_CLEAR(((Member *)self)->graph);
+    return 0;
+}
+
+static void Member_dealloc(PyObject *self) {
+    PyObject_GC_UnTrack(self);
+    Member_clear(self);
+    free_object(self);
+}
+
+static PyMethodDef Member_methods[] = {
+    {"_bind_graph", Member_bind, METH_O, "_bind_graph(graph): the graph `word in self` walks."},
+    {NULL, NULL, 0, NULL}};
+
+static PyType_Slot Member_slots[] = {
+    {Py_tp_doc, "Base of the word-graph lexicons: `word in lexicon` walks the bound graph in C."},
+    {Py_tp_new, PyType_GenericNew},
+    {Py_tp_dealloc, Member_dealloc},
+    {Py_tp_traverse, Member_traverse},
+    {Py_tp_clear, Member_clear},
+    {Py_sq_contains, Member_contains},
+    {Py_tp_methods, Member_methods},
+    {0, NULL}};
+
+static PyType_Spec Member_spec = {"lexc.native._core.Member", sizeof(Member), 0,
+                                  Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC, Member_slots};
 
 static int check_edge(const Graph *g, Py_ssize_t i) {
     if (i < 0 || i >= g->n + g->n_extra) { PyErr_SetString(PyExc_IndexError, "edge outside the array"); return -1; }
@@ -1268,11 +1312,12 @@ static int core_exec(PyObject *module) {
     CursorType = (PyTypeObject *)PyType_FromSpec(&Cursor_spec);
     if (!CursorType) return -1;
     if (PyModule_AddIntConstant(module, "MAX_TILES", MAX_TILES) < 0) return -1;
-    NATIVE_NAME = PyUnicode_InternFromString("_graph");
     SLOW_NAME = PyUnicode_InternFromString("_contains");
-    if (!NATIVE_NAME || !SLOW_NAME) return -1;
+    if (!SLOW_NAME) return -1;
+    MemberType = (PyTypeObject *)PyType_FromSpec(&Member_spec);
+    if (!MemberType) return -1;
+    if (PyModule_AddObject(module, "Member", (PyObject *)MemberType) < 0) { Py_DECREF(MemberType); return -1; }
     static PyMethodDef functions[] = {
-        {"membership", membership, METH_O, "membership(cls) -> a __contains__ for a word-graph class"},
         {NULL, NULL, 0, NULL},
     };
     if (PyModule_AddFunctions(module, functions) < 0) return -1;
