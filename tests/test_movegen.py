@@ -220,3 +220,21 @@ def compact_agrees(plays, combo) -> None:
         assert plays.moves(top) == full[:top]
         assert plays.pairs(top) == [(m.notation, m.score) for m in full[:top]]
         assert plays.batch_json(top) == json.dumps(batch_line([(m.notation, m.score) for m in full[:top]]))
+
+
+def test_auto_runs_the_fastest_strategy_for_the_file_and_backend(english):
+    """``auto`` is Gordon's search where the compiled core runs it over the file's GADDAG, and
+    Appel & Jacobson's over any other trie and over a GADDAG on the pure path (where the bench
+    measures it the faster); Shapiro & Smith's over the anagram trie."""
+    from lexc import native
+    from lexc.movegen import choose, fastest
+
+    built = from_words(["CARE", "CARES", "ACRE", "RACE"], english.alphabet)
+    pure = {fmt: lexc.formats.build(built, fmt, backend=native.PURE) for fmt in ("dawg", "gaddawg", "anatrie")}
+    assert {fmt: fastest(lex) for fmt, lex in pure.items()} == {
+        "dawg": "appel-jacobson", "gaddawg": "appel-jacobson", "anatrie": "shapiro-smith"}
+    if native.COMPILED is not None:
+        for fmt, strategy in (("dawg", "appel-jacobson"), ("gaddag", "gordon"), ("gaddawg", "gordon")):
+            lexicon = lexc.formats.build(built, fmt, backend=native.COMPILED)
+            assert fastest(lexicon) == strategy, fmt
+            assert choose(lexicon, "auto") is STRATEGIES[strategy]

@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..alphabet import BLANK_FLAG, Alphabet, AlphabetError, written
@@ -66,14 +67,16 @@ class Board:
         n = self.ruleset.board_size
         if len(self.rows) != n or any(len(row) != n for row in self.rows):
             raise PositionError(f"the {self.ruleset.name} board is {n}x{n}")
-        known = set(self.ruleset.alphabet.codes)
-        for r, row in enumerate(self.rows):
-            for c, code in enumerate(row):
-                if code and (code & ~BLANK_FLAG) not in known:
-                    raise PositionError(f"square {square_name(r, c)}: code {code} is not a letter of the alphabet")
-        object.__setattr__(self, "_columns", tuple(bytes(row[c] for row in self.rows) for c in range(n)))
+        flat = b"".join(self.rows)
+        if flat.translate(None, _square_codes(self.ruleset.alphabet.codes)):  # a code no square holds
+            known = set(self.ruleset.alphabet.codes)
+            for r, row in enumerate(self.rows):
+                for c, code in enumerate(row):
+                    if code and (code & ~BLANK_FLAG) not in known:
+                        raise PositionError(f"square {square_name(r, c)}: code {code} is not a letter of the alphabet")
+        object.__setattr__(self, "_columns", tuple(flat[c::n] for c in range(n)))
         object.__setattr__(self, "_lanes", {})
-        object.__setattr__(self, "_empty", not any(any(row) for row in self.rows))
+        object.__setattr__(self, "_empty", flat.count(0) == len(flat))
 
     @classmethod
     def empty(cls, ruleset: Ruleset) -> Board:
@@ -205,7 +208,12 @@ def parse_cgp(text: str, ruleset: Ruleset) -> Position:
     if len(rows_text) != n:
         raise PositionError(f"CGP board has {plural(len(rows_text), 'row')}; the {ruleset.name} board has {n}")
     rows = []
+    table = alphabet.char_codes()
     for r, row_text in enumerate(rows_text):
+        fast = _fast_row(row_text, table, n) if table is not None else None
+        if fast is not None:
+            rows.append(fast)
+            continue
         squares: list[int] = []
         for token in re.findall(r"[0-9]+|\[[^\]]*\]|.", row_text):
             if token[0] in "0123456789":
@@ -251,6 +259,38 @@ def parse_cgp(text: str, ruleset: Ruleset) -> Position:
         if not fields[4].rstrip().endswith(";"):
             raise PositionError("a CGP operation must end with ';'")
     return Position(board, racks, scores, zeros, tuple(ops), racks_given=len(fields) > 1)
+
+
+@lru_cache(maxsize=64)
+def _square_codes(codes: range) -> bytes:
+    """The byte values a square may hold: 0 (empty), a letter code, a letter code with
+    BLANK_FLAG (``bytes.translate`` deletes them, leaving any other)."""
+    return bytes(sorted({0, *codes, *(code | BLANK_FLAG for code in codes if code | BLANK_FLAG < 256)}))
+
+
+def _fast_row(text: str, table: Mapping[str, int], n: int) -> bytes | None:
+    """A CGP row of an alphabet of one-character labels, read a character at a time (runs of
+    empty squares as digits, a tile by ``Alphabet.char_codes``); None where the row is not
+    exactly ``n`` such squares, for the general reading to name what is wrong."""
+    squares = bytearray()
+    run = digits = 0
+    for ch in text:
+        if "0" <= ch <= "9":
+            run = run * 10 + ord(ch) - 48
+            digits += 1
+            if run > n or digits > 3:
+                return None
+            continue
+        if run:
+            squares += bytes(run)
+        run = digits = 0
+        code = table.get(ch)
+        if code is None:
+            return None
+        squares.append(code)
+    if run:
+        squares += bytes(run)
+    return bytes(squares) if len(squares) == n else None
 
 
 def tile_text(alphabet: Alphabet, code: int) -> str:

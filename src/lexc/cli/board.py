@@ -28,7 +28,7 @@ from .reading import command_ruleset
 @click.argument("lexfile", required=False)
 @position_options
 @click.option("--strategy", default="auto", show_default=True,
-              help="naive, appel-jacobson, gordon, shapiro-smith, or auto (by the format's capabilities).")
+              help="naive, appel-jacobson, gordon, shapiro-smith, or auto (the fastest for the file).")
 @count_option("-n", "--top", default=None, help="Show only the N best plays (and those tied with the last).")
 @click.option("--count-like", "like", type=click.Choice(["lexc", "wolges", "magpie"]), default="lexc",
               show_default=True,
@@ -87,14 +87,17 @@ def moves(lexfile: str | None, cgp: str | None, board_file: str | None, rack: st
         from ..errors import LexcError
 
         rules = load_ruleset(ruleset)
+        click.get_text_stream("stdout").flush()
+        out = click.get_binary_stream("stdout")  # the core's ASCII lines, written as they are
         for number, item in position_items(batch):  # read as it goes: a file of any length
             try:
                 position = read_position(rules, item["cgp"])
                 line = counted_plays(position.board, item.get("rack") or position.rack, lexicon, strategy, like,
-                                     position.racks[1] or None).batch_json(top)
+                                     position.racks[1] or None).batch_bytes(top)
             except (LexcError, ValueError) as exc:  # (a bad CGP or rack: named by its line)
                 raise PositionError(f"{batch}:{number}: {one_line(exc)}") from None
-            click.echo(line)
+            out.write(line + b"\n")
+        out.flush()
         return
     rules, position, rack = position_args(cgp, board_file, rack, ruleset)
     plays = counted_plays(position.board, rack, lexicon, strategy, like, position.racks[1] or None)

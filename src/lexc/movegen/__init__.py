@@ -46,12 +46,23 @@ class Move:
     play: Play
 
 
+def fastest(lexicon: Any) -> str:
+    """The strategy ``auto`` runs on a lexicon: the fastest its format and backend allow, as
+    ``lexc bench`` measures them (docs/playing.md). Gordon's where the compiled core runs it
+    over the lexicon's GADDAG; Appel & Jacobson's over any other trie, and in pure Python over
+    a GADDAG too (there the reference's Gordon reads more Python objects a play than A&J's);
+    else Shapiro & Smith's over an anagram index, else the naive one."""
+    caps = lexicon.capabilities
+    if Capability.GADDAG in caps and compiled.applicable(lexicon, "gordon"):
+        return "gordon"
+    return ("appel-jacobson" if Capability.TRIE in caps else "shapiro-smith" if Capability.ANAGRAM_INDEX in caps
+            else "naive")
+
+
 def choose(lexicon: Any, strategy: str = "auto") -> Any:
-    """The strategy module for a lexicon: ``auto`` picks by the format's capabilities."""
+    """The strategy module for a lexicon: ``auto`` is the ``fastest`` for it."""
     if strategy == "auto":
-        caps = lexicon.capabilities
-        strategy = ("gordon" if Capability.GADDAG in caps else "appel-jacobson" if Capability.TRIE in caps
-                    else "shapiro-smith" if Capability.ANAGRAM_INDEX in caps else "naive")
+        strategy = fastest(lexicon)
     module = STRATEGIES.get(strategy)
     if module is None:
         raise MoveGenError(f"unknown strategy {strategy!r} (known: auto, {', '.join(STRATEGIES)})")
@@ -185,6 +196,10 @@ class CountedPlays(Plays):
 
     def moves(self, top: int | None = None) -> list[Any]:
         return self.placements.moves(top)
+
+    def batch_bytes(self, top: int | None = None) -> bytes:
+        """The placements' own line where nothing else is counted (lexc's counting)."""
+        return self.placements.batch_bytes(top) if not self.others else super().batch_bytes(top)
 
     def across(self) -> Plays:
         return CountedPlays(self.placements.across(), self.others)

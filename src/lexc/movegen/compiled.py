@@ -58,6 +58,10 @@ class Plays:
         ``pairs(top)``, as ``json.dumps`` writes it)."""
         return json.dumps(batch_line(self.pairs(top)))
 
+    def batch_bytes(self, top: int | None = None) -> bytes:
+        """``batch_json(top)`` as the ASCII bytes a batch writes (json.dumps escapes the rest)."""
+        return self.batch_json(top).encode("ascii")
+
     def moves(self, top: int | None = None) -> list[Any]:
         """The plays as ``Move`` objects, best first; only the best ``top`` if given."""
         raise NotImplementedError
@@ -162,12 +166,15 @@ class CorePlays(Plays):
 
     def batch_json(self, top: int | None = None) -> str:
         """The JSON line ``lexc moves --batch`` prints, made by the core from its records."""
+        return self.batch_bytes(top).decode("ascii")
+
+    def batch_bytes(self, top: int | None = None) -> bytes:
+        """The JSON line as the core writes it (ASCII bytes), with no str made on the way."""
         records, count = self._best(top)
         board = self.board
         labels = board.ruleset.alphabet.labels
-        line = self.backend.batch_json(records, count, b"".join(board.rows), board.size, _tile_texts(labels),
-                                       _json_texts(labels), count if top is None else top)
-        return bytes(line).decode("ascii")
+        return bytes(self.backend.batch_json(records, count, b"".join(board.rows), board.size, _tile_texts(labels),
+                                             _json_texts(labels), count if top is None else top))
 
     def across(self) -> CorePlays:
         """The plays across only: the records whose direction byte is 0."""

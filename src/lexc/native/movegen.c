@@ -404,11 +404,19 @@ static int write_notation(const uint8_t *rec, const uint8_t *b, int n, const cha
         int tile = rec[REC_TILES + t], through = tile == THROUGH;
         if (through != inside) { s[len++] = through ? '(' : ')'; inside = through; }
         int code = through ? b[r * n + c] : tile;
-        memcpy(s + len, text[code], (size_t)tlen[code]);
-        len += (int)tlen[code];
+        if (tlen[code] == 1) s[len++] = text[code][0]; /* (most alphabets: no call to copy a byte) */
+        else { memcpy(s + len, text[code], (size_t)tlen[code]); len += (int)tlen[code]; }
     }
     if (inside) s[len++] = ')';
     return len;
+}
+
+/* the most bytes write_notation writes on an n x n board with these tile texts: a square
+ * (letter, two digits), a space, n tiles and a parenthesis either side of each (at most) */
+static Py_ssize_t note_bound(int n, const Py_ssize_t *tlen) {
+    Py_ssize_t most = 0;
+    for (int c = 0; c < 256; c++) if (tlen[c] > most) most = tlen[c];
+    return 4 + (Py_ssize_t)n * (most + 2);
 }
 
 /* A play's sort key: score, and its notation (UTF-8, whose byte order is code point order,
@@ -416,18 +424,49 @@ static int write_notation(const uint8_t *rec, const uint8_t *b, int n, const cha
  * big-endian, so most comparisons need no memcmp. */
 typedef struct { uint64_t prefix; int64_t score; int len; const char *note; const uint8_t *rec; } Ranked;
 
-/* score descending, then notation (movegen.ranked); a and b point to Ranked pointers */
-static int ranked_cmp(const void *a, const void *b) {
-    const Ranked *x = *(const Ranked *const *)a, *y = *(const Ranked *const *)b;
-    if (x->score != y->score) return x->score > y->score ? -1 : 1;
-    if (x->prefix != y->prefix) return x->prefix < y->prefix ? -1 : 1;
+/* whether play x ranks before play y: score descending, then notation (movegen.ranked) */
+static inline int ranked_before(const Ranked *x, const Ranked *y) {
+    if (x->score != y->score) return x->score > y->score;
+    if (x->prefix != y->prefix) return x->prefix < y->prefix;
     int common = x->len < y->len ? x->len : y->len, c = common > 8 ? memcmp(x->note + 8, y->note + 8, (size_t)common - 8) : 0;
-    return c ? c : (x->len > y->len) - (x->len < y->len);
+    return c ? c < 0 : x->len < y->len;
 }
 
-/* the keys in ranked order (pointers into `keys`; NULL when out of memory): by score with a
- * counting sort (scores span a small range), then each run of one score by notation; one
- * plain sort where the scores spread too wide (a crafted ruleset) */
+/* sort order[lo, hi) by ranked_before: quicksort (median of three) down to short runs, each
+ * then sorted by insertion; the comparison is inlined (qsort's call a comparison was most of
+ * the ranking's time) */
+static void sort_range(const Ranked **order, Py_ssize_t lo, Py_ssize_t hi) {
+    while (hi - lo > 16) {
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        const Ranked *a = order[lo], *b = order[mid], *c = order[hi - 1], *pivot;
+        if (ranked_before(a, b)) pivot = ranked_before(b, c) ? b : ranked_before(a, c) ? c : a;
+        else pivot = ranked_before(a, c) ? a : ranked_before(b, c) ? c : b;
+        Py_ssize_t i = lo, j = hi - 1;
+        for (;;) { /* Hoare's partition: [lo, j] ranks no later than the pivot, [j + 1, hi) no earlier */
+            while (ranked_before(order[i], pivot)) i++;
+            while (ranked_before(pivot, order[j])) j--;
+            if (i >= j) break;
+            const Ranked *t = order[i]; order[i] = order[j]; order[j] = t;
+            i++; j--;
+        }
+        if (j + 1 - lo < hi - j - 1) { sort_range(order, lo, j + 1); lo = j + 1; } /* (the smaller side first: */
+        else { sort_range(order, j + 1, hi); hi = j + 1; }                          /*  depth stays logarithmic) */
+    }
+    for (Py_ssize_t k = lo + 1; k < hi; k++) {
+        const Ranked *x = order[k];
+        Py_ssize_t m = k;
+        while (m > lo && ranked_before(x, order[m - 1])) { order[m] = order[m - 1]; m--; }
+        order[m] = x;
+    }
+}
+
+/* the keys in ranked order (pointers into `keys`; NULL when out of memory). Where the scores
+ * span at most 2^16 values (any real ruleset), one LSD radix sort of a 64-bit key per play:
+ * the score's rank from the best in the top 16 bits, the notation's first 6 bytes below (a
+ * byte pass skipped where every key has the same byte); then each run of equal keys (one
+ * score, one 6-byte start) by the whole notation. Otherwise (a crafted ruleset's scores) one
+ * comparison sort. */
+typedef struct { uint64_t key; const Ranked *play; } Slot;
 static const Ranked **sort_ranked(const Ranked *keys, Py_ssize_t count) {
     const Ranked **order = malloc(sizeof(Ranked *) * (size_t)(count ? count : 1));
     if (!order || !count) return order;
@@ -436,26 +475,42 @@ static const Ranked **sort_ranked(const Ranked *keys, Py_ssize_t count) {
         if (keys[k].score < lo) lo = keys[k].score;
         if (keys[k].score > hi) hi = keys[k].score;
     }
-    /* hi - lo in unsigned 64 bits (records are the caller's: any two int64 scores), and the
-       table only where that is small next to the count */
-    uint64_t width = (uint64_t)hi - (uint64_t)lo;
-    Py_ssize_t span = width < (uint64_t)count * 4 + 4096 ? (Py_ssize_t)width + 1 : 0;
-    Py_ssize_t *at = span ? calloc((size_t)span + 1, sizeof(Py_ssize_t)) : NULL;
-    if (!at) {
+    Slot *a = (uint64_t)hi - (uint64_t)lo < 65536 ? malloc(sizeof(Slot) * 2 * (size_t)count) : NULL;
+    if (!a) {
         for (Py_ssize_t k = 0; k < count; k++) order[k] = keys + k;
-        qsort(order, (size_t)count, sizeof(Ranked *), ranked_cmp);
+        sort_range(order, 0, count);
         return order;
     }
-    for (Py_ssize_t k = 0; k < count; k++) at[(uint64_t)hi - (uint64_t)keys[k].score + 1]++;
-    for (Py_ssize_t v = 1; v <= span; v++) at[v] += at[v - 1];
-    for (Py_ssize_t k = 0; k < count; k++) order[at[(uint64_t)hi - (uint64_t)keys[k].score]++] = keys + k;
+    Slot *b = a + count;
+    uint64_t all_and = ~0ULL, all_or = 0;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        uint64_t key = ((uint64_t)hi - (uint64_t)keys[k].score) << 48 | keys[k].prefix >> 16;
+        a[k].key = key;
+        a[k].play = keys + k;
+        all_and &= key;
+        all_or |= key;
+    }
+    Py_ssize_t (*at)[256] = calloc(8, sizeof *at); /* every byte's counts, in one pass */
+    if (!at) { free(a); free(order); return NULL; }
+    for (Py_ssize_t k = 0; k < count; k++)
+        for (int byte = 0; byte < 8; byte++) at[byte][a[k].key >> (8 * byte) & 0xFF]++;
+    for (int byte = 0; byte < 8; byte++) {
+        int shift = 8 * byte;
+        if (!((all_and ^ all_or) >> shift & 0xFF)) continue; /* every key has this byte */
+        Py_ssize_t sum = 0, *to = at[byte];
+        for (int v = 0; v < 256; v++) { Py_ssize_t c = to[v]; to[v] = sum; sum += c; }
+        for (Py_ssize_t k = 0; k < count; k++) b[to[a[k].key >> shift & 0xFF]++] = a[k];
+        Slot *t = a; a = b; b = t;
+    }
     free(at);
+    for (Py_ssize_t k = 0; k < count; k++) order[k] = a[k].play;
     for (Py_ssize_t from = 0; from < count;) {
         Py_ssize_t to = from + 1;
-        while (to < count && order[to]->score == order[from]->score) to++;
-        if (to - from > 1) qsort(order + from, (size_t)(to - from), sizeof(Ranked *), ranked_cmp);
+        while (to < count && a[to].key == a[from].key) to++;
+        if (to - from > 1) sort_range(order, from, to);
         from = to;
     }
+    free(a < b ? a : b);
     return order;
 }
 
@@ -467,10 +522,14 @@ static const Ranked **rank_plays(const uint8_t *records, Py_ssize_t count, const
     Py_ssize_t *offsets = malloc(sizeof(Py_ssize_t) * (size_t)(count ? count : 1));
     const Ranked **order = NULL;
     Buf arena = {0};
-    if (!keys || !offsets) { PyErr_NoMemory(); goto fail; }
+    Py_ssize_t most = note_bound(n, tlen);
+    if (!keys || !offsets || (count && !buf_reserve(&arena, count < 4096 ? count * 16 : 4096 * 16))) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        goto fail;
+    }
     for (Py_ssize_t k = 0; k < count; k++) {
         const uint8_t *rec = records + k * RECORD;
-        char *s = (char *)buf_reserve(&arena, NOTE_MAX);
+        char *s = arena.cap - arena.len >= most ? (char *)arena.data + arena.len : (char *)buf_reserve(&arena, most);
         if (!s) goto fail;
         int len = write_notation(rec, b, n, text, tlen, s);
         if (len < 0) { PyErr_SetString(PyExc_ValueError, "a play record off the board"); goto fail; }
@@ -600,6 +659,8 @@ static PyObject *batch_json(PyObject *module, PyObject *args) {
     if (limit > count) limit = count;
     int plain = 1; /* the escaped texts are the texts (ASCII labels): the ranked notations serve */
     for (int c = 0; c < 256 && plain; c++) plain = jlen[c] == tlen[c] && !memcmp(jtext[c], text[c], (size_t)tlen[c]);
+    Py_ssize_t most = note_bound(n, jlen) + 64; /* a play's JSON: its escaped notation, the rest */
+    if (limit && !buf_reserve(&out, limit < 4096 ? limit * 48 : 4096 * 48)) goto done;
     char head[64];
     int hl = (int)strlen(strcpy(head, "{\"count\": "));
     hl += write_int(head + hl, limit);
@@ -607,7 +668,7 @@ static PyObject *batch_json(PyObject *module, PyObject *args) {
     if (buf_put(&out, head, hl) < 0) goto done;
     for (Py_ssize_t k = 0; k < limit; k++) {
         static const char open[] = "{\"move\": \"", score[] = "\", \"score\": ";
-        char *s = (char *)buf_reserve(&out, NOTE_MAX + 64);
+        char *s = out.cap - out.len >= most ? (char *)out.data + out.len : (char *)buf_reserve(&out, most);
         if (!s) goto done;
         int len = 0;
         if (k) { s[len++] = ','; s[len++] = ' '; }
