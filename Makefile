@@ -105,8 +105,8 @@ sanitize-quick: $(STAMP) ## the quick sanitizer run (ASan + UBSan): the agreemen
 	cd $(SANITIZE_QUICK) && $(SANITIZED_ENV) PYTHONMALLOC=malloc PYTHONPATH=$(CURDIR)/$(SANITIZE_QUICK)/src \
 	    ../../$(BIN)/python tools/fuzz.py --cases $(or $(QUICK_CASES),3000) --seed $(or $(SEED),0) --jobs 2 --memory-mb 0
 
-bench: install  ## measure every format side by side (lexc bench); write docs/bench/ and the README's report
-	$(BIN)/lexc bench --movegen-repeat 3 --out docs/bench
+bench: install  ## measure everything side by side (lexc bench --full, about 25 minutes); write docs/bench/ and the README's report
+	$(BIN)/lexc bench --full --movegen-repeat 3 --out docs/bench
 	$(BIN)/python -m lexc.bench.report docs/bench README.md
 
 positions: install  ## regenerate the built-in move-generation position set from 150 self-play games

@@ -36,16 +36,16 @@ def positive_summary(figure: dict, what: str) -> None:
 
 @pytest.fixture(scope="module")
 def bench_run(tmp_path_factory):
-    """One `lexc bench --json --out` run on the tiny list and three positions (the queries twice,
-    move generation once)."""
+    """One `lexc bench --full --json --out` run on the tiny list and three positions (the queries
+    twice, move generation once)."""
     tmp = tmp_path_factory.mktemp("bench")
     positions = tmp / "positions.jsonl"
     positions.write_text("".join(bundled_positions().read_text(encoding="utf-8").splitlines(True)[:3]),
                          encoding="utf-8")
     out_dir = tmp / "out"
     with pytest.raises(SystemExit) as exit_:
-        cli.main(["bench", str(TINY), "--positions", str(positions), "--repeat", "2", "--movegen-repeat", "1", "--json",
-                  "--out", str(out_dir)])
+        cli.main(["bench", str(TINY), "--full", "--positions", str(positions), "--repeat", "2", "--movegen-repeat", "1",
+                  "--json", "--out", str(out_dir)])
     return exit_.value.code, out_dir
 
 
@@ -213,7 +213,7 @@ def test_progress_lines_off_a_terminal(capsys):
     total = int(lines[0].split("/", 1)[1].split("]", 1)[0])
     assert all(line.startswith("lexc bench: [") for line in lines)
     twin = 1 if native.available() else 0  # (the dawg's pure-path row, where the core is built)
-    assert steps == sorted(steps) and steps[0] == 1 and steps[-1] == total == 2 * 5 + twin  # dawg, 4 baselines
+    assert steps == sorted(steps) and steps[0] == 1 and steps[-1] == total == 2 * 3 + twin  # dawg, 2 baselines
     assert any("dawg" in line for line in lines) and any("marisa-trie" in line for line in lines)
 
 
@@ -286,3 +286,56 @@ def test_papers_sentences_follow_the_figures_of_the_run():
     assert entry["ours"].startswith("3.00x") and "1.50x Appel & Jacobson's speed" in entry["ours"]
     assert "reads 2.00x fewer edges" in entry["why"] and "claim holds" in entry["why"]
     assert "as fast as in the DAWG" in entry["why"] and "slower" not in entry["why"]
+
+
+def test_the_default_plan_leaves_the_full_only_jobs_to_full():
+    """A default run keeps a build and a use of every format (every table of the report) and
+    leaves the slow, least telling jobs to --full: the alphagram baselines, naive move
+    generation, the pure-path rows but the DAWG's (on its leading positions), lexc moves for
+    every strategy, the papers' extra builds; fewer self-play games."""
+    from lexc.bench.plan import DEFAULT_BASELINES, TWIN_POSITIONS, plan_jobs
+
+    names = list(FORMATS)
+    compiled = [name for name in names if FORMATS[name].compiled]
+    core = ("appel-jacobson", "gordon", "shapiro-smith")
+    default, full = (plan_jobs(names, full=f, twins=compiled, core_strategies=core, player="gaddawg")
+                     for f in (False, True))
+
+    def built(plan):
+        return [job["name"] for job in plan if job["job"] == "build"]
+
+    def twins(plan):
+        return {job["name"]: job for job in plan if job.get("pure")}
+
+    assert built(default) == names + list(DEFAULT_BASELINES)
+    assert built(full) == names + list(BASELINES)
+    assert set(BASELINES) - set(DEFAULT_BASELINES)  # (--full adds some)
+    assert list(twins(default)) == ["dawg"] and list(twins(full)) == compiled
+    assert twins(default)["dawg"]["strategies"] == ["appel-jacobson"]
+    assert twins(default)["dawg"]["positions_limit"] == TWIN_POSITIONS
+    assert twins(full)["dawg"]["positions_limit"] is None
+    assert twins(full)["gaddag"]["strategies"] == list(core)
+    uses = [job for job in default if job["job"] == "use" and not job.get("pure") and job["name"] in FORMATS]
+    assert len(uses) == len(names)
+    assert all("naive" not in job["strategies"] and "gordon" in job["strategies"] for job in uses)
+    assert all(job["command"] == "auto" and not job["python_extras"] for job in uses)
+    assert all(job["strategies"] is None and job["command"] == "every" and job["python_extras"]  # (None: all)
+               for job in full if job["job"] == "use" and not job.get("pure") and job["name"] in FORMATS)
+    kinds = [job["job"] for job in full]
+    assert {"orders", "short"} <= set(kinds) and not {"orders", "short"} & {job["job"] for job in default}
+    assert [job["games"] for job in default if job["job"] == "play"] == [5]
+    assert [job["games"] for job in full if job["job"] == "play"] == [20]
+    lean = plan_jobs(names, full=True, movegen=False, papers=False, twins=compiled, core_strategies=core)
+    assert {job["job"] for job in lean} == {"build", "use"} and not any("strategies" in job for job in lean)
+
+
+def test_a_default_run_reports_what_full_adds(capsys):
+    """A default run says in its footnotes what --full would add and how long it took, and its
+    papers say what they leave to --full, without failing on the rows it did not measure."""
+    code, out, err = run(capsys, "bench", str(TINY), "--formats", "dawg,gaddag,anatrie", "--no-movegen")
+    assert code == 0, err
+    assert "a default run; lexc bench --full also measures alphagram-trie, alphagram-dict (baselines)" in out
+    assert "the anagram trie in each letter order" in out
+    assert "the run took " in out and "alphagram" not in out.split("Size, build and load")[1].split("\n\n")[1]
+    assert "not measured by a default run (lexc bench --full builds the anagram trie in each order)" in out
+    assert "his method's speed: lexc bench --full" in out  # Norvig's naive

@@ -1353,7 +1353,7 @@ def test_bench_movegen_on_a_small_set(tmp_path, capsys):
     positions = tmp_path / "p.jsonl"
     code, _, err = run_main(capsys, "selfplay", TINY, "--games", "1", "--seed", "1", "--positions", positions)
     assert code == 0, err
-    code, out, err = run_main(capsys, "bench", TINY, "--positions", positions, "--repeat", "1",
+    code, out, err = run_main(capsys, "bench", TINY, "--positions", positions, "--repeat", "1", "--full",
                               "--formats", "dawg,gaddag,anatrie", "--no-papers", "--json")
     assert code == 0, err
     data = json.loads(out)
@@ -1379,6 +1379,42 @@ def test_bench_movegen_on_a_small_set(tmp_path, capsys):
                 # and lexc moves --batch --json itself, end to end (a process a run)
                 assert figures["command_positions_per_s"]["median"] > 0 and figures["command_start_s"] > 0
             assert figures["plays"] == movegen["dawg"]["appel-jacobson"]["plays"]
+    code, _, err = run_main(capsys, "bench", TINY, "--movegen", "--formats", "nope")
+    assert code == 2
+    assert_one_error_line(err, "unknown format")
+
+
+def test_bench_movegen_by_default_leaves_the_slow_passes_to_full(tmp_path, capsys):
+    """A default run: no naive, the DAWG's pure-path row alone (its leading positions), lexc
+    moves timed for the strategy auto picks, no JSON rate or search share for a Python search."""
+    from lexc.bench.moves import bundled_positions
+    from lexc.bench.plan import TWIN_POSITIONS
+    from lexc.lexicons.source import read_list
+    from lexc.movegen import choose
+
+    positions = tmp_path / "p.jsonl"
+    lines = bundled_positions().read_text(encoding="utf-8").splitlines(True)
+    positions.write_text("".join(lines[: TWIN_POSITIONS + 2]), encoding="utf-8")
+    code, out, err = run_main(capsys, "bench", TINY, "--positions", positions, "--repeat", "1",
+                              "--formats", "dawg,gaddag,anatrie", "--no-papers", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["full"] is False and data["full_only"] and data["wall_s"] > 0
+    assert [job["wall_s"] > 0 for job in data["jobs"]] == [True] * len(data["jobs"])
+    movegen = {f: figures["movegen"] for f, figures in data["formats"].items() if "movegen" in figures}
+    expected = {"dawg": {"appel-jacobson"}, "gaddag": {"appel-jacobson", "gordon"}, "anatrie": {"shapiro-smith"}}
+    if native.available():
+        expected["dawg (pure)"] = {"appel-jacobson"}
+    assert {f: set(s) for f, s in movegen.items()} == expected
+    for fmt, strategies in movegen.items():
+        for figures in strategies.values():
+            assert figures["of"] == TWIN_POSITIONS + 2
+            assert figures["positions"] == (TWIN_POSITIONS if fmt.endswith("(pure)") else TWIN_POSITIONS + 2)
+            core = figures["engine"] == "compiled core (C)"
+            assert ("json_positions_per_s" in figures) == core and figures["search_share"] is None
+        timed = [s for s, figures in strategies.items() if "command_positions_per_s" in figures]
+        compiled = native.available() and not fmt.endswith("(pure)") and fmt != "anatrie"
+        assert timed == ([choose(formats.build(read_list(TINY), fmt), "auto").NAME] if compiled else []), fmt
     code, _, err = run_main(capsys, "bench", TINY, "--movegen", "--formats", "nope")
     assert code == 2
     assert_one_error_line(err, "unknown format")

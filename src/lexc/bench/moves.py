@@ -102,12 +102,14 @@ def play_digest(moves: list[Any]) -> str:
 
 
 def time_strategy(lexicon: Any, strategy: str, positions: list[tuple[Any, str, int]], repeat: int,
-                  budget_s: float) -> dict[str, Any]:
+                  budget_s: float, python_extras: bool = True) -> dict[str, Any]:
     """Time ``generate`` on each position, ``repeat`` times: positions per second (median,
     min, max over the runs), milliseconds per position by the number of blanks on the rack
     (per-position medians), plays found, and the digest of each position's play set. When
     the first run passes ``budget_s``, the leading positions done by then are used; when the
-first position alone takes longer, the pair is reported as skipped, with the reason."""
+first position alone takes longer, the pair is reported as skipped, with the reason. Without
+    ``python_extras`` a search in Python gets neither its JSON rate nor its search's share
+    (a default ``lexc bench``: each is as many passes again over its slow positions)."""
     from ..movegen import generate
 
     per_position: list[list[float]] = []
@@ -143,8 +145,9 @@ first position alone takes longer, the pair is reported as skipped, with the rea
     result = {"positions_per_s": _rate(count, runs), "ms_per_position": _by_blanks(medians, used),
               "positions": count, "of": len(positions), "plays": plays, "digests": digests,
               "engine": _engine(lexicon, strategy)}
-    result.update(compact_and_json(lexicon, strategy, used, repeat))
-    if compiled.applicable(lexicon, strategy):  # one C call: the search cannot be timed apart
+    core = compiled.applicable(lexicon, strategy)
+    result.update(compact_and_json(lexicon, strategy, used, repeat, as_json=core or python_extras))
+    if core or not python_extras:  # (in C: one call, the search cannot be timed apart)
         result["search_ms_per_position"], result["search_share"] = None, None
     else:
         searches = [statistics.median(search_time(board, rack, lexicon, strategy) for _ in range(repeat))
@@ -168,13 +171,15 @@ def _rate(count: int, runs: list[float]) -> dict[str, float]:
     return {"median": count / statistics.median(runs), "min": count / max(runs), "max": count / min(runs)}
 
 
-def compact_and_json(lexicon: Any, strategy: str, used: list[tuple[Any, str, int]], repeat: int) -> dict[str, Any]:
+def compact_and_json(lexicon: Any, strategy: str, used: list[tuple[Any, str, int]], repeat: int,
+                     as_json: bool = True) -> dict[str, Any]:
     """Positions per second two more ways: every play as the compact result (``generate_plays``:
     the compiled core's records, no Python object per play), and every play's notation and
-    score as the JSON line ``lexc moves --batch --json`` prints (``Plays.pairs``)."""
+    score as the JSON line ``lexc moves --batch --json`` prints (``Plays.pairs``; not ``as_json``:
+    the compact rate alone)."""
     from ..movegen import generate_plays
 
-    compact, as_json, edges = [], [], []
+    compact, json_s, edges = [], [], []
     if compiled.applicable(lexicon, strategy):  # the edges each position's search reads (Gordon's claim explained)
         for board, rack, _ in used:
             plays = generate_plays(board, rack, lexicon, strategy)
@@ -185,12 +190,15 @@ def compact_and_json(lexicon: Any, strategy: str, used: list[tuple[Any, str, int
         for board, rack, _ in used:
             len(generate_plays(board, rack, lexicon, strategy))
         compact.append(time.perf_counter() - t)
+        if not as_json:
+            continue
         t = time.perf_counter()
         for board, rack, _ in used:
             generate_plays(board, rack, lexicon, strategy).batch_json()
-        as_json.append(time.perf_counter() - t)
-    out: dict[str, Any] = {"compact_positions_per_s": _rate(len(used), compact),
-                           "json_positions_per_s": _rate(len(used), as_json)}
+        json_s.append(time.perf_counter() - t)
+    out: dict[str, Any] = {"compact_positions_per_s": _rate(len(used), compact)}
+    if json_s:
+        out["json_positions_per_s"] = _rate(len(used), json_s)
     if edges:
         out["search_edges_per_position"] = statistics.median(edges)
     return out
@@ -265,8 +273,8 @@ def load_positions(path: str | os.PathLike[str] | None = None,
 
 
 def time_strategies(lexicon: Any, positions: list[tuple[Any, str, int]], repeat: int, budget_s: float,
-                    progress: Callable[[str], None] | None = None,
-                    only: list[str] | None = None) -> dict[str, dict[str, Any]]:
+                    progress: Callable[[str], None] | None = None, only: list[str] | None = None,
+                    python_extras: bool = True) -> dict[str, dict[str, Any]]:
     """``time_strategy`` for every strategy that applies to the lexicon (digests included),
     or for those of ``only`` that apply."""
     from ..movegen import STRATEGIES
@@ -276,7 +284,7 @@ def time_strategies(lexicon: Any, positions: list[tuple[Any, str, int]], repeat:
         if module.applicable(lexicon) and (only is None or name in only):
             if progress:
                 progress(f"move generation, {name}")
-            out[name] = time_strategy(lexicon, name, positions, repeat, budget_s)
+            out[name] = time_strategy(lexicon, name, positions, repeat, budget_s, python_extras)
     return out
 
 

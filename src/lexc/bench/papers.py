@@ -82,7 +82,9 @@ def gordon_size(result: dict[str, Any], texts: list[str], short: dict[str, Any] 
     entry["figures"] = {"ratio": ratio}
     longest = max((len(w) for w in texts), default=0)
     why = "a word of n letters puts n paths in the GADDAG"
-    if short:
+    if not short:
+        why += "; lexc bench --full also measures it on short words (Gordon's lexicon was such a list)"
+    else:
         short_ratio = short["gaddag"]["file_bytes"] / short["dawg"]["file_bytes"]
         entry["figures"]["ratio_short"] = short_ratio
         words = (f"the {short['words']:,} words of at most {short['max_len']} letters"
@@ -126,6 +128,8 @@ def gordon_speed(result: dict[str, Any]) -> dict[str, Any]:
         pure = pure_g["positions_per_s"]["median"] / pure_d["positions_per_s"]["median"]
         entry["ours"] += f"; {pure:.2f}x on the pure-Python path"
         figures["speedup_pure"] = pure
+    elif result.get("full_only") and engine != "pure Python":
+        entry["ours"] += "; on the pure-Python path: lexc bench --full"
     why = []
     edges_g, edges_d = gaddag.get("search_edges_per_position"), dawg.get("search_edges_per_position")
     if edges_g and edges_d:
@@ -174,7 +178,9 @@ def shapiro_smith(result: dict[str, Any], orders: dict[str, Any] | None) -> dict
         "paper": "Shapiro & Smith 1977, Shapiro 1979", "claim": "the canonical order (valuable letters first, S last)",
         "published": "S last: 21 nodes for Figure 2 against 32 with S before L; 2,126 words in 4,262 records"}
     if not orders:
-        return {**entry, "ours": "not measured (needs anatrie)", "why": ""}
+        ours = ("not measured by a default run (lexc bench --full builds the anagram trie in each order)"
+                if "anatrie" in result["formats"] else "not measured (needs anatrie)")
+        return {**entry, "ours": ours, "why": ""}
     words = result["words"]
     best = min(orders, key=lambda o: orders[o]["nodes"])
     fewest_reads = min(orders, key=lambda o: orders[o]["subanagram2"]["nodes_read"])
@@ -222,7 +228,8 @@ def norvig(result: dict[str, Any], texts: list[str]) -> dict[str, Any]:
             ms = result["formats"][fmt]["movegen"]["naive"]["ms_per_position"]
             speeds.append(f"naive on {fmt} {pos_s:.1f} positions per second ("
                           + ", ".join(f"{v:,.0f} ms with {b}?" for b, v in ms.items()) + ")")
-    entry["ours"] = f"{prefixes:,} prefixes" + ("; " + "; ".join(speeds) if speeds else "")
+    entry["ours"] = f"{prefixes:,} prefixes" + ("; " + "; ".join(speeds) if speeds else
+                                                "; his method's speed: lexc bench --full (naive)")
     same = prefixes == NORVIG_PREFIXES
     entry["why"] = (("the same list (his enable1.txt) gives the same count" if same else
                      "a different word list gives a different count")

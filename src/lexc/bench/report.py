@@ -162,6 +162,9 @@ def footnotes(result: dict[str, Any]) -> list[str]:
         skipped = [f"{s}: {m['skipped']}" for s, m in (f.get("movegen") or {}).items() if "skipped" in m]
         if skipped:
             lines.append(f"{name}: not measured: " + "; ".join(skipped))
+        if f.get("positions_limit"):
+            lines.append(f"{name}: move generation timed on the first {plural(f['positions_limit'], 'position')} "
+                         "(every one with --full)")
     agree = result["agree"]
     lines.append("every structure gave the same answers to every query: "
                  + ("yes" if agree["queries"] else "NO") + (
@@ -181,7 +184,27 @@ def footnotes(result: dict[str, Any]) -> list[str]:
                  f"Python {m['python']}, {m['cpus']} CPUs, load average {m['load_average']}"
                  + (f"; max/min spread of the repeated timings: median {spread[0]:.2f}, widest {spread[1]:.2f} "
                     f"({spread[2]})" if spread else ""))
+    lines += run_lines(result)
     return lines
+
+
+def run_lines(result: dict[str, Any]) -> list[str]:
+    """What the run left out (a default run: what ``--full`` adds) and how long it took."""
+    lines = []
+    if result.get("full_only"):
+        lines.append("a default run; lexc bench --full also measures " + "; ".join(result["full_only"]))
+    if result.get("wall_s"):
+        jobs = sorted(result.get("jobs") or [], key=lambda j: -j["wall_s"])[:3]
+        end = result["machine"].get("load_average_end")
+        lines.append(f"the run took {_minutes(result['wall_s'])}" + (f" (load average at its end {end})" if end else "")
+                     + (", longest jobs: " + ", ".join(f"{j['job']} {j['name']}{' (pure)' if j.get('pure') else ''} "
+                                                        f"{_minutes(j['wall_s'])}" for j in jobs) if jobs else ""))
+    return lines
+
+
+def _minutes(seconds: float) -> str:
+    """A wall time as "48 s" or "3 min 12 s"."""
+    return f"{seconds:.0f} s" if seconds < 59.5 else f"{int(seconds + 0.5) // 60} min {int(seconds + 0.5) % 60} s"
 
 
 def _spread(result: dict[str, Any]) -> tuple[float, float, str] | None:

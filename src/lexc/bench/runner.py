@@ -18,6 +18,7 @@ import platform
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ from ..lexicons.source import bundled_wordlist, read_list
 from ..movegen.compiled import CORE_SEARCHED
 from . import BenchError
 from .moves import compare_digests, load_positions
+from .plan import BUDGET, FULL_BUDGET, FULL_REPEAT, PAPER_JOBS, REPEAT, full_only, plan_jobs
 from .queries import compare_answers, make_queries
 from .worker import BASELINES
 
@@ -75,81 +77,57 @@ def run_job(job: dict[str, Any], tmp: Path, on_progress: Callable[[str], None], 
 
 
 def run_bench(wordlist: str | os.PathLike[str] | None = None, formats_: list[str] | None = None,
-              positions: str | os.PathLike[str] | None = None, repeat: int = 5, movegen: bool = True,
-              movegen_repeat: int | None = None, budget_s: float = 10.0, ruleset: str = "english",
-              papers: bool = True, progress: Progress | None = None, play_games: int = 20) -> dict[str, Any]:
+              positions: str | os.PathLike[str] | None = None, repeat: int | None = None, movegen: bool = True,
+              movegen_repeat: int | None = None, budget_s: float | None = None, ruleset: str = "english",
+              papers: bool = True, progress: Progress | None = None, full: bool = False) -> dict[str, Any]:
     """Measure every format (default: all registered) and the baselines on a word list
     (default: the bundled ENABLE), with move generation on a position set (default: the
     built-in one); the JSON-ready result, with the papers' claims when ``papers``, and with
     move generation what playing costs (``play``: equity ranking beside generation, and
-    ``play_games`` self-play games a round with equity and with greedy players)."""
+    self-play games with equity and with greedy players). A default run measures what
+    ``lexc.bench.plan`` keeps (a few minutes on ENABLE); ``full``, everything (``repeat``
+    default: 3, or 5 with ``full``; ``budget_s``: 3, or 10). Each job's wall time is kept
+    (``jobs``), and the run's."""
     from .papers import papers_section
 
+    began = time.perf_counter()
+    repeat = repeat or (FULL_REPEAT if full else REPEAT)
+    budget_s = budget_s or (FULL_BUDGET if full else BUDGET)
     source = Path(wordlist) if wordlist else bundled_wordlist()
     words = read_list(source, ruleset)
     texts = words.texts()
     names = list(formats_ or FORMATS)
-    structures = names + list(BASELINES)
     twins = [name for name in names if FORMATS[name].compiled and native.available()]  # a pure-path row each
     position_info = load_positions(positions, ruleset)[1] if movegen else None
+    plan = plan_jobs(names, full=full, movegen=movegen, papers=papers, twins=twins,
+                     core_strategies=tuple(CORE_SEARCHED), player=play_structure(names, ruleset) if movegen else None)
     result: dict[str, Any] = {
         "lexc_version": __version__, "machine": machine_info(), "wordlist": str(source), "words": len(texts),
-        "ruleset": ruleset, "repeat": repeat, "movegen_repeat": movegen_repeat or repeat, "budget_s": budget_s,
-        "positions": position_info, "formats": {}}
-    extra = (["orders"] if papers and "anatrie" in names else []) + (
-        ["short"] if papers and {"dawg", "gaddag"} <= set(names) else [])
-    player = play_structure(names, ruleset) if movegen else None
-    total, step = 2 * len(structures) + len(twins) + len(extra) + (player is not None), 0
-
-    def note(message: str) -> None:
-        if progress:
-            progress(step, total, message)
-
-    def noting(prefix: str) -> Callable[[str], None]:  # a job's progress, told as the structure's
-        return lambda message: note(f"{prefix}: {message}")
-
+        "ruleset": ruleset, "full": full, "repeat": repeat, "movegen_repeat": movegen_repeat or repeat,
+        "budget_s": budget_s, "positions": position_info, "formats": {}, "jobs": []}
+    if not full:
+        result["full_only"] = full_only(names, movegen, papers)
+    answers: dict[str, Any] = {}
+    extra: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="lexc-bench-") as tmpdir:
         tmp = Path(tmpdir)
         query_path = tmp / "queries.json"
         query_path.write_text(json.dumps(make_queries(texts)), encoding="utf-8")
-        answers: dict[str, Any] = {}
-        for name in structures:
-            common = {"name": name, "ruleset": ruleset, "repeat": repeat}
-            file = tmp / f"bench.{name}"
-            step += 1
-            figures = run_job({"job": "build", "wordlist": str(source), "out": str(file), **common}, tmp,
-                              noting(name))
-            step += 1
-            use = {"job": "use", "file": str(file), "queries": str(query_path), "budget_query_s": 2.0,
-                   "positions": (str(positions) if positions else "") if movegen else None,
-                   "movegen_repeat": movegen_repeat or repeat, "budget_s": budget_s, **common}
-            figures.update(run_job(use, tmp, noting(name)))
-            answers[name] = figures.pop("answers")
-            figures["baseline"] = name in BASELINES
-            figures["engine"] = engine_of(name)
-            result["formats"][name] = figures
-            if name in twins:  # the same file on the pure-Python path (the reference), measured in the same run
-                step += 1
-                twin = {k: v for k, v in figures.items() if k not in ("load_s", "query_s", "memory", "movegen",
-                                                                     "search_memory", "movegen_memory")}
-                # the strategies the compiled core runs (the others are the same Python code on either path)
-                pure_use = {**use, "strategies": list(CORE_SEARCHED)}
-                twin.update(run_job(pure_use, tmp, noting(f"{name} (pure Python)"), pure=True))
-                answers[pure_row(name)] = twin.pop("answers")
-                twin["engine"], twin["pure_of"] = "pure Python", name
-                result["formats"][pure_row(name)] = twin
-        jobs = {}
-        for kind in extra:
-            step += 1
-            job = {"job": kind, "name": kind, "wordlist": str(source), "ruleset": ruleset, "repeat": repeat,
-                   "queries": str(query_path), "dir": str(tmp), "max_len": 8}
-            jobs[kind] = run_job(job, tmp, noting("papers"))
-        if player is not None:  # what playing costs: equity beside move generation, self-play games a second
-            step += 1
-            job = {"job": "play", "name": player, "file": str(tmp / f"bench.{player}"), "ruleset": ruleset,
-                   "positions": str(positions) if positions else "", "repeat": movegen_repeat or repeat,
-                   "games": play_games}
-            result["play"] = run_job(job, tmp, noting(f"playing on {player}"))
+        common = {"ruleset": ruleset, "repeat": repeat, "wordlist": str(source), "queries": str(query_path),
+                  "positions": (str(positions) if positions else "") if movegen else None,
+                  "movegen_repeat": movegen_repeat or repeat, "budget_s": budget_s, "budget_query_s": 2.0,
+                  "dir": str(tmp), "max_len": 8}
+        for step, planned in enumerate(plan, 1):
+            name, kind, pure = planned["name"], planned["job"], planned.get("pure", False)
+            shown = f"{name} (pure Python)" if pure else "papers" if kind in PAPER_JOBS else (
+                f"playing on {name}" if kind == "play" else name)
+            job = {**common, **planned, "file": str(tmp / f"bench.{name}"), "out": str(tmp / f"bench.{name}")}
+            if kind == "play":  # what playing costs: equity beside move generation, rounds of self-play games
+                job["repeat"] = movegen_repeat or repeat
+            t = time.perf_counter()
+            figures = run_job(job, tmp, _telling(progress, step, len(plan), shown), pure=pure)
+            result["jobs"].append({"job": kind, "name": name, "pure": pure, "wall_s": time.perf_counter() - t})
+            keep(result, answers, extra, planned, figures)
     problems = compare_answers(answers)
     moves = {name: f["movegen"] for name, f in result["formats"].items() if "movegen" in f}
     move_problems = compare_digests(moves)
@@ -157,8 +135,43 @@ def run_bench(wordlist: str | os.PathLike[str] | None = None, formats_: list[str
     result["disagreements"] = problems + move_problems
     result["ratios"] = size_ratios(result["formats"])
     if papers:
-        result["papers"] = papers_section(result, texts, jobs)
+        result["papers"] = papers_section(result, texts, extra)
+    result["machine"]["load_average_end"] = machine_info()["load_average"]
+    result["wall_s"] = time.perf_counter() - began
     return result
+
+
+def keep(result: dict[str, Any], answers: dict[str, Any], extra: dict[str, Any], planned: dict[str, Any],
+         figures: dict[str, Any]) -> None:
+    """File a job's figures: a build's as the structure's row, its use's added to the row (the
+    answers apart, to compare), a pure-path use as the row's ``(pure)`` twin, the play figures,
+    a paper's extra build."""
+    name, kind = planned["name"], planned["job"]
+    if kind == "build":
+        result["formats"][name] = figures
+    elif kind == "use" and not planned.get("pure"):
+        answers[name] = figures.pop("answers")
+        result["formats"][name].update(figures, baseline=name in BASELINES, engine=engine_of(name))
+    elif kind == "use":  # the same file on the pure-Python path (the reference), measured in the same run
+        twin = {k: v for k, v in result["formats"][name].items()
+                if k not in ("load_s", "query_s", "memory", "movegen", "search_memory", "movegen_memory", "engine")}
+        twin.update(figures, engine="pure Python", pure_of=name)
+        if planned.get("positions_limit"):
+            twin["positions_limit"] = planned["positions_limit"]
+        answers[pure_row(name)] = twin.pop("answers")
+        result["formats"][pure_row(name)] = twin
+    elif kind == "play":
+        result["play"] = figures
+    else:
+        extra[kind] = figures
+
+
+def _telling(progress: Progress | None, step: int, total: int, shown: str) -> Callable[[str], None]:
+    """A job's progress, told as the step of the run it is and the structure it measures."""
+    def tell(message: str) -> None:
+        if progress:
+            progress(step, total, f"{shown}: {message}")
+    return tell
 
 
 def play_structure(names: list[str], ruleset: str) -> str | None:

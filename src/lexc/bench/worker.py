@@ -193,17 +193,22 @@ def use_job(job: dict[str, Any]) -> dict[str, Any]:
         answers.update(search_answers)
         result["search_memory"] = {"peak_mb": peak_mb()}
     if job.get("positions") is not None and name not in BASELINES:
-        from ..movegen import compiled
+        from ..movegen import choose, compiled
         from .moves import command_rate, load_positions, time_strategies
 
         positions, _ = load_positions(job["positions"] or None, job["ruleset"])
-        result["movegen"] = time_strategies(lex, positions, job["movegen_repeat"], job["budget_s"], progress,
-                                            job.get("strategies"))
+        limit = job.get("positions_limit")  # (a default run's pure-path row: the leading positions)
+        result["movegen"] = time_strategies(lex, positions[:limit], job["movegen_repeat"], job["budget_s"], progress,
+                                            job.get("strategies"), job.get("python_extras", True))
+        for figures in result["movegen"].values():
+            figures["of"] = len(positions)
+        picked = choose(lex, "auto").NAME if job.get("command") == "auto" else None
         for strategy, figures in result["movegen"].items():  # the command itself, where the core runs it whole
-            if compiled.applicable(lex, strategy) and figures.get("positions") == len(positions):
+            if (compiled.applicable(lex, strategy) and figures.get("positions") == len(positions)
+                    and picked in (None, strategy)):
                 progress(f"lexc moves --batch --json, {strategy}")
                 figures.update(command_rate(job["file"], strategy, job["positions"] or None, job["ruleset"],
-                                            len(positions), job["movegen_repeat"]))
+                                            len(positions), job.get("command_repeat") or job["movegen_repeat"]))
         result["movegen_memory"] = {"peak_mb": peak_mb()}
     return result
 

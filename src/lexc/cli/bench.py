@@ -15,28 +15,37 @@ from .common import Bounded, BoundedFloat, emit, note, status_line
 @click.option("--formats", "formats_", metavar="F1,F2", help="Only these formats (default: every registered one).")
 @click.option("--positions", type=click.Path(dir_okay=False, exists=True), metavar="FILE.jsonl",
               help='Move-generation positions, {"cgp": ..., "rack": ...} per line (default: the built-in 100).')
-@click.option("--repeat", default=5, show_default=True, type=Bounded(1, MAX_REPEAT), metavar="N",
-              help="Runs per figure (median, min, max).")
+@click.option("--full", is_flag=True,
+              help="Measure everything (about 25 minutes on ENABLE; make bench): the alphagram baselines, naive "
+                   "move generation, every compiled format's pure-path row on every position, lexc moves for every "
+                   "strategy, 20 self-play games a round, the papers' extra builds. Default: the same tables in a "
+                   "few minutes.")
+@click.option("--repeat", type=Bounded(1, MAX_REPEAT), metavar="N",
+              help="Runs per figure (median, min, max; default: 3, 5 with --full).")
 @click.option("--movegen-repeat", type=Bounded(1, MAX_REPEAT), metavar="N",
               help="Runs per move-generation figure (default: --repeat).")
-@click.option("--budget", default=10.0, show_default=True, type=BoundedFloat(0.1, MAX_BUDGET_S), metavar="SECONDS",
+@click.option("--budget", type=BoundedFloat(0.1, MAX_BUDGET_S), metavar="SECONDS",
               help="Seconds a move generator may spend on its first run over the positions (a slower one is "
-                   "timed on the positions done by then).")
+                   "timed on the positions done by then; default: 3, 10 with --full).")
 @click.option("--movegen/--no-movegen", default=True, show_default=True, help="Measure move generation.")
 @click.option("--papers/--no-papers", default=True, show_default=True,
-              help="Measure the papers' claims again (extra builds: the anagram trie in five orders, short words).")
+              help="Measure the papers' claims again (with --full, extra builds: the anagram trie in six orders, "
+                   "short words).")
 @click.option("-r", "--ruleset", default="english", show_default=True, help="Ruleset of the list and positions.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), metavar="DIR",
               help="Also write DIR/bench.md, DIR/bench.json and two SVG charts.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
-def bench(wordlist: str | None, formats_: str | None, positions: str | None, repeat: int, movegen_repeat: int | None,
-          budget: float, movegen: bool, papers: bool, ruleset: str, out_dir: str | None, as_json: bool) -> None:
+def bench(wordlist: str | None, formats_: str | None, positions: str | None, full: bool, repeat: int | None,
+          movegen_repeat: int | None, budget: float | None, movegen: bool, papers: bool, ruleset: str,
+          out_dir: str | None, as_json: bool) -> None:
     """Measure every format side by side: build time, file bytes, nodes and edges, load time,
     peak memory, the time of every query kind, move generation per strategy, beside a plain
     Python set and marisa-trie; then the papers' claims measured again. Each structure is
-    measured in its own fresh processes (default list: the bundled ENABLE).
+    measured in its own fresh processes (default list: the bundled ENABLE). The defaults
+    finish in a few minutes on ENABLE; --full measures everything (about 25 minutes).
 
-    Examples: lexc bench --repeat 7 --out bench-results; lexc bench words.txt --formats dawg,gaddag --no-movegen
+    Examples: lexc bench --out bench-results; lexc bench --full --out bench-results;
+    lexc bench words.txt --formats dawg,gaddag --no-movegen
     """
     from ..bench import BenchError
     from ..bench.report import format_report, write_out
@@ -52,7 +61,7 @@ def bench(wordlist: str | None, formats_: str | None, positions: str | None, rep
     load_ruleset(ruleset)
     with status_line("lexc bench") as show:  # (off a terminal: a progress line each step, for logs and CI)
         result = run_bench(wordlist, names, positions, repeat=repeat, movegen=movegen, movegen_repeat=movegen_repeat,
-                           budget_s=budget, ruleset=ruleset, papers=papers, progress=show)
+                           budget_s=budget, ruleset=ruleset, papers=papers, progress=show, full=full)
     if out_dir:
         for path in write_out(result, out_dir):
             note(f"wrote {path}")
