@@ -99,13 +99,13 @@ def search_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
 
 def movegen_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     """Positions per second (median, min-max) and ms per position by blanks, per pair."""
-    head = ["format", "strategy", "engine", "compact/s", "json/s", "command/s", "Move/s", "min-max", "ms 0?", "ms 1?",
-            "ms 2?", "search %", "positions"]
+    head = ["format", "strategy", "engine", "compact/s", "json/s", "command/s", "x json", "Move/s", "min-max", "ms 0?",
+            "ms 1?", "ms 2?", "search %", "positions"]
     rows = []
     for fmt, f in result["formats"].items():
         for name, m in (f.get("movegen") or {}).items():
             if "skipped" in m:
-                rows.append([fmt, name, m.get("engine", "-")] + ["-"] * 9 + [f"0/{m['of']}"])
+                rows.append([fmt, name, m.get("engine", "-")] + ["-"] * 10 + [f"0/{m['of']}"])
                 continue
             pos, ms = m["positions_per_s"], m["ms_per_position"]
             share = m.get("search_share")
@@ -113,10 +113,16 @@ def movegen_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
                          _fmt(_get(m, "compact_positions_per_s", "median"), ".1f"),
                          _fmt(_get(m, "json_positions_per_s", "median"), ".1f"),
                          _fmt(_get(m, "command_positions_per_s", "median"), ".1f"),
+                         _ratio(_get(m, "command_positions_per_s", "median"), _get(m, "json_positions_per_s", "median")),
                          f"{pos['median']:.1f}", f"{pos['min']:.1f}-{pos['max']:.1f}"]
                         + [f"{ms[b]:.1f}" if b in ms else "-" for b in ("0", "1", "2")]
                         + ["-" if share is None else f"{100 * share:.0f}", f"{m['positions']}/{m['of']}"])
     return head, rows
+
+
+def _ratio(a: Any, b: Any) -> str:
+    """a / b to two places, "-" unless both are measured."""
+    return f"{a / b:.2f}" if isinstance(a, (int, float)) and isinstance(b, (int, float)) and b else "-"
 
 
 _ENGINE = {"compiled core (C)": "C", "pure Python": "Python", "compiled findwords2, Python placement": "C+Python"}
