@@ -113,7 +113,8 @@ def movegen_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
                          _fmt(_get(m, "compact_positions_per_s", "median"), ".1f"),
                          _fmt(_get(m, "json_positions_per_s", "median"), ".1f"),
                          _fmt(_get(m, "command_positions_per_s", "median"), ".1f"),
-                         _ratio(_get(m, "command_positions_per_s", "median"), _get(m, "json_positions_per_s", "median")),
+                         _ratio(_get(m, "command_positions_per_s", "median"),
+                                _get(m, "json_positions_per_s", "median")),
                          f"{pos['median']:.1f}", f"{pos['min']:.1f}-{pos['max']:.1f}"]
                         + [f"{ms[b]:.1f}" if b in ms else "-" for b in ("0", "1", "2")]
                         + ["-" if share is None else f"{100 * share:.0f}", f"{m['positions']}/{m['of']}"])
