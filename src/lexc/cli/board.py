@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -87,8 +88,8 @@ def moves(lexfile: str | None, cgp: str | None, board_file: str | None, rack: st
         from ..errors import LexcError
 
         rules = load_ruleset(ruleset)
-        click.get_text_stream("stdout").flush()
-        out = click.get_binary_stream("stdout")  # the core's ASCII lines, written as they are
+        sys.stdout.flush()
+        out = getattr(sys.stdout, "buffer", None)  # the core's ASCII lines, written as they are
         for number, item in position_items(batch):  # read as it goes: a file of any length
             try:
                 position = read_position(rules, item["cgp"])
@@ -96,8 +97,12 @@ def moves(lexfile: str | None, cgp: str | None, board_file: str | None, rack: st
                                      position.racks[1] or None).batch_bytes(top)
             except (LexcError, ValueError) as exc:  # (a bad CGP or rack: named by its line)
                 raise PositionError(f"{batch}:{number}: {one_line(exc)}") from None
-            out.write(line + b"\n")
-        out.flush()
+            if out is None:  # (a text-only stdout)
+                click.echo(line.decode("ascii"))
+            else:
+                out.write(line + b"\n")
+        if out is not None:
+            out.flush()
         return
     rules, position, rack = position_args(cgp, board_file, rack, ruleset)
     plays = counted_plays(position.board, rack, lexicon, strategy, like, position.racks[1] or None)
