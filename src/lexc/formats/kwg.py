@@ -129,11 +129,17 @@ def _open(data: bytes, alphabet: Alphabet, name: str, ascending: bool = True,
     if sys.byteorder == "big":
         edges.byteswap()
     try:
-        if ascending:
-            _ascending(edges, name)
-        else:
+        if not ascending:
             edges = _sorted_siblings(edges)
-        lexicon = Gaddawg(edges, LAYOUT, alphabet, 0, {"layout": "u32"}, strings=0, backend=backend)
+        # the graph checks every list's order with the rest (in C on the compiled core); the
+        # file's own bytes are read in place where they are the machine's order
+        raw = bytes(data) if ascending and sys.byteorder == "little" else None
+        try:
+            lexicon = Gaddawg(edges, LAYOUT, alphabet, 0, {"layout": "u32"}, strings=0, raw=raw, backend=backend)
+        except FormatError:
+            if ascending:
+                _ascending(edges, name)  # (names an out-of-order list as a KWG reader must hear it)
+            raise
         (strings, gaddag_seps), (words, dawg_seps) = lexicon.count_roots(MAX_WORDS * MAX_WORD_TILES)
     except FormatError as exc:
         raise FormatError(f"{name}: {exc}") from None

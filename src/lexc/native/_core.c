@@ -518,6 +518,40 @@ static PyObject *Graph_prove(PyObject *self, PyObject *args) {
     PyObject *out = PyList_New(0);
     int fault = 0;
     if (!info || !stack || !out) { PyErr_NoMemory(); goto done; }
+    /* First, one pass in index order: each list, from its last edge down, settles every
+     * position whose child is settled already (and within the bounds). In a file written
+     * children first (a DAWG as lexc writes it) that is every position, read in order; the
+     * walk below then visits only what is left (a list before one of its children, or past
+     * the bounds: where it faults, it faults as before). The pass never faults: a position
+     * nothing reaches is not the proof's affair. */
+    for (Py_ssize_t a = g->pointers; a < total;) {
+        Py_ssize_t b = a;
+        while (b + 1 < total && !LASTE(g, edge_at(g, b))) b++;
+        uint64_t next = 0;
+        for (Py_ssize_t j = b; j >= a; j--) {
+            uint64_t e = edge_at(g, j);
+            Py_ssize_t c = CHILD(g, e);
+            uint64_t below = 0;
+            int deep = 1, sep = LETTER(g, e) == 0;
+            if (c) {
+                below = info[c];
+                if (P_STATE(below) != 2) break;
+                deep = P_HIGH(below) + 1;
+                sep += P_SEPS(below);
+                below = P_COUNT(below);
+            }
+            uint64_t rest = 0;
+            int high = 0, most_seps = 0;
+            if (!LASTE(g, e)) { rest = P_COUNT(next); high = P_HIGH(next); most_seps = P_SEPS(next); }
+            uint64_t sum = (uint64_t)TERM(g, e) + below + rest; /* (each term at most 2^48: no wrap) */
+            if (sum > most || deep > longest) break;
+            if (high > deep) deep = high;
+            if (most_seps > sep) sep = most_seps;
+            next = P_MAKE(sum, deep, sep > 2 ? 2 : sep);
+            info[j] = next;
+        }
+        a = b + 1;
+    }
     for (Py_ssize_t k = 0; k < nroots && !fault; k++) {
         PyObject *item = PySequence_GetItem(roots, k);
         if (!item) goto done;
