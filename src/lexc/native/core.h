@@ -45,6 +45,15 @@ static inline int lexc_low_bit(uint32_t x) {
     return b;
 }
 #endif
+/* x86-64 GCC on Linux: a hot function compiled twice, with the POPCNT instruction and without,
+ * the loader picking the one the CPU runs (an ifunc); elsewhere compiled once */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define LEXC_POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
+#define LEXC_POP32(x) __builtin_popcount(x) /* (POPCNT in the first clone; a SWAR-like call in the other) */
+#else
+#define LEXC_POPCNT_CLONES
+#define LEXC_POP32(x) lexc_pop32(x)
+#endif
 /* the set bits of a u32 (the SWAR count: one instruction sequence, no CPU feature needed) */
 static inline int lexc_pop32(uint32_t x) {
     x = x - ((x >> 1) & 0x55555555u);
@@ -120,6 +129,9 @@ typedef struct {
                             * edge of c in the list from edge i is at i + popcount(kids[i] &
                             * (2^c - 1)), found without scanning the list */
     uint32_t *owned_kids;  /* that array when this graph made it (else the shared graph's) */
+    Py_ssize_t *first2;    /* with `kids`: the member walk's edge after two letters a, b (a word's
+                            * first two, or its last two walked backwards) at [32 a + b], -1 for
+                            * none: the walk's first two levels in one read (NULL: no member walk) */
     int member_reverse;    /* walk the word backwards (a GADDAG's i = n path) */
 } Graph;
 
