@@ -192,6 +192,23 @@ def test_membership_runs_in_the_core_and_hands_the_rest_to_python(english):
                 lexicon.hooks("C\udcffT")
 
 
+def test_contains_many_answers_as_word_in_lexicon_does(english):
+    """``contains_many`` gives ``word in lexicon`` for every word, in order, on both paths and
+    for every word graph: the core's walks eight at a time, and what they do not answer (bytes,
+    other types, text it cannot encode) by the Python path; any iterable."""
+    words = ["CARE", "CARES", "ZYZZYVA", "QI", "care", "Cares", "", "ÇA", "C?RE", "CARE ", "A" * 80, "C\udcffT",
+             "CAR", "CARESS", "AA", "A", b"CARE", 3, None] * 3
+    built = from_words(["CARE", "CARES", "ZYZZYVA", "AA"], english.alphabet)
+    for fmt in ("dawg", "gaddag", "gaddawg"):
+        for backend in (native.select(), native.PURE):
+            lexicon = formats.build(built, fmt, backend=backend)
+            expected = [word in lexicon for word in words]
+            assert lexicon.contains_many(words) == expected, fmt
+            assert lexicon.contains_many(iter(words)) == expected, fmt
+            assert lexicon.contains_many([]) == []
+    assert expected[:4] == [True, True, True, False]
+
+
 # -- the minimizer -----------------------------------------------------------------------------
 
 GRAPHS = ("dawg", "gaddag", "gaddawg")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sys
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cached_property
 from typing import Any, ClassVar
 
@@ -497,6 +497,15 @@ class Dawg(native.Member, LexiconBase):
             if found is not None:
                 return bool(found)
         return LexiconBase.__contains__(self, word)
+
+    def contains_many(self, words: Iterable[object]) -> list[bool]:
+        """``word in self`` for each word: the compiled core's member walks, eight at a time,
+        where the lexicon's graph is the core's; ``_contains`` for what they do not answer."""
+        many = getattr(self._graph, "contains_many", None)
+        if many is None:  # (the pure-Python twin)
+            return super().contains_many(words)
+        found: list[bool] = many(words if type(words) is list else list(words), self._contains)
+        return found
 
     def contains_codes(self, codes: bytes) -> bool:
         """Membership of an encoded word (a GADDAG reads it backwards from its GADDAG root)."""

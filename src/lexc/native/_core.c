@@ -858,6 +858,7 @@ static int member_walk(const Graph *g, const uint8_t *codes, Py_ssize_t len) {
         int letter = codes[back ? len - 1 - k : k];
         Py_ssize_t from = CHILD(g, edge_at(g, i));
         if (g->kids && from && from < g->n) { /* (letter <= 31: an encoded letter of such an alphabet) */
+            LEXC_PREFETCH(edge_address(g, from)); /* (the list's edges, while its mask is read) */
             uint32_t m = g->kids[from];
             i = m >> letter & 1u ? from + LEXC_POP32(m & ((1u << letter) - 1u)) : -1;
         } else {
@@ -865,6 +866,74 @@ static int member_walk(const Graph *g, const uint8_t *codes, Py_ssize_t len) {
         }
     }
     return i >= 0 && TERM(g, edge_at(g, i));
+}
+
+/* contains_many(words, fallback) -> [bool]: `word in lexicon` for each of a list of words, the
+ * member walks of eight words at a time run level by level, so that their memory reads
+ * overlap (one walk waits on each read in turn); a word the walk does not answer (not a str
+ * of the alphabet's one-character letters) is `bool(fallback(word))` */
+#define MANY 8
+typedef struct { uint8_t codes[MAX_TILES + 1]; Py_ssize_t len, k, i, at; } ManyWalk;
+
+static PyObject *Graph_contains_many(PyObject *self, PyObject *args) {
+    const Graph *g = (const Graph *)self;
+    PyObject *words, *fallback;
+    if (!PyArg_ParseTuple(args, "O!O", &PyList_Type, &words, &fallback)) return NULL;
+    Py_ssize_t count = PyList_Size(words);
+    PyObject *out = PyList_New(count);
+    if (!out) return NULL;
+    ManyWalk walk[MANY];
+    int back = g->member_reverse, can = g->has_encode && g->member_root >= 0;
+    for (Py_ssize_t base = 0; base < count; base += MANY) {
+        int n = 0;
+        for (Py_ssize_t at = base; at < count && at < base + MANY; at++) {
+            PyObject *word = PyList_GetItem(words, at); /* (NULL where a fallback shortened the list) */
+            if (!word) goto fail;
+            ManyWalk *w = &walk[n];
+            int ok = can && PyUnicode_Check(word) ? encode_str(g, word, w->codes, &w->len) : 0;
+            if (ok < 0) goto fail;
+            if (!ok) {
+                Py_INCREF(word); /* (the fallback may change the list) */
+                PyObject *found = PyObject_CallFunctionObjArgs(fallback, word, NULL);
+                Py_DECREF(word);
+                int truth = found ? PyObject_IsTrue(found) : -1;
+                Py_XDECREF(found);
+                if (truth < 0) goto fail;
+                PyList_SetItem(out, at, PyBool_FromLong(truth));
+                continue;
+            }
+            w->at = at;
+            w->k = 0;
+            w->i = w->len ? g->member_root : -1;
+            if (w->len >= 2 && g->first2) {
+                int a = w->codes[back ? w->len - 1 : 0], b = w->codes[back ? w->len - 2 : 1];
+                w->i = a < 32 && b < 32 ? g->first2[32 * a + b] : -1;
+                w->k = 2;
+            }
+            n++;
+        }
+        for (int busy = 1; busy;) { /* a level of every walk not done */
+            busy = 0;
+            for (int j = 0; j < n; j++) {
+                ManyWalk *w = &walk[j];
+                if (w->k >= w->len || w->i < 0) continue;
+                int letter = w->codes[back ? w->len - 1 - w->k : w->k];
+                Py_ssize_t from = CHILD(g, edge_at(g, w->i));
+                if (from && from < g->n) LEXC_PREFETCH(edge_address(g, from));
+                w->i = g_find(g, from, letter);
+                w->k++;
+                busy = 1;
+            }
+        }
+        for (int j = 0; j < n; j++) {
+            const ManyWalk *w = &walk[j];
+            PyList_SetItem(out, w->at, PyBool_FromLong(w->i >= 0 && TERM(g, edge_at(g, w->i))));
+        }
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
 }
 
 static int Member_contains(PyObject *self, PyObject *word) {
@@ -1325,6 +1394,7 @@ static PyMethodDef Graph_methods[] = {
     {"walk", Graph_walk, METH_VARARGS, "walk(codes, from_edge) -> edge or -1"},
     {"contains", Graph_contains, METH_VARARGS, "contains(codes, from_edge, reverse=False) -> bool"},
     {"contains_str", Graph_contains_str, METH_VARARGS, "contains_str(word, from_edge, reverse=False) -> bool or None"},
+    {"contains_many", Graph_contains_many, METH_VARARGS, "contains_many(words, fallback) -> [bool]: the member walk of each"},
     {"word_letters", Graph_word_letters, METH_O, "word_letters(edge) -> letter mask"},
     {"front_hooks", Graph_front_hooks, METH_VARARGS, "front_hooks(codes, dawg_root) -> letter mask"},
     {"hooks", Graph_hooks, METH_VARARGS, "hooks(codes, dawg_root, gaddag_root) -> (front, back, valid)"},

@@ -142,6 +142,10 @@ static inline uint64_t edge_at(const Graph *g, Py_ssize_t i) {
     }
     return g->extra[i - g->n];
 }
+/* where stored edge i sits (i < n), for a prefetch */
+static inline const void *edge_address(const Graph *g, Py_ssize_t i) {
+    return g->base + (size_t)i * (g->wide ? 8 : 4);
+}
 #define LETTER(g, e) ((int)(((e) >> (g)->lshift) & 0xFF))
 #define TERM(g, e) ((int)(((e) >> (g)->tshift) & 1))
 #define LASTE(g, e) ((int)(((e) >> (g)->lastshift) & 1))
