@@ -196,3 +196,14 @@ def test_the_core_refuses_packed_edges_without_their_padding_or_widths():
             core.Graph(payload, "packed", 26, 1, widths=widths)
     with pytest.raises(ValueError):  # widths are the packed layout's alone
         core.Graph(payload[:16], "u32", 26, 1, widths=(2, 9))
+
+
+@needs_core
+def test_a_loaded_file_is_read_in_place_without_python_items(enable_list):
+    """On the compiled core nothing is spread into u32 items on load: the core reads the
+    payload, and the items are made only when a Python walk asks for them."""
+    data = dumps(enable_built(enable_list, "dawg-packed"))
+    loaded = loads(data)
+    assert loaded._items is None and "QUIXOTIC" in loaded and loaded.stats()["bytes"] == 122_173 * 3 + 5
+    assert loaded._items is None
+    assert loaded._edge(0) == loaded.edges[0] and loaded._items is not None

@@ -170,7 +170,7 @@ class Dawg(LexiconBase):
         return cls._loaded(edges, layout, header, alphabet, payload if zero_copy else None, backend)
 
     @classmethod
-    def _loaded(cls, edges: array[int] | memoryview, layout: edgemod.EdgeLayout, header: dict[str, Any],
+    def _loaded(cls, edges: Any, layout: edgemod.EdgeLayout, header: dict[str, Any],
                 alphabet: Alphabet, raw: Any, backend: native.Backend) -> Dawg:
         """The lexicon of a loaded edge array (``raw``: the bytes the compiled core reads, else
         the edges), its structure checked on construction and the whole graph proved."""

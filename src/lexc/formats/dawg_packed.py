@@ -11,11 +11,13 @@ and smaller than marisa-trie's trie of the same words. Spec in ``formats/dawg-pa
 The widths follow from the lexicon (``edges.packed_widths``) and the loader requires exactly
 those: one file per lexicon, and a payload's length and the alphabet's size fix how it is read.
 The compiled core reads the edges in place (an unaligned 8-byte load, masked); the pure path
-holds them as ``u32``/``u64`` items with the same bits (``edges.unpack_packed``).
+holds them as ``u32``/``u64`` items with the same bits (``edges.unpack_packed``), made on first
+use: a loaded file on the compiled core never makes them unless a Python walk asks.
 """
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -31,6 +33,37 @@ from .errors import FormatError
 
 class PackedDawg(Dawg):
     """A minimal DAWG over edges of ``edge_bytes`` bytes, read in place."""
+
+    _items: array[int] | None = None  # the edges as u32/u64 items, once made
+
+    def __init__(self, edges: array[int] | None, layout: edgemod.EdgeLayout, alphabet: Alphabet, word_count: int,
+                 build_options: dict[str, Any] | None = None, nodes: int | None = None,
+                 trie_nodes: int | None = None, raw: Any = None, backend: native.Backend | None = None):
+        """``Dawg``'s, with ``raw`` the payload (packed edges and padding) and ``edges`` their
+        items, or None to make them from ``raw`` on first use."""
+        self._packed = raw
+        self._count = (len(raw) - 8 + layout.packed_bytes) // layout.packed_bytes
+        super().__init__(edges, layout, alphabet, word_count, build_options, nodes, trie_nodes, raw, backend)  # type: ignore[arg-type]
+
+    @property
+    def edges(self) -> array[int]:
+        """The edges as ``u32``/``u64`` items with the packed bits, made on first use."""
+        items = self._items
+        if items is None:
+            items = self._items = edgemod.unpack_packed(self._packed[: self._count * self.layout.packed_bytes],
+                                                        self.layout)
+        return items
+
+    @edges.setter
+    def edges(self, value: Any) -> None:
+        self._items = value
+
+    def _edge(self, i: int) -> int:
+        """One stored edge, read from the payload while the items are not made."""
+        if i >= self._count or self._items is not None:
+            return super()._edge(i)
+        width = self.layout.packed_bytes
+        return int.from_bytes(self._packed[i * width : (i + 1) * width], "little")
 
     name = "dawg-packed"
     version = 1
@@ -68,7 +101,7 @@ class PackedDawg(Dawg):
         """Header fields: the widths and the counts."""
         layout = self.layout
         return {"edge_bytes": layout.packed_bytes, "letter_bits": 8 * layout.packed_bytes - 2 - layout.child_bits,
-                "child_bits": layout.child_bits, "edges": len(self.edges), "nodes": self.node_count,
+                "child_bits": layout.child_bits, "edges": self._count, "nodes": self.node_count,
                 "trie_nodes": self.trie_nodes}
 
     @classmethod
@@ -95,15 +128,15 @@ class PackedDawg(Dawg):
         if any(bytes(payload[size:])):
             raise FormatError(f"the {plural(pad, 'byte')} of padding after the edges are not zero")
         layout = edgemod.packed_layout(edge_bytes, child_bits)
-        edges = edgemod.unpack_packed(payload[:size], layout)
-        lexicon = cls._loaded(edges, layout, header, alphabet, payload, backend)
+        lexicon = cls._loaded(None, layout, header, alphabet, payload, backend)  # (the items made on first use)
         assert isinstance(lexicon, PackedDawg)
         return lexicon
 
     def stats(self) -> dict[str, int]:
         """``Dawg``'s, with the payload's bytes: the packed edges and their padding."""
         width = self.layout.packed_bytes
-        return {**super().stats(), "bytes": len(self.edges) * width + 8 - width}
+        return {"nodes": self.node_count, "edges": self._count - 1, "bytes": self._count * width + 8 - width,
+                **({"trie_nodes": self.trie_nodes} if self.trie_nodes else {})}
 
     def proof_facts(self, payload_sha256: str) -> dict[str, Any]:
         """``Dawg``'s facts, with the widths the payload is read with."""

@@ -137,9 +137,9 @@ def unpack_packed(data: bytes | memoryview, layout: EdgeLayout) -> array[int]:
         raise FormatError(f"payload of {plural(len(data), 'byte')} is not a whole number of {width}-byte edges")
     n = len(data) // width
     raw = bytearray(n * size)
-    view = memoryview(data).cast("B") if isinstance(data, memoryview) else data
+    packed = data if isinstance(data, bytes) else bytes(data)  # (a strided slice of bytes is a fast C loop)
     for b in range(width):
-        raw[b::size] = view[b::width]
+        raw[b::size] = packed[b::width]
     return from_bytes(memoryview(raw), layout)
 
 

@@ -185,17 +185,22 @@ static Py_ssize_t scan32(const Graph *g, int lowest) {
 }
 
 /* the packed layout (formats/dawg-packed.md: child in bits 0..c-1, last c, terminal c+1, the
- * letter above, each edge edge_bytes bytes), read edge by edge: no reserved bits */
+ * letter above, each edge edge_bytes bytes, read as edge_at does), each edge read once: no
+ * reserved bits, and the letter field ends the edge */
 static Py_ssize_t scan_packed(const Graph *g, int lowest) {
-    Py_ssize_t n = g->n, p = g->pointers;
-    uint64_t un = (uint64_t)n, up = (uint64_t)p;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        uint64_t e = edge_at(g, i), c = e & g->cmask;
-        int lt = LETTER(g, e);
+    Py_ssize_t n = g->n, p = g->pointers, w = g->edge_bytes;
+    uint64_t un = (uint64_t)n, up = (uint64_t)p, cm = g->cmask, em = g->emask, lo = (uint64_t)lowest;
+    uint64_t span = (uint64_t)g->n_letters - lo, e = 0, next;
+    int ls = g->lshift, lastshift = g->lastshift;
+    if (n) { memcpy(&e, g->base, 8); e &= em; }
+    for (Py_ssize_t i = 0; i < n; i++, e = next) {
+        uint64_t c = e & cm, lt = e >> ls;
+        next = 0;
+        if (i + 1 < n) { memcpy(&next, g->base + (i + 1) * w, 8); next &= em; }
         if (c >= un || (c && c < up)) return i;
         if (i < p) continue;
-        if (lt < lowest || lt > g->n_letters) return i;
-        if (i + 1 < n && !LASTE(g, e) && LETTER(g, edge_at(g, i + 1)) <= lt) return i;
+        if (lt - lo > span) return i;
+        if (i + 1 < n && !(e >> lastshift & 1) && (next >> ls) <= lt) return i;
     }
     return -1;
 }
