@@ -31,6 +31,8 @@ GOLDEN = SPECS / "golden"
 CASES = {
     "three.dawg": ("three.txt", "dawg", "english"),
     "spanish.dawg": ("spanish.txt", "dawg", "spanish"),
+    "three.dawg-packed": ("three.txt", "dawg-packed", "english"),
+    "spanish.dawg-packed": ("spanish.txt", "dawg-packed", "spanish"),
     "hook.gaddawg": ("hook.txt", "gaddawg", "english"),
     "three.gaddag": ("three.txt", "gaddag", "english"),
     "three.gaddawg": ("three.txt", "gaddawg", "english"),

@@ -71,6 +71,7 @@ PLAY_WORDS = 20_000  # the largest lexicon whose plays on an empty board a case 
 VARIANTS = [
     ("dawg", "dawg", {}),
     ("dawg", "dawg", {"layout": "u64"}),
+    ("dawg-packed", "dawg-packed", {}),
     ("gaddag", "gaddag", {}),
     ("gaddawg", "gaddawg", {}),
     ("prefixset", "prefixset", {}),
@@ -463,10 +464,17 @@ def m_header_ruleset(rng, base, bases):
     return seal(dict(base["header"], ruleset=choice), base["payload"])
 
 
+GRAPHS = ("dawg", "dawg-packed", "gaddag", "gaddawg")  # the word graphs' formats (one root pointer: the DAWGs)
+
+
 def _edges(base) -> tuple[list[int], Any]:
     """The decoded edges of a DAWG-family base, and its layout."""
-    from lexc.formats.edges import LAYOUTS, from_bytes
-    layout = LAYOUTS[base["header"]["meta"]["layout"]]
+    from lexc.formats.edges import LAYOUTS, from_bytes, packed_layout, unpack_packed
+    meta = base["header"]["meta"]
+    if base["format"] == "dawg-packed":
+        layout = packed_layout(meta["edge_bytes"], meta["child_bits"])
+        return list(unpack_packed(base["payload"][: len(base["payload"]) - 8 + meta["edge_bytes"]], layout)), layout
+    layout = LAYOUTS[meta["layout"]]
     return list(from_bytes(base["payload"], layout)), layout
 
 
@@ -478,6 +486,12 @@ def _sealed_graph(base, edges: list[int], layout, words: int | None = None, stri
     if strings is not None and "strings" in meta:
         meta["strings"] = strings
     h = dict(base["header"], meta=meta, words=base["header"]["words"] if words is None else words)
+    if base["format"] == "dawg-packed":  # the widths the new edge count takes, every field moved to them
+        from lexc.formats.edges import pack_packed, packed_layout, packed_widths, repack
+        edge_bytes, letter_bits, child_bits = packed_widths(len(edges), len(base["header"]["alphabet"]))
+        packed = packed_layout(edge_bytes, child_bits)
+        meta.update(edge_bytes=edge_bytes, letter_bits=letter_bits, child_bits=child_bits)
+        return seal(h, pack_packed(repack(array(layout.typecode, edges), layout, packed), packed))
     return seal(h, to_bytes(array(layout.typecode, edges)))
 
 
@@ -494,10 +508,10 @@ def m_graph(rng, base, bases):
     """A word graph made hostile and re-sealed: a self-loop, a cycle back to the root, a
     separator where none may be, a chain longer than any word, an exponentially wide graph
     (its header count true or false), a child pointing into the middle of a list."""
-    if base["format"] not in ("dawg", "gaddag", "gaddawg"):
+    if base["format"] not in GRAPHS:
         return m_flip_payload(rng, base, bases)
     edges, layout = _edges(base)
-    mask, slots = layout.child_mask, 2 if base["format"] != "dawg" else 1
+    mask, slots = layout.child_mask, 2 if base["format"].startswith("gaddag") else 1
     with_child = [i for i in range(slots, len(edges)) if edges[i] & mask]
     op = rng.randrange(7)
     if op in (0, 1) and with_child:
@@ -512,12 +526,12 @@ def m_graph(rng, base, bases):
         i = rng.randrange(slots, len(edges))
         edges[i] &= ~(0xFF << layout.letter_shift)  # letter 0
         return _sealed_graph(base, edges, layout)
-    if op == 3 and base["format"] == "dawg":
+    if op == 3 and slots == 1:
         n = rng.choice([65, 70, 300])
         chain = [layout.pack(0, False, True, 1)] + [layout.pack(1, i == n - 1, True, i + 2 if i < n - 1 else 0)
                                                     for i in range(n)]
         return _sealed_graph(base, chain, layout, words=1)
-    if op == 4 and base["format"] == "dawg":
+    if op == 4 and slots == 1:
         levels = rng.choice([4, 5, 6, 8])
         words = rng.choice([26**levels, 5, base["header"]["words"]])
         return _sealed_graph(base, exponential_edges(layout, levels), layout, words=min(words, 2**40))
@@ -550,10 +564,10 @@ def m_relabel(rng, base, bases):
     re-sealed: every count stays right, so the loader cannot tell. In a GADDAG this is issue
     34's forgery (the DAWG half still lists CAT, the GADDAG half spells TAD for TAC), which
     only ``verify``'s rotation proof finds (``formats/rotations.py``; here a ``checked``)."""
-    if base["format"] not in ("dawg", "gaddag", "gaddawg"):
+    if base["format"] not in GRAPHS:
         return m_flip_payload(rng, base, bases)
     edges, layout = _edges(base)
-    slots = 1 if base["format"] == "dawg" else 2
+    slots = 2 if base["format"].startswith("gaddag") else 1
     letters = len(base["header"]["alphabet"])
     for _ in range(20):
         i = rng.randrange(slots, len(edges))

@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # what the lazy names are, for the type checker (imported on 
     from .anatrie import AnagramTrie as AnagramTrie
     from .base import Capability, Hooks, LexiconBase
     from .dawg import Dawg as Dawg
+    from .dawg_packed import PackedDawg as PackedDawg
     from .errors import FormatError
     from .gaddag import Gaddag as Gaddag
     from .gaddag import Gaddawg as Gaddawg
@@ -32,6 +33,7 @@ if TYPE_CHECKING:  # what the lazy names are, for the type checker (imported on 
 # never imports the libraries of the others (marisa-trie, pyahocorasick).
 _WHERE = {
     "dawg": ("dawg", "Dawg"),
+    "dawg-packed": ("dawg_packed", "PackedDawg"),
     "gaddag": ("gaddag", "Gaddag"),
     "gaddawg": ("gaddag", "Gaddawg"),
     "prefixset": ("prefixset", "PrefixSet"),

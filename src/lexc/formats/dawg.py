@@ -91,7 +91,7 @@ class Dawg(native.Member, LexiconBase):
         spec = native.GraphSpec(layout.name, layout.letter_shift, layout.terminal_bit, layout.last_bit,
                                 layout.child_bits, len(self.alphabet), len(self.pointers), self.separator,
                                 edgemod.to_bytes(array("Q", self._extra)) if self._extra else b"",
-                                self.alphabet.latin1_codes(), root, reverse)
+                                self.alphabet.latin1_codes(), root, reverse, layout.packed_bytes)
 
         def reference() -> graph.PureGraph:  # what the core's Graph checks, checked at C speed first
             self._check_structure()
@@ -171,10 +171,18 @@ class Dawg(native.Member, LexiconBase):
         edges = (payload.cast(layout.typecode) if isinstance(payload, memoryview) and zero_copy
                  else edgemod.from_bytes(payload, layout))
         require(len(edges) == meta.get("edges"), f"header says {meta.get('edges')!r} edges, payload has {len(edges)}")
+        return cls._loaded(edges, layout, header, alphabet, payload if zero_copy else None, backend)
+
+    @classmethod
+    def _loaded(cls, edges: Any, layout: edgemod.EdgeLayout, header: dict[str, Any],
+                alphabet: Alphabet, raw: Any, backend: native.Backend) -> Dawg:
+        """The lexicon of a loaded edge array (``raw``: the bytes the compiled core reads, else
+        the edges), its structure checked on construction and the whole graph proved."""
+        meta = header["meta"]
         counts = {k: meta.get(k) for k in cls.meta_counts}
         require(all(v is None or is_count(v) for v in counts.values()), f"bad meta counts {counts}")
-        lexicon = cls(edges, layout, alphabet, header["words"], header.get("options"), **counts,
-                      raw=payload if zero_copy else None, backend=backend)
+        lexicon = cls(edges, layout, alphabet, header["words"], header.get("options"), **counts, raw=raw,
+                      backend=backend)
         facts = lexicon.proof_facts(header["payload_sha256"])
         if not proofs.known(facts):  # the same bytes proved before need no second walk (formats/proofs.py)
             lexicon.prove()
@@ -424,7 +432,7 @@ class Dawg(native.Member, LexiconBase):
         slots = len(self.pointers)
         for i, e in enumerate(self._list[: len(self.edges)]):  # the stored edges only
             letter, terminal, last, child = self.layout.unpack(e)
-            yield {"index": i, "raw": f"{e:0{self.layout.itemsize * 2}x}",
+            yield {"index": i, "raw": f"{e:0{(self.layout.packed_bytes or self.layout.itemsize) * 2}x}",
                    "letter": "-" if i < slots else label.get(letter, f"#{letter}"),
                    "terminal": terminal, "last": last, "child": child,
                    "note": f"{self.pointers[i]} pointer" if i < slots else ""}

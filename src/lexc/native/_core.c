@@ -184,6 +184,27 @@ static Py_ssize_t scan32(const Graph *g, int lowest) {
     return -1;
 }
 
+/* the packed layout (formats/dawg-packed.md: child in bits 0..c-1, last c, terminal c+1, the
+ * letter above, each edge edge_bytes bytes, read as edge_at does), each edge read once: no
+ * reserved bits, and the letter field ends the edge */
+static Py_ssize_t scan_packed(const Graph *g, int lowest) {
+    Py_ssize_t n = g->n, p = g->pointers, w = g->edge_bytes;
+    uint64_t un = (uint64_t)n, up = (uint64_t)p, cm = g->cmask, em = g->emask, lo = (uint64_t)lowest;
+    uint64_t span = (uint64_t)g->n_letters - lo, e = 0, next;
+    int ls = g->lshift, lastshift = g->lastshift;
+    if (n) { memcpy(&e, g->base, 8); e &= em; }
+    for (Py_ssize_t i = 0; i < n; i++, e = next) {
+        uint64_t c = e & cm, lt = e >> ls;
+        next = 0;
+        if (i + 1 < n) { memcpy(&next, g->base + (i + 1) * w, 8); next &= em; }
+        if (c >= un || (c && c < up)) return i;
+        if (i < p) continue;
+        if (lt - lo > span) return i;
+        if (i + 1 < n && !(e >> lastshift & 1) && (next >> ls) <= lt) return i;
+    }
+    return -1;
+}
+
 static const Layout LAYOUTS[2] = {LAYOUT_U32, LAYOUT_U64};
 static PyTypeObject *MmapType; /* mmap.mmap: a read-only map of a file is read in place */
 
@@ -210,14 +231,21 @@ static int immutable_memory(PyObject *obj) {
 }
 
 /* The stored edges: in place (held), or copied when the caller's memory could change or is
- * not aligned for the layout's width. 0, or -1 with an exception set. */
-static int take_edges(Graph *g, PyObject *edges, int size) {
+ * not aligned for the layout's width (`align`: packed edges are read unaligned). `pad` zero
+ * bytes end the buffer (packed: 8 - edge_bytes, so an 8-byte read of the last edge stays
+ * inside). 0, or -1 with an exception set. */
+static int take_edges(Graph *g, PyObject *edges, Py_ssize_t size, Py_ssize_t pad, Py_ssize_t align) {
     if (PyObject_GetBuffer(edges, &g->view, PyBUF_SIMPLE) < 0) return -1;
     g->has_view = 1;
     g->base = (const unsigned char *)g->view.buf;
-    if (g->view.len % size) { raise_fault(MalformedGraph, "size", g->view.len, size); return -1; }
-    g->n = g->view.len / size;
-    if (g->view.readonly && (uintptr_t)g->view.buf % (uintptr_t)size == 0 && immutable_memory(edges)) return 0;
+    if (g->view.len < pad || (g->view.len - pad) % size) {
+        raise_fault(MalformedGraph, "size", g->view.len, (long long)size);
+        return -1;
+    }
+    g->n = (g->view.len - pad) / size;
+    for (Py_ssize_t k = g->view.len - pad; k < g->view.len; k++)
+        if (g->base[k]) { raise_fault(MalformedGraph, "padding", k, g->base[k]); return -1; }
+    if (g->view.readonly && (uintptr_t)g->view.buf % (uintptr_t)align == 0 && immutable_memory(edges)) return 0;
     g->owned = malloc(g->view.len ? (size_t)g->view.len : 1);
     if (!g->owned) { PyErr_NoMemory(); return -1; }
     memcpy(g->owned, g->view.buf, (size_t)g->view.len);
@@ -237,9 +265,9 @@ static int check_stored(const Graph *g) {
     int lowest = g->separator ? 0 : 1;
     if (n < g->pointers) { raise_fault(MalformedGraph, "short", n, g->pointers); return -1; }
     if (n > g->pointers && !LASTE(g, edge_at(g, n - 1))) { raise_fault(MalformedGraph, "unclosed", n - 1, 0); return -1; }
-    Py_ssize_t i = g->wide ? scan64(g, lowest) : scan32(g, lowest);
+    Py_ssize_t i = g->wide == 2 ? scan_packed(g, lowest) : g->wide ? scan64(g, lowest) : scan32(g, lowest);
     if (i < 0) return 0;
-    uint64_t e = edge_at(g, i), reserved = g->wide ? ((1ULL << 54) - 1) & ~g->cmask : 0;
+    uint64_t e = edge_at(g, i), reserved = g->wide == 1 ? ((1ULL << 54) - 1) & ~g->cmask : 0;
     Py_ssize_t c = CHILD(g, e);
     int lt = LETTER(g, e);
     if (c >= n || (e & reserved)) raise_fault(MalformedGraph, "child", i, (long long)c);
@@ -284,7 +312,7 @@ static int take_extra(Graph *g, const Py_buffer *extra) {
     memcpy(g->extra, extra->buf, (size_t)k * 8);
     g->n_extra = k;
     int lowest = g->separator ? 0 : 1;
-    uint64_t fields = g->wide ? ~(((1ULL << 54) - 1) & ~g->cmask) : 0xFFFFFFFFULL;
+    uint64_t fields = g->wide == 2 ? g->emask : g->wide ? ~(((1ULL << 54) - 1) & ~g->cmask) : 0xFFFFFFFFULL;
     for (Py_ssize_t j = 0; j < k; j++) {
         uint64_t e = g->extra[j];
         Py_ssize_t c = CHILD(g, e), i = n + j;
@@ -299,32 +327,58 @@ static int take_extra(Graph *g, const Py_buffer *extra) {
 }
 
 /* Graph(edges, layout, letters, pointers, separator=False, extra=b"", member=-1,
- *       reverse=False, encode=None)
- * `edges`: a buffer of little-endian edges in `layout` ("u32" or "u64": UnknownLayout for
- * any other), read in place when it is immutable memory (bytes, a read-only file map) and
- * copied otherwise; or a Graph made with the same layout, letters, pointers and separator,
- * whose checked stored edges the new one shares. `extra`: little-endian u64 edges kept after
+ *       reverse=False, encode=None, widths=None)
+ * `edges`: a buffer of little-endian edges in `layout` ("u32" or "u64", or "packed" with
+ * `widths` = (edge_bytes, child_bits): UnknownLayout for any other), read in place when it is
+ * immutable memory (bytes, a read-only file map) and copied otherwise; or a Graph made with
+ * the same layout, letters, pointers and separator, whose checked stored edges the new one
+ * shares. `extra`: little-endian u64 edges kept after
  * the stored ones; `member`, `reverse`: the edge `word in lexicon` walks from (-1: none) and
  * whether backwards; `encode`: 256 bytes mapping a Latin-1 character to its letter code.
  * Everything is given here and checked here (MalformedGraph naming the first fault): a Graph
  * never changes afterwards. */
 static PyObject *Graph_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     static char *names[] = {"edges", "layout", "letters", "pointers", "separator", "extra", "member", "reverse",
-                            "encode", NULL};
-    PyObject *edges, *layout_name, *encode = Py_None;
-    int letters, pointers, separator = 0, reverse = 0;
+                            "encode", "widths", NULL};
+    PyObject *edges, *layout_name, *encode = Py_None, *widths = Py_None;
+    int letters, pointers, separator = 0, reverse = 0, edge_bytes = 0, child_bits = 0;
     Py_ssize_t member = -1;
     Py_buffer extra = {0};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OUii|py*npO:Graph", names, &edges, &layout_name, &letters,
-                                     &pointers, &separator, &extra, &member, &reverse, &encode))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OUii|py*npOO:Graph", names, &edges, &layout_name, &letters,
+                                     &pointers, &separator, &extra, &member, &reverse, &encode, &widths))
         return NULL;
     const Layout *layout = NULL;
+    Layout packed = {"packed", 0, 0, 0, 0, 0};
     for (int k = 0; k < 2; k++)
         if (!PyUnicode_CompareWithASCIIString(layout_name, LAYOUTS[k].name)) layout = &LAYOUTS[k];
     Graph *g = NULL;
     Py_buffer enc = {0};
+    if (!PyUnicode_CompareWithASCIIString(layout_name, "packed")) {
+        /* edge_bytes 1..8, a child field of at least one bit, a letter field of 1..8 bits above
+         * the two flags: every field inside the 8 * edge_bytes bits an edge is */
+        if (!PyTuple_Check(widths) || !PyArg_ParseTuple(widths, "ii:widths", &edge_bytes, &child_bits) ||
+            edge_bytes < 1 || edge_bytes > 8 || child_bits < 1 || 8 * edge_bytes - 2 - child_bits < 1 ||
+            8 * edge_bytes - 2 - child_bits > 8) {
+            if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_TypeError)) {
+                PyErr_Clear();
+                PyErr_SetString(PyExc_ValueError, "Graph: packed edges take widths=(edge_bytes 1..8, child_bits), "
+                                "with 1 to 8 letter bits left above the child and the two flags");
+            }
+            goto fail;
+        }
+        packed.size = edge_bytes;
+        packed.lastshift = child_bits;
+        packed.tshift = child_bits + 1;
+        packed.lshift = child_bits + 2;
+        packed.cbits = child_bits;
+        layout = &packed;
+    } else if (widths != Py_None) {
+        PyErr_SetString(PyExc_ValueError, "Graph: widths are only for packed edges");
+        goto fail;
+    }
     if (!layout) {
-        PyErr_Format(UnknownLayout, "edge layout %R: the core reads u32 and u64 (formats/dawg.md)", layout_name);
+        PyErr_Format(UnknownLayout, "edge layout %R: the core reads u32 and u64 (formats/dawg.md), and packed "
+                     "edges given their widths (formats/dawg-packed.md)", layout_name);
         goto fail;
     }
     if (letters < 1 || letters > 127 || pointers < 1) {
@@ -338,14 +392,17 @@ static PyObject *Graph_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     g = (Graph *)PyType_GenericAlloc(type, 0);
     if (!g) goto fail;
     g->member_root = -1;
-    g->wide = layout->size == 8;
+    g->wide = layout == &packed ? 2 : layout->size == 8;
     g->lshift = layout->lshift; g->tshift = layout->tshift; g->lastshift = layout->lastshift;
     g->cmask = (1ULL << layout->cbits) - 1;
+    g->edge_bytes = layout->size;
+    g->emask = layout->size == 8 ? ~0ULL : (1ULL << (8 * layout->size)) - 1;
     g->n_letters = letters; g->pointers = pointers; g->separator = separator;
     if (enc.obj) { memcpy(g->encode, enc.buf, 256); g->has_encode = 1; }
     if (PyObject_TypeCheck(edges, GraphType)) {
         const Graph *b = (const Graph *)edges;
-        if (b->wide != g->wide || b->n_letters != letters || b->pointers != pointers || b->separator != separator) {
+        if (b->wide != g->wide || b->edge_bytes != g->edge_bytes || b->cmask != g->cmask || b->n_letters != letters ||
+            b->pointers != pointers || b->separator != separator) {
             PyErr_SetString(PyExc_ValueError, "Graph: a shared graph has the same layout, letters, pointers and separator");
             goto fail;
         }
@@ -354,7 +411,8 @@ static PyObject *Graph_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         g->base = b->base;
         g->n = b->n;
         g->kids = b->kids;
-    } else if (take_edges(g, edges, layout->size) < 0 || check_stored(g) < 0 || make_kids(g) < 0) {
+    } else if (take_edges(g, edges, layout->size, g->wide == 2 ? 8 - layout->size : 0,
+                          g->wide == 2 ? 1 : layout->size) < 0 || check_stored(g) < 0 || make_kids(g) < 0) {
         goto fail;
     }
     if (extra.obj && take_extra(g, &extra) < 0) goto fail;

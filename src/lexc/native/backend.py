@@ -32,7 +32,7 @@ class GraphSpec:
     """How a word graph's edges are laid out, what its walks start from, and what the core
     needs beside the stored edges (``src/lexc/native/README.md``)."""
 
-    layout: str  # "u32" or "u64" (formats/dawg.md): the two the compiled core reads
+    layout: str  # "u32" or "u64" (formats/dawg.md), or "packed" (formats/dawg-packed.md)
     letter_shift: int
     terminal_bit: int
     last_bit: int
@@ -44,6 +44,7 @@ class GraphSpec:
     encode: bytes | None = None  # 256 bytes: Latin-1 character -> letter code (0: none)
     member_root: int = -1  # the edge `word in lexicon` walks from
     member_reverse: bool = False  # ... reading the word backwards (a GADDAG)
+    edge_bytes: int = 0  # "packed": bytes a stored edge (its payload then ends in 8 - edge_bytes zeros)
 
 
 @dataclass(frozen=True)
@@ -177,7 +178,8 @@ class CompiledBackend(Backend):
         """The core's ``Graph`` over the stored edges, read in place (its constructor checks
         what its walks rely on: ``MalformedGraph`` otherwise)."""
         return self.core.Graph(edges, spec.layout, spec.letters, spec.pointers, spec.separator, spec.extra,
-                               spec.member_root, spec.member_reverse, spec.encode)
+                               spec.member_root, spec.member_reverse, spec.encode,
+                               (spec.edge_bytes, spec.child_bits) if spec.edge_bytes else None)
 
     def minimizer(self, reference: Callable[[], T], choose_layout: Callable[[int, str], Any]) -> Any:
         """The core's minimizer, the reference's step for step."""

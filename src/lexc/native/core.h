@@ -96,8 +96,9 @@ static inline int mask_empty(Mask m) { return !(m.lo | m.hi); }
 /* the highest letter in a non-empty mask */
 static inline int mask_top(Mask m) { return m.hi ? 64 + LEXC_TOP_BIT(m.hi) : LEXC_TOP_BIT(m.lo); }
 
-/* The two edge layouts (formats/dawg.md, src/lexc/formats/edges.py LAYOUTS): the only ones a
- * Graph accepts (UnknownLayout for any other), so every scan reads the width it was made for. */
+/* The two edge layouts (formats/dawg.md, src/lexc/formats/edges.py LAYOUTS): the only fixed ones a
+ * Graph accepts (UnknownLayout for any other), so every scan reads the width it was made for.
+ * The third, "packed" (formats/dawg-packed.md), is given its widths with the edges. */
 typedef struct { const char *name; int size, lshift, tshift, lastshift, cbits; } Layout;
 #define LAYOUT_U32 {"u32", 4, 24, 23, 22, 22}
 #define LAYOUT_U64 {"u64", 8, 56, 55, 54, 40}
@@ -115,9 +116,11 @@ typedef struct {
     Py_ssize_t n;          /* stored edges */
     uint64_t *extra;       /* in-memory edges n .. n + n_extra - 1 */
     Py_ssize_t n_extra;
-    int wide;              /* 0: u32, 1: u64 */
+    int wide;              /* 0: u32, 1: u64, 2: packed (edge_bytes a stored edge, read unaligned) */
     int lshift, tshift, lastshift;
     uint64_t cmask;
+    Py_ssize_t edge_bytes; /* packed: bytes a stored edge (1..8); the payload ends in 8 - edge_bytes zeros */
+    uint64_t emask;        /* packed: the low 8 * edge_bytes bits (an edge) */
     int n_letters;
     int pointers;          /* root pointer slots at the array's start */
     int separator;         /* letter 0 allowed (GADDAG) */
@@ -138,13 +141,16 @@ typedef struct {
 static inline uint64_t edge_at(const Graph *g, Py_ssize_t i) {
     if (LEXC_LIKELY(i < g->n)) {
         if (!g->wide) return ((const uint32_t *)g->base)[i]; /* the payload is 8-aligned in its file */
-        return ((const uint64_t *)g->base)[i];
+        if (g->wide == 1) return ((const uint64_t *)g->base)[i];
+        uint64_t e; /* packed: 8 bytes from the edge's first (the zero padding keeps the last inside) */
+        memcpy(&e, g->base + i * g->edge_bytes, 8);
+        return e & g->emask;
     }
     return g->extra[i - g->n];
 }
 /* where stored edge i sits (i < n), for a prefetch */
 static inline const void *edge_address(const Graph *g, Py_ssize_t i) {
-    return g->base + (size_t)i * (g->wide ? 8 : 4);
+    return g->base + (size_t)i * (size_t)g->edge_bytes;
 }
 #define LETTER(g, e) ((int)(((e) >> (g)->lshift) & 0xFF))
 #define TERM(g, e) ((int)(((e) >> (g)->tshift) & 1))
