@@ -281,7 +281,7 @@ static int check_stored(const Graph *g) {
  * letter bit, and the rest of its list's unless it closes the list. The stored edges are
  * checked (letters in the alphabet, the last edge closing its list). 0, or -1 (no memory). */
 static int make_kids(Graph *g) {
-    if (g->n_letters > 31 || !g->n) return 0;
+    if (g->n_letters > 31 || g->n <= 0) return 0;
     uint32_t *k = malloc((size_t)g->n * sizeof *k);
     if (!k) { PyErr_NoMemory(); return -1; }
     uint32_t after = 0;
