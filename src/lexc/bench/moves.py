@@ -180,27 +180,36 @@ def compact_and_json(lexicon: Any, strategy: str, used: list[tuple[Any, str, int
     from ..movegen import generate_plays
 
     compact, json_s, edges = [], [], []
+    each: list[list[float]] = [[] for _ in used]  # each position's compact seconds, a run each
     if compiled.applicable(lexicon, strategy):  # the edges each position's search reads (Gordon's claim explained)
         for board, rack, _ in used:
             plays = generate_plays(board, rack, lexicon, strategy)
             assert isinstance(plays, compiled.CorePlays)  # (the core ran the search: its plays)
             edges.append(plays.search_edges)
     for _ in range(repeat):
-        t = time.perf_counter()
-        for board, rack, _ in used:
+        spent = 0.0
+        for k, (board, rack, _) in enumerate(used):
+            t = time.perf_counter()
             len(generate_plays(board, rack, lexicon, strategy))
-        compact.append(time.perf_counter() - t)
+            dt = time.perf_counter() - t
+            each[k].append(dt)
+            spent += dt
+        compact.append(spent)
         if not as_json:
             continue
         t = time.perf_counter()
         for board, rack, _ in used:
             generate_plays(board, rack, lexicon, strategy).batch_json()
         json_s.append(time.perf_counter() - t)
-    out: dict[str, Any] = {"compact_positions_per_s": _rate(len(used), compact)}
+    out: dict[str, Any] = {"compact_positions_per_s": _rate(len(used), compact),
+                           "compact_ms_per_position": _by_blanks([statistics.median(t) for t in each], used)}
     if json_s:
         out["json_positions_per_s"] = _rate(len(used), json_s)
     if edges:
         out["search_edges_per_position"] = statistics.median(edges)
+        out["search_edges_by_blanks"] = {str(b): statistics.median(e for e, (_, _, n) in zip(edges, used, strict=True)
+                                                                   if n == b)
+                                         for b in sorted({n for _, _, n in used})}
     return out
 
 
