@@ -209,6 +209,41 @@ def test_contains_many_answers_as_word_in_lexicon_does(english):
     assert expected[:4] == [True, True, True, False]
 
 
+@needs_core
+def test_the_core_reads_a_cgp_board_as_python_does(english):
+    """``cgp_board`` (what ``parse_cgp`` reads plain boards with) gives the Python reading's
+    squares wherever it answers, on the built-in positions and on mutations of them (a
+    character changed, dropped or added: digits, '/', brackets, blanks, Latin-1); it answers
+    every unmutated board, and leaves everything else to Python (None)."""
+    import random
+
+    from lexc.bench.moves import read_positions
+    from lexc.board import board as boards
+
+    table, core = english.alphabet.cgp_table(), native.COMPILED
+    fields = [item["cgp"].split()[0] for item in read_positions()]
+    for field in fields:
+        assert core.cgp_board(field, 15, table) == b"".join(boards._cgp_rows(field.split("/"), english.alphabet, 15))
+    rng, chars, answered = random.Random(5), "ABCQZabcz?0123456789/[]Ç \u0100", 0
+    for field in fields * 10:
+        text = list(field)
+        for _ in range(rng.randint(1, 3)):
+            k, op = rng.randrange(len(text)), rng.random()
+            if op < 0.4:
+                text[k] = rng.choice(chars)
+            elif op < 0.7:
+                del text[k]
+            else:
+                text.insert(k, rng.choice(chars))
+        got = core.cgp_board("".join(text), 15, table)
+        if got is None:
+            continue
+        answered += 1
+        rows = "".join(text).split("/")
+        assert got == b"".join(boards._cgp_rows(rows, english.alphabet, 15))
+    assert answered > 20  # (a mutation that keeps every row 15 squares: a letter for a letter)
+
+
 # -- the minimizer -----------------------------------------------------------------------------
 
 GRAPHS = ("dawg", "gaddag", "gaddawg")

@@ -125,6 +125,20 @@ class Alphabet:
     def __len__(self) -> int:
         return len(self.labels)
 
+    def cgp_table(self) -> bytes | None:
+        """For an alphabet of one-character labels, 256 bytes mapping each Latin-1 character
+        ``char_codes`` knows to its tile (a lower-case blank with BLANK_FLAG), 0 for any other:
+        what the compiled core reads a CGP board with. None for other alphabets."""
+        if self._char_codes is None:
+            return None
+        if self.labels not in _CGP:
+            table = bytearray(256)
+            for ch, code in self._char_codes.items():
+                if ord(ch) < 256 and not "0" <= ch <= "9" and ch != "/":
+                    table[ord(ch)] = code
+            _CGP[self.labels] = bytes(table)
+        return _CGP[self.labels]
+
     def latin1_codes(self) -> bytes | None:
         """For an alphabet of one-character Latin-1 labels, 256 bytes mapping a character (any
         case that folds to a label) to its letter code, 0 for any other: the compiled core
@@ -303,6 +317,9 @@ def _latin1_table(alphabet: Alphabet) -> bytes | None:
 
 
 _LATIN1: dict[tuple[str, ...], bytes | None] = {}
+
+
+_CGP: dict[tuple[str, ...], bytes] = {}  # Alphabet.cgp_table, by labels
 
 
 def _latin1_codes(alphabet: Alphabet) -> bytes | None:

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from .. import native
 from ..alphabet import BLANK_FLAG, Alphabet, AlphabetError, written
 from ..errors import LexcError
 from ..plural import plural
@@ -196,6 +197,10 @@ class Position:
         return " ".join(parts)
 
 
+_CGP_SCORES = re.compile(r"(-?[0-9]{1,9})/(-?[0-9]{1,9})")
+_CGP_ZEROS = re.compile(r"[0-9]{1,4}")
+
+
 def parse_cgp(text: str, ruleset: Ruleset) -> Position:
     """A position from a CGP string; PositionError with a one-line reason if malformed."""
     if len(text) > MAX_CGP:
@@ -207,6 +212,49 @@ def parse_cgp(text: str, ruleset: Ruleset) -> Position:
     rows_text = fields[0].split("/")
     if len(rows_text) != n:
         raise PositionError(f"CGP board has {plural(len(rows_text), 'row')}; the {ruleset.name} board has {n}")
+    cgp = alphabet.cgp_table()
+    read = native.select().cgp_board(fields[0], n, cgp) if cgp is not None else None  # (the core's, plain rows)
+    rows = [read[r * n : (r + 1) * n] for r in range(n)] if read is not None else _cgp_rows(rows_text, alphabet, n)
+    board = Board(ruleset, tuple(rows))
+    racks: tuple[str, str] = ("", "")
+    if len(fields) > 1:
+        parts = fields[1].split("/")
+        if len(parts) != 2:
+            raise PositionError(f"CGP racks {fields[1][:40]!r} must be two racks separated by '/'")
+        for part in parts:
+            try:
+                alphabet.parse_rack(part)
+            except ValueError as exc:  # AlphabetError is one
+                raise PositionError(f"CGP rack {part[:40]!r}: {exc}") from None
+        racks = (parts[0], parts[1])
+    scores = (0, 0)
+    if len(fields) > 2:
+        m = _CGP_SCORES.fullmatch(fields[2])
+        if not m:
+            raise PositionError(f"CGP scores {fields[2][:40]!r} must be two integers (of at most 9 digits) "
+                                "separated by '/'")
+        scores = (int(m.group(1)), int(m.group(2)))
+    zeros = 0
+    if len(fields) > 3:
+        if not _CGP_ZEROS.fullmatch(fields[3]):
+            raise PositionError(f"CGP scoreless-turn count {fields[3][:40]!r} must be a number of at most 4 digits")
+        zeros = int(fields[3])
+    ops = []
+    if len(fields) > 4:
+        for op in fields[4].split(";"):
+            op = op.strip()
+            if op:
+                key, _, value = op.partition(" ")
+                ops.append((key, value.strip()))
+        if not fields[4].rstrip().endswith(";"):
+            raise PositionError("a CGP operation must end with ';'")
+    return Position(board, racks, scores, zeros, tuple(ops), racks_given=len(fields) > 1)
+
+
+
+
+def _cgp_rows(rows_text: list[str], alphabet: Alphabet, n: int) -> list[bytes]:
+    """The squares of a CGP board's rows, read in Python (every alphabet; names any fault)."""
     rows = []
     table = alphabet.char_codes()
     for r, row_text in enumerate(rows_text):
@@ -225,40 +273,7 @@ def parse_cgp(text: str, ruleset: Ruleset) -> Position:
         if len(squares) != n:
             raise PositionError(f"CGP row {r + 1} has {plural(len(squares), 'square')}; the board has {n}")
         rows.append(bytes(squares))
-    board = Board(ruleset, tuple(rows))
-    racks: tuple[str, str] = ("", "")
-    if len(fields) > 1:
-        parts = fields[1].split("/")
-        if len(parts) != 2:
-            raise PositionError(f"CGP racks {fields[1][:40]!r} must be two racks separated by '/'")
-        for part in parts:
-            try:
-                alphabet.parse_rack(part)
-            except ValueError as exc:  # AlphabetError is one
-                raise PositionError(f"CGP rack {part[:40]!r}: {exc}") from None
-        racks = (parts[0], parts[1])
-    scores = (0, 0)
-    if len(fields) > 2:
-        m = re.fullmatch(r"(-?[0-9]{1,9})/(-?[0-9]{1,9})", fields[2])
-        if not m:
-            raise PositionError(f"CGP scores {fields[2][:40]!r} must be two integers (of at most 9 digits) "
-                                "separated by '/'")
-        scores = (int(m.group(1)), int(m.group(2)))
-    zeros = 0
-    if len(fields) > 3:
-        if not re.fullmatch(r"[0-9]{1,4}", fields[3]):
-            raise PositionError(f"CGP scoreless-turn count {fields[3][:40]!r} must be a number of at most 4 digits")
-        zeros = int(fields[3])
-    ops = []
-    if len(fields) > 4:
-        for op in fields[4].split(";"):
-            op = op.strip()
-            if op:
-                key, _, value = op.partition(" ")
-                ops.append((key, value.strip()))
-        if not fields[4].rstrip().endswith(";"):
-            raise PositionError("a CGP operation must end with ';'")
-    return Position(board, racks, scores, zeros, tuple(ops), racks_given=len(fields) > 1)
+    return rows
 
 
 @lru_cache(maxsize=64)

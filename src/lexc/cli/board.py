@@ -99,8 +99,9 @@ def moves(lexfile: str | None, cgp: str | None, board_file: str | None, rack: st
                 raise PositionError(f"{batch}:{number}: {one_line(exc)}") from None
             if out is None:  # (a text-only stdout)
                 click.echo(line.decode("ascii"))
-            else:
-                out.write(line + b"\n")
+            else:  # (two writes: the line is not copied to add its newline)
+                out.write(line)
+                out.write(b"\n")
         if out is not None:
             out.flush()
         return

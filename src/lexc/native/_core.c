@@ -886,6 +886,60 @@ static PyObject *Graph_contains_str(PyObject *self, PyObject *args) {
     Py_RETURN_FALSE;
 }
 
+/* -- a CGP board --------------------------------------------------------------------------------
+ * cgp_board(text, n, table) -> bytes or None: the n x n squares of a CGP board field (rows
+ * split by '/', a run of empty squares as up to three digits, a tile as one Latin-1 character:
+ * table[character], 0 for none) row by row; None for anything else (a bracketed label, a
+ * character not in the table, a row of the wrong length), which the Python reading then names. */
+static PyObject *cgp_board(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *text;
+    int n;
+    Py_buffer table;
+    if (!PyArg_ParseTuple(args, "Uiy*", &text, &n, &table)) return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t size;
+    const char *s = table.len == 256 && n >= 1 && n <= MAX_BOARD ? PyUnicode_AsUTF8AndSize(text, &size) : NULL;
+    if (!s) {
+        if (PyErr_Occurred() && !PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) goto done;
+        PyErr_Clear();
+        result = Py_None; Py_INCREF(result);
+        goto done;
+    }
+    const uint8_t *map = (const uint8_t *)table.buf;
+    uint8_t squares[MAX_BOARD * MAX_BOARD];
+    int row = 0, col = 0, ok = 1;
+    for (Py_ssize_t k = 0; k < size && ok; k++) {
+        unsigned char ch = (unsigned char)s[k];
+        if (ch == '/') {
+            if (col != n || ++row >= n) ok = 0;
+            col = 0;
+            continue;
+        }
+        if (ch >= '0' && ch <= '9') {
+            int run = 0, digits = 0;
+            while (k < size && s[k] >= '0' && s[k] <= '9' && digits < 4) { run = run * 10 + (s[k] - '0'); k++; digits++; }
+            k--;
+            if (digits > 3 || col + run > n) { ok = 0; break; }
+            memset(squares + row * n + col, 0, (size_t)run);
+            col += run;
+            continue;
+        }
+        unsigned int cp = ch;
+        if (ch >= 0x80) { /* two-byte UTF-8 of a Latin-1 character, else none of the table's */
+            if ((ch & 0xE0) != 0xC0 || ch > 0xC3 || k + 1 >= size) { ok = 0; break; }
+            cp = ((ch & 0x1Fu) << 6) | ((unsigned char)s[++k] & 0x3Fu);
+        }
+        if (!map[cp] || col >= n) { ok = 0; break; }
+        squares[row * n + col++] = map[cp];
+    }
+    if (ok && row == n - 1 && col == n) result = PyBytes_FromStringAndSize((const char *)squares, (Py_ssize_t)n * n);
+    else { result = Py_None; Py_INCREF(result); }
+done:
+    PyBuffer_Release(&table);
+    return result;
+}
+
 /* -- `word in lexicon` without a Python call --------------------------------------------------
  * Member is the base class of the word-graph lexicons (formats/dawg.py): its sq_contains slot is
  * `word in lexicon` itself, so CPython calls it with no method lookup and no Python frame. It
@@ -1506,6 +1560,7 @@ static int core_exec(PyObject *module) {
     if (!MemberType) return -1;
     if (PyModule_AddObject(module, "Member", (PyObject *)MemberType) < 0) { Py_DECREF(MemberType); return -1; }
     static PyMethodDef functions[] = {
+        {"cgp_board", cgp_board, METH_VARARGS, "cgp_board(text, n, table) -> the board's squares, or None"},
         {NULL, NULL, 0, NULL},
     };
     if (PyModule_AddFunctions(module, functions) < 0) return -1;

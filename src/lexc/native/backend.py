@@ -107,6 +107,11 @@ class Backend:
     compiled = False
     zero_copy = False  # whether a loaded file's edges are read in place (no Python list made)
 
+    def cgp_board(self, text: str, n: int, table: bytes) -> bytes | None:
+        """A CGP board field's n x n squares read at C speed (``board.parse_cgp``), or None for
+        the Python reading (here: always)."""
+        return None
+
     def graph(self, edges: Any, spec: GraphSpec, reference: Callable[[], T]) -> Any:
         """A word graph's query object (walks, listings, hooks, anagrams, patterns, the proof):
         the reference's here (``formats.graph.PureGraph``)."""
@@ -173,6 +178,13 @@ class CompiledBackend(Backend):
 
     def __init__(self, core: Any) -> None:
         self.core = core
+
+    def cgp_board(self, text: str, n: int, table: bytes) -> bytes | None:
+        """The core's reading of a CGP board field of one-character Latin-1 tiles (``table``:
+        a character's code, 0 for none); None where it is anything else, for Python to read
+        and name."""
+        found: bytes | None = self.core.cgp_board(text, n, table)
+        return found
 
     def graph(self, edges: Any, spec: GraphSpec, reference: Callable[[], T]) -> Any:
         """The core's ``Graph`` over the stored edges, read in place (its constructor checks
