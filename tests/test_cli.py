@@ -1414,7 +1414,8 @@ def test_bench_movegen_by_default_leaves_the_slow_passes_to_full(tmp_path, capsy
             assert ("json_positions_per_s" in figures) == core and figures["search_share"] is None
         timed = [s for s, figures in strategies.items() if "command_positions_per_s" in figures]
         compiled = native.available() and not fmt.endswith("(pure)") and fmt != "anatrie"
-        assert timed == ([choose(formats.build(read_list(TINY), fmt), "auto").NAME] if compiled else []), fmt
+        on_core = formats.build(read_list(TINY), fmt, backend=native.COMPILED) if compiled else None  # (as the bench)
+        assert timed == ([choose(on_core, "auto").NAME] if compiled else []), fmt
     code, _, err = run_main(capsys, "bench", TINY, "--movegen", "--formats", "nope")
     assert code == 2
     assert_one_error_line(err, "unknown format")

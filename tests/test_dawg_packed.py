@@ -198,7 +198,7 @@ def test_the_core_refuses_packed_edges_without_their_padding_or_widths():
         core.Graph(payload[:16], "u32", 26, 1, widths=(2, 9))
 
 
-@needs_core
+@pytest.mark.skipif(native.select() is not native.COMPILED, reason="the compiled core is not in use")
 def test_a_loaded_file_is_read_in_place_without_python_items(enable_list):
     """On the compiled core nothing is spread into u32 items on load: the core reads the
     payload, and the items are made only when a Python walk asks for them."""

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -256,12 +256,7 @@ def parse_cgp(text: str, ruleset: Ruleset) -> Position:
 def _cgp_rows(rows_text: list[str], alphabet: Alphabet, n: int) -> list[bytes]:
     """The squares of a CGP board's rows, read in Python (every alphabet; names any fault)."""
     rows = []
-    table = alphabet.char_codes()
     for r, row_text in enumerate(rows_text):
-        fast = _fast_row(row_text, table, n) if table is not None else None
-        if fast is not None:
-            rows.append(fast)
-            continue
         squares: list[int] = []
         for token in re.findall(r"[0-9]+|\[[^\]]*\]|.", row_text):
             if token[0] in "0123456789":
@@ -281,31 +276,6 @@ def _square_codes(codes: range) -> bytes:
     """The byte values a square may hold: 0 (empty), a letter code, a letter code with
     BLANK_FLAG (``bytes.translate`` deletes them, leaving any other)."""
     return bytes(sorted({0, *codes, *(code | BLANK_FLAG for code in codes if code | BLANK_FLAG < 256)}))
-
-
-def _fast_row(text: str, table: Mapping[str, int], n: int) -> bytes | None:
-    """A CGP row of an alphabet of one-character labels, read a character at a time (runs of
-    empty squares as digits, a tile by ``Alphabet.char_codes``); None where the row is not
-    exactly ``n`` such squares, for the general reading to name what is wrong."""
-    squares = bytearray()
-    run = digits = 0
-    for ch in text:
-        if "0" <= ch <= "9":
-            run = run * 10 + ord(ch) - 48
-            digits += 1
-            if run > n or digits > 3:
-                return None
-            continue
-        if run:
-            squares += bytes(run)
-        run = digits = 0
-        code = table.get(ch)
-        if code is None:
-            return None
-        squares.append(code)
-    if run:
-        squares += bytes(run)
-    return bytes(squares) if len(squares) == n else None
 
 
 def tile_text(alphabet: Alphabet, code: int) -> str:

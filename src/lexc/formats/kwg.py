@@ -133,7 +133,7 @@ def _open(data: bytes, alphabet: Alphabet, name: str, ascending: bool = True,
             edges = _sorted_siblings(edges)
         # the graph checks every list's order with the rest (in C on the compiled core); the
         # file's own bytes are read in place where they are the machine's order
-        raw = bytes(data) if ascending and sys.byteorder == "little" else None
+        raw = data if ascending and sys.byteorder == "little" else None
         try:
             lexicon = Gaddawg(edges, LAYOUT, alphabet, 0, {"layout": "u32"}, strings=0, raw=raw, backend=backend)
         except FormatError:

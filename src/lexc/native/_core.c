@@ -570,6 +570,34 @@ typedef struct { Py_ssize_t lo, j; } Frame;
 #define P_MAKE(count, high, seps) ((count) | (uint64_t)(high) << 48 | (uint64_t)(seps) << 55 | 2ULL << 57)
 #define P_PENDING (1ULL << 57)
 
+/* One position's word from its child's and its next sibling's (`*next`: settled, or anything
+ * where the position closes its list), written to *next: SETTLED; UNSETTLED_CHILD where its
+ * child is not settled yet; OUT_OF_BOUNDS past `most` strings or `longest` edges. (Each term
+ * of the sum is at most 2^48: no wrap.) */
+enum { SETTLED, UNSETTLED_CHILD, OUT_OF_BOUNDS };
+static inline int settle(const Graph *g, const uint64_t *info, Py_ssize_t j, uint64_t most, int longest,
+                         uint64_t *next) {
+    uint64_t e = edge_at(g, j), below = 0;
+    Py_ssize_t c = CHILD(g, e);
+    int deep = 1, sep = LETTER(g, e) == 0;
+    if (c) {
+        below = info[c];
+        if (P_STATE(below) != 2) return UNSETTLED_CHILD;
+        deep = P_HIGH(below) + 1;
+        sep += P_SEPS(below);
+        below = P_COUNT(below);
+    }
+    uint64_t rest = 0;
+    int high = 0, most_seps = 0;
+    if (!LASTE(g, e)) { rest = P_COUNT(*next); high = P_HIGH(*next); most_seps = P_SEPS(*next); }
+    uint64_t sum = (uint64_t)TERM(g, e) + below + rest;
+    if (sum > most || deep > longest) return OUT_OF_BOUNDS;
+    if (high > deep) deep = high;
+    if (most_seps > sep) sep = most_seps;
+    *next = P_MAKE(sum, deep, sep > 2 ? 2 : sep);
+    return SETTLED;
+}
+
 static PyObject *Graph_prove(PyObject *self, PyObject *args) {
     Graph *g = (Graph *)self;
     PyObject *roots;
@@ -596,28 +624,7 @@ static PyObject *Graph_prove(PyObject *self, PyObject *args) {
         Py_ssize_t b = a;
         while (b + 1 < total && !LASTE(g, edge_at(g, b))) b++;
         uint64_t next = 0;
-        for (Py_ssize_t j = b; j >= a; j--) {
-            uint64_t e = edge_at(g, j);
-            Py_ssize_t c = CHILD(g, e);
-            uint64_t below = 0;
-            int deep = 1, sep = LETTER(g, e) == 0;
-            if (c) {
-                below = info[c];
-                if (P_STATE(below) != 2) break;
-                deep = P_HIGH(below) + 1;
-                sep += P_SEPS(below);
-                below = P_COUNT(below);
-            }
-            uint64_t rest = 0;
-            int high = 0, most_seps = 0;
-            if (!LASTE(g, e)) { rest = P_COUNT(next); high = P_HIGH(next); most_seps = P_SEPS(next); }
-            uint64_t sum = (uint64_t)TERM(g, e) + below + rest; /* (each term at most 2^48: no wrap) */
-            if (sum > most || deep > longest) break;
-            if (high > deep) deep = high;
-            if (most_seps > sep) sep = most_seps;
-            next = P_MAKE(sum, deep, sep > 2 ? 2 : sep);
-            info[j] = next;
-        }
+        for (Py_ssize_t j = b; j >= a && settle(g, info, j, most, longest, &next) == SETTLED; j--) info[j] = next;
         a = b + 1;
     }
     for (Py_ssize_t k = 0; k < nroots && !fault; k++) {
@@ -657,31 +664,13 @@ static PyObject *Graph_prove(PyObject *self, PyObject *args) {
             Py_ssize_t j = f->j, lo = f->lo;
             uint64_t next = P_STATE(info[j + (j + 1 < total)]) == 2 ? info[j + (j + 1 < total)] : 0;
             for (; j >= lo; j--) {
-                uint64_t e = edge_at(g, j);
-                Py_ssize_t c = CHILD(g, e);
                 if (j - 4 >= lo) LEXC_PREFETCH(&info[CHILD(g, edge_at(g, j - 4))]);
-                uint64_t below = 0;
-                int deep = 1, sep = LETTER(g, e) == 0;
-                if (c) {
-                    below = info[c];
-                    if (P_STATE(below) != 2) {
-                        if (P_STATE(below) == 1) fault = 1;
-                        else want = c;
-                        break;
-                    }
-                    deep = P_HIGH(below) + 1;
-                    sep += P_SEPS(below);
-                    below = P_COUNT(below);
-                }
-                uint64_t rest = 0;
-                int high = 0, most_seps = 0;
-                if (!LASTE(g, e)) { rest = P_COUNT(next); high = P_HIGH(next); most_seps = P_SEPS(next); }
-                uint64_t sum = (uint64_t)TERM(g, e) + below + rest;
-                if (sum > most || deep > longest) { fault = 1; break; }
-                if (high > deep) deep = high;
-                if (most_seps > sep) sep = most_seps;
-                next = P_MAKE(sum, deep, sep > 2 ? 2 : sep);
-                info[j] = next;
+                int step = settle(g, info, j, most, longest, &next);
+                if (step == SETTLED) { info[j] = next; continue; }
+                Py_ssize_t c = CHILD(g, edge_at(g, j));
+                if (step == UNSETTLED_CHILD && P_STATE(info[c]) == 0) want = c; /* (pending: a cycle) */
+                else fault = 1;
+                break;
             }
             f->j = j;
             if (fault) break;
@@ -955,28 +944,36 @@ typedef struct {
     PyObject *graph; /* the bound graph (any object: only a Graph is walked here), or NULL */
 } Member;
 
-/* the member walk of an encoded word: 1 found, 0 not (its first two levels from `first2`; then
- * g_find's mask and popcount, with the POPCNT instruction where the CPU has one) */
+/* where the member walk of an encoded word starts: its first two levels from `first2` (*k = 2)
+ * where there is one, else the member root (*k = 0); -1 for the empty word */
+static inline Py_ssize_t member_start(const Graph *g, const uint8_t *codes, Py_ssize_t len, Py_ssize_t *k) {
+    int back = g->member_reverse;
+    *k = 0;
+    if (len < 2 || !g->first2) return len ? g->member_root : -1;
+    int a = codes[back ? len - 1 : 0], b = codes[back ? len - 2 : 1];
+    *k = 2;
+    return a < 32 && b < 32 ? g->first2[32 * a + b] : -1;
+}
+
+/* one level of the member walk from edge i: g_find, the list's edges fetched while its mask is
+ * read (letter <= 31 wherever there are masks: an encoded letter of such an alphabet) */
+static inline Py_ssize_t member_step(const Graph *g, Py_ssize_t i, int letter) {
+    Py_ssize_t from = CHILD(g, edge_at(g, i));
+    if (from && from < g->n) LEXC_PREFETCH(edge_address(g, from));
+    if (g->kids && from && from < g->n) {
+        uint32_t m = g->kids[from];
+        return m >> letter & 1u ? from + LEXC_POP32(m & ((1u << letter) - 1u)) : -1;
+    }
+    return g_find(g, from, letter);
+}
+
+/* the member walk of an encoded word: 1 found, 0 not (g_find's mask and popcount with the
+ * POPCNT instruction where the CPU has one) */
 LEXC_POPCNT_CLONES
 static int member_walk(const Graph *g, const uint8_t *codes, Py_ssize_t len) {
-    Py_ssize_t i = len ? g->member_root : -1, k = 0;
+    Py_ssize_t k, i = member_start(g, codes, len, &k);
     int back = g->member_reverse;
-    if (len >= 2 && g->first2) {
-        int a = codes[back ? len - 1 : 0], b = codes[back ? len - 2 : 1];
-        i = a < 32 && b < 32 ? g->first2[32 * a + b] : -1;
-        k = 2;
-    }
-    for (; k < len && i >= 0; k++) {
-        int letter = codes[back ? len - 1 - k : k];
-        Py_ssize_t from = CHILD(g, edge_at(g, i));
-        if (g->kids && from && from < g->n) { /* (letter <= 31: an encoded letter of such an alphabet) */
-            LEXC_PREFETCH(edge_address(g, from)); /* (the list's edges, while its mask is read) */
-            uint32_t m = g->kids[from];
-            i = m >> letter & 1u ? from + LEXC_POP32(m & ((1u << letter) - 1u)) : -1;
-        } else {
-            i = g_find(g, from, letter);
-        }
-    }
+    for (; k < len && i >= 0; k++) i = member_step(g, i, codes[back ? len - 1 - k : k]);
     return i >= 0 && TERM(g, edge_at(g, i));
 }
 
@@ -1015,13 +1012,7 @@ static PyObject *Graph_contains_many(PyObject *self, PyObject *args) {
                 continue;
             }
             w->at = at;
-            w->k = 0;
-            w->i = w->len ? g->member_root : -1;
-            if (w->len >= 2 && g->first2) {
-                int a = w->codes[back ? w->len - 1 : 0], b = w->codes[back ? w->len - 2 : 1];
-                w->i = a < 32 && b < 32 ? g->first2[32 * a + b] : -1;
-                w->k = 2;
-            }
+            w->i = member_start(g, w->codes, w->len, &w->k);
             n++;
         }
         for (int busy = 1; busy;) { /* a level of every walk not done */
@@ -1029,10 +1020,7 @@ static PyObject *Graph_contains_many(PyObject *self, PyObject *args) {
             for (int j = 0; j < n; j++) {
                 ManyWalk *w = &walk[j];
                 if (w->k >= w->len || w->i < 0) continue;
-                int letter = w->codes[back ? w->len - 1 - w->k : w->k];
-                Py_ssize_t from = CHILD(g, edge_at(g, w->i));
-                if (from && from < g->n) LEXC_PREFETCH(edge_address(g, from));
-                w->i = g_find(g, from, letter);
+                w->i = member_step(g, w->i, w->codes[back ? w->len - 1 - w->k : w->k]);
                 w->k++;
                 busy = 1;
             }

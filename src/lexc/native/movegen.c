@@ -192,43 +192,37 @@ static int fixed_u32(const Graph *g) { return !g->wide; }
 
 /* -- a position ----------------------------------------------------------------------------- */
 
-/* the cross-check of an empty square: the letters x with before + x + after a word. From the
- * DAWG root: walk `before`, then `after` from each child. Where the graph holds a GADDAG and
- * `after` is longer, from its root instead: the word reversed is a GADDAG string (no separator),
- * so walk `after` reversed once, then `before` reversed from each child (wolges's cross-sets). */
-static Mask cross_check(const Graph *g, Py_ssize_t dawg_root, Py_ssize_t gaddag_root, const uint8_t *before, int nb,
-                        const uint8_t *after, int na) {
+/* the letters x whose edge out of the node `first` spells from `root` is followed by `second`
+ * to a terminal edge */
+static Mask letters_between(const Graph *g, Py_ssize_t root, const uint8_t *first, int n1, const uint8_t *second,
+                            int n2) {
     Mask m = {0, 0};
-    if (na && gaddag_root >= 0 && nb < na) {
-        Py_ssize_t node = gaddag_root;
-        for (int k = na - 1; k >= 0 && node >= 0; k--) node = g_find(g, CHILD(g, edge_at(g, node)), after[k]);
-        if (node < 0) return m;
-        if (!nb) m = g_word_letters(g, node);
-        else {
-            Py_ssize_t i = CHILD(g, edge_at(g, node));
-            while (i) {
-                uint64_t e = edge_at(g, i);
-                Py_ssize_t end = i;
-                for (int k = nb - 1; k >= 0 && end >= 0; k--) end = g_find(g, CHILD(g, edge_at(g, end)), before[k]);
-                if (end >= 0 && TERM(g, edge_at(g, end))) mask_set(&m, LETTER(g, e));
-                if (LASTE(g, e)) break;
-                i++;
-            }
-        }
-        mask_clear(&m, 0); /* (the separator ends no string; a crafted file's could) */
-        return m;
-    }
-    Py_ssize_t node = g_walk(g, dawg_root, before, nb);
+    Py_ssize_t node = g_walk(g, root, first, n1);
     if (node < 0) return m;
-    if (!na) return g_word_letters(g, node);
+    if (!n2) return g_word_letters(g, node);
     Py_ssize_t i = CHILD(g, edge_at(g, node));
     while (i) {
         uint64_t e = edge_at(g, i);
-        Py_ssize_t end = g_walk(g, i, after, na);
+        Py_ssize_t end = g_walk(g, i, second, n2);
         if (end >= 0 && TERM(g, edge_at(g, end))) mask_set(&m, LETTER(g, e));
         if (LASTE(g, e)) break;
         i++;
     }
+    return m;
+}
+
+/* the cross-check of an empty square: the letters x with before + x + after a word. From the
+ * DAWG root: `before`, then `after` from each child. Where the graph holds a GADDAG and `after`
+ * is longer, from its root instead: the word reversed is a GADDAG string (no separator), so
+ * `after` reversed is walked once, then `before` reversed from each child (wolges's cross-sets). */
+static Mask cross_check(const Graph *g, Py_ssize_t dawg_root, Py_ssize_t gaddag_root, const uint8_t *before, int nb,
+                        const uint8_t *after, int na) {
+    if (!na || gaddag_root < 0 || nb >= na) return letters_between(g, dawg_root, before, nb, after, na);
+    uint8_t rb[MAX_BOARD], ra[MAX_BOARD];
+    for (int k = 0; k < nb; k++) rb[k] = before[nb - 1 - k];
+    for (int k = 0; k < na; k++) ra[k] = after[na - 1 - k];
+    Mask m = letters_between(g, gaddag_root, ra, na, rb, nb);
+    mask_clear(&m, 0); /* (the separator ends no string; a crafted file's could) */
     return m;
 }
 
