@@ -40,8 +40,13 @@ JOINS_LL = "the alphabet reads the stored word A·L·L back as A·LL: label LL j
 
 
 def loads(data: bytes, kind: str = ""):
-    """``formats.loads`` on the kind's backend (``NAME:pure``: the pure-Python one)."""
-    return formats.loads(data, backend=backend_of(kind))
+    """``formats.loads`` on the kind's backend (``NAME:pure``: the pure-Python one), the
+    whole-graph proof made (as every command's open makes it)."""
+    lexicon = formats.loads(data, backend=backend_of(kind))
+    settle = getattr(lexicon, "settle_proof", None)
+    if settle is not None:
+        settle()
+    return lexicon
 
 
 # -- (a) a GADDAG that spells other strings than its words' rotations -----------------------
@@ -272,26 +277,12 @@ def test_a_tiny_graph_of_millions_of_spanish_words_is_refused_at_once():
         formats.loads(seal(dict(h, alphabet=list(SPANISH_ALPHABET.labels), ruleset="spanish"), p))
 
 
-def test_the_proof_is_remembered_per_payload_and_alphabet(tmp_path, monkeypatch):
-    """A Spanish file proved once is not searched again; the same payload under an alphabet
-    with one more joining label (LLA: LL·A of LLAMA) is proved afresh, and refused."""
-    from lexc.formats import proofs, rereading
-
-    monkeypatch.setenv("LEXC_CACHE", str(tmp_path))
-    monkeypatch.setenv("LEXC_PROOF_CACHE", "1")
-    proofs.forget_all()
+def test_every_load_proves_the_words_read_back():
+    """No proof is remembered between loads: the same payload under an alphabet with one more
+    joining label (LLA: LL·A of LLAMA) is searched afresh, and refused."""
     listed = from_words(SPANISH.read_text("utf-8").split("\n"), SPANISH_ALPHABET)
     data = formats.dumps(formats.build(listed, "dawg", "spanish"))
     formats.loads(data)
-    assert len(list((tmp_path / "proofs").glob("*.readback.json"))) == 1
-    proofs.forget_all()  # a later process: only the file remembers
-
-    def search(*args):
-        raise AssertionError("searched again")
-
-    with monkeypatch.context() as patched:
-        patched.setattr(rereading, "_first_misread_in", search)
-        formats.loads(data)
     with pytest.raises(FormatError, match=re.escape("LL·A·M·A back as LLA·M·A: label LLA joins LL + A")):
         formats.loads(forge_join(data, "LLA"))
 

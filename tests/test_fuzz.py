@@ -23,9 +23,9 @@ import fuzz  # tools/fuzz.py: conftest puts tools/ on the path
 import lexc
 from fuzz import seal, split
 from lexc import formats
-from lexc.formats import FormatError
 from lexc.ruleset import load_ruleset
 from lexc.wordlist import from_words
+from test_hostile import refused_by_the_proof
 
 ROOT = Path(lexc.__file__).resolve().parent.parent
 TOOLS = Path(fuzz.__file__).resolve().parent
@@ -231,19 +231,18 @@ def test_known_loader_bug_is_a_format_error(name):
     assert outcome == "error", detail
 
 
-def test_gaddag_with_a_wrong_word_count_is_refused_on_load():
-    """The loader counts the words from the graph (the DAWG root rebuilt from the GADDAG):
-    a re-sealed header that says one more is refused, not loaded for check() to notice."""
+def test_gaddag_with_a_wrong_word_count_is_refused_by_the_proof(tmp_path):
+    """The proof counts the words from the graph (the DAWG root rebuilt from the GADDAG): a
+    re-sealed header that says one more is refused before the count is given, not left for
+    check() to notice."""
     h, p = parts("gaddag")
-    with pytest.raises(FormatError, match="rebuilt DAWG root spells 3 strings, the header says 4"):
-        formats.loads(seal(dict(h, words=h["words"] + 1), p))
+    forged = seal(dict(h, words=h["words"] + 1), p)
+    refused_by_the_proof(forged, "rebuilt DAWG root spells 3 strings, the header says 4", tmp_path)
 
 
-def test_gaddawg_and_dawg_with_a_wrong_word_count_are_refused_on_load():
+def test_gaddawg_and_dawg_with_a_wrong_word_count_are_refused_by_the_proof(tmp_path):
     for fmt in ("dawg", "gaddawg"):
         h, p = parts(fmt)
-        with pytest.raises(FormatError, match="spells 3 strings, the header says 4"):
-            formats.loads(seal(dict(h, words=h["words"] + 1), p))
-        with pytest.raises(FormatError,
-                           match=r"spells 3 strings, the header says 2|more than 2 strings: the graph spells more"):
-            formats.loads(seal(dict(h, words=h["words"] - 1), p))
+        refused_by_the_proof(seal(dict(h, words=h["words"] + 1), p), "spells 3 strings, the header says 4", tmp_path)
+        fewer = r"spells 3 strings, the header says 2|more than 2 strings: the graph spells more"
+        refused_by_the_proof(seal(dict(h, words=h["words"] - 1), p), fewer, tmp_path)

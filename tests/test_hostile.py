@@ -149,12 +149,53 @@ def test_a_control_character_label_cannot_collide_with_the_word_separator(tmp_pa
 
 # -- the graph's proof ----------------------------------------------------------------------
 
-def test_a_dawg_of_terminal_self_loops_is_refused_on_load():
+def refused_by_the_proof(data: bytes, match: str, tmp_path=None) -> None:
+    """A graph whose walks are safe but whose whole-graph proof fails: ``formats.loads``
+    opens it (the proof is owed: formats/README.md), and the first query that relies on the
+    proof (counting, listing, anagrams, patterns, the trie primitives) raises FormatError,
+    the same one every time; ``open_lexicon``, as every command opens a file, refuses it."""
+    from lexc.lexicons.source import open_lexicon
+
+    lexicon = formats.loads(data)
+    "A" in lexicon  # noqa: B015 (a membership walk reads only what the constructor proved)
+    for ask in (len, lambda lx: lx.words(), lambda lx: lx.anagrams("AB?"), lambda lx: lx.pattern("A*"),
+                lambda lx: lx.root(), lambda lx: list(lx.iter_codes())):
+        with pytest.raises(FormatError, match=match):
+            ask(lexicon)
+    if tmp_path is not None:
+        path = tmp_path / "refused.lexc"
+        path.write_bytes(data)
+        with pytest.raises(FormatError, match=match):
+            open_lexicon(path)
+
+
+@pytest.mark.parametrize("fmt", ["dawg", "dawg-packed", "gaddag", "gaddawg", "kwg"])
+def test_the_whole_graph_proof_waits_for_a_query_that_relies_on_it(monkeypatch, fmt):
+    """Opening a graph proves its structure only: membership, hooks and prefixes answer with
+    no walk of the whole graph; the first count or listing makes that walk, once."""
+    from lexc.formats.dawg import Dawg
+    from lexc.formats.kwg import Kwg
+
+    walks = []
+    count_roots = Dawg.count_roots
+    monkeypatch.setattr(Dawg, "count_roots", lambda self, most: walks.append(1) or count_roots(self, most))
+    if fmt == "kwg":
+        lexicon = Kwg.read(Kwg.write(formats.build(from_words(WORDS, ENGLISH.alphabet), "dawg"), ENGLISH), "w.kwg",
+                           ENGLISH)
+    else:
+        lexicon = formats.loads(formats.dumps(formats.build(from_words(WORDS, ENGLISH.alphabet), fmt, "english")))
+    assert "CAT" in lexicon and "CA" not in lexicon and lexicon.is_prefix_codes(lexicon.encode("DO"))
+    assert lexicon.hooks("CAT").back == ("S",)
+    assert walks == []
+    assert len(lexicon) == len(WORDS) and walks == [1]
+    assert lexicon.words() == sorted(WORDS) and lexicon.anagrams("TAE") == ["EAT", "TEA"] and walks == [1]
+
+
+def test_a_dawg_of_terminal_self_loops_is_refused_by_the_proof(tmp_path):
     root = 1
     node = [(c, 1, c == 26, root) for c in range(1, 27)]  # every letter, terminal, back to the node itself
     data = dawg_file(edges_u32((0, 0, 1, root), *node), 26)
-    with pytest.raises(FormatError, match="cycle"):
-        formats.loads(data)
+    refused_by_the_proof(data, "cycle", tmp_path)
 
 
 def exponential(levels: int) -> bytes:
@@ -166,26 +207,23 @@ def exponential(levels: int) -> bytes:
     return edges_u32(*edges)
 
 
-def test_an_exponentially_wide_graph_under_a_small_header_count_is_refused():
-    with pytest.raises(FormatError, match="more than 5 strings"):
-        formats.loads(dawg_file(exponential(6), 5))  # 308 million words in a 632-byte payload
+def test_an_exponentially_wide_graph_under_a_small_header_count_is_refused(tmp_path):
+    refused_by_the_proof(dawg_file(exponential(6), 5), "more than 5 strings", tmp_path)  # 308 million words, 632 bytes
 
 
-def test_a_path_longer_than_any_word_is_refused_on_load():
+def test_a_path_longer_than_any_word_is_refused_by_the_proof(tmp_path):
     n = 70
     edges = [(0, 0, 1, 1)] + [(1, i == n - 1, 1, i + 2 if i < n - 1 else 0) for i in range(n)]
-    with pytest.raises(FormatError, match="more than 64 letters"):
-        formats.loads(dawg_file(edges_u32(*edges), 1))
+    refused_by_the_proof(dawg_file(edges_u32(*edges), 1), "more than 64 letters", tmp_path)
 
 
-def test_a_separator_in_the_dawg_half_of_a_gaddawg_is_refused():
+def test_a_separator_in_the_dawg_half_of_a_gaddawg_is_refused(tmp_path):
     h, p = parts("gaddawg", ["AB"])
     edges = bytearray(p)
     lexicon = formats.loads(formats.dumps(formats.build(from_words(["AB"], ENGLISH.alphabet), "gaddawg")))
     root = lexicon._list[0] & lexicon._cmask
     struct.pack_into("<I", edges, 4 * root, lexicon._list[root] & ~(0xFF << 24))  # its first letter becomes 0
-    with pytest.raises(FormatError):
-        formats.loads(seal(h, bytes(edges)))
+    refused_by_the_proof(seal(h, bytes(edges)), "separator", tmp_path)
 
 
 # -- anatrie words --------------------------------------------------------------------------

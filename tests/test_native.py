@@ -183,8 +183,10 @@ def test_membership_runs_in_the_core_and_hands_the_rest_to_python(english):
     for fmt in ("dawg", "gaddag", "gaddawg"):
         compiled = formats.build(built, fmt)
         reference = formats.build(built, fmt, backend=native.PURE)
-        assert type(compiled).__contains__ is native.Member.__contains__  # the C slot itself, no Python call
-        assert type(type(compiled).__contains__).__name__ == "wrapper_descriptor"
+        assert type(compiled).__contains__ is native.Member.__contains__  # the core's, no Python call
+        # beside the sq_contains slot (``in``), a C method: lexicon.__contains__ passed as a function is
+        # called as a set's is, with no argument tuple (the slot's wrapper would make one a call)
+        assert type(type(compiled).__contains__).__name__ == "method_descriptor"
         for word in [*words, b"CARE", compiled.encode("CARE"), 3, None]:
             assert (word in compiled) == (word in reference) == reference._contains(word), (fmt, word)
         for lexicon in (compiled, reference):  # a lone surrogate is no letter: an alphabet error, not a crash

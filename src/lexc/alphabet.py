@@ -13,6 +13,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 
 from .errors import LexcError
@@ -61,9 +62,7 @@ class Alphabet:
 
     labels: tuple[str, ...]
     _codes: dict[str, int] = field(init=False, repr=False, compare=False)
-    _regex: re.Pattern[str] = field(init=False, repr=False, compare=False)
     _encode_table: dict[int, str] | None = field(init=False, repr=False, compare=False)
-    _valid: re.Pattern[str] | None = field(init=False, repr=False, compare=False)
     _decode_upper: dict[int, str] = field(init=False, repr=False, compare=False)
     _decode_lower: dict[int, str] = field(init=False, repr=False, compare=False)
     _decode_table: dict[int, str] = field(init=False, repr=False, compare=False)
@@ -90,14 +89,9 @@ class Alphabet:
         object.__setattr__(self, "_mask_tuples", {})
         codes = {label: i + 1 for i, label in enumerate(labels)}
         object.__setattr__(self, "_codes", codes)
-        by_length = sorted(labels, key=len, reverse=True)
-        regex = re.compile("|".join(re.escape(label) for label in by_length))
-        object.__setattr__(self, "_regex", regex)
         single = all(len(label) == 1 for label in labels)
         object.__setattr__(self, "_encode_table",
                            {ord(label): chr(c) for label, c in codes.items()} if single else None)
-        valid = re.compile("[" + "".join(re.escape(label) for label in labels) + "]*") if single else None
-        object.__setattr__(self, "_valid", valid)
         object.__setattr__(self, "_decode_upper", {c: label for label, c in codes.items()})
         object.__setattr__(self, "_decode_lower", {c: label.lower() for label, c in codes.items()})
         table = dict.fromkeys(range(256), "\ufffd")  # a code outside the alphabet decodes to U+FFFD
@@ -124,6 +118,19 @@ class Alphabet:
 
     def __len__(self) -> int:
         return len(self.labels)
+
+    @cached_property
+    def _regex(self) -> re.Pattern[str]:
+        """The labels, longest first: what ``match_label`` reads (compiled on first use)."""
+        return re.compile("|".join(re.escape(label) for label in sorted(self.labels, key=len, reverse=True)))
+
+    @cached_property
+    def _valid(self) -> re.Pattern[str] | None:
+        """For one-character labels, any run of them: the fast path of ``encode_folded``
+        (compiled on first use); None for other alphabets."""
+        if self._encode_table is None:
+            return None
+        return re.compile("[" + "".join(re.escape(label) for label in self.labels) + "]*")
 
     def cgp_table(self) -> bytes | None:
         """For an alphabet of one-character labels, 256 bytes mapping each Latin-1 character

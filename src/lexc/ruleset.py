@@ -144,7 +144,14 @@ def _bundle_dir() -> Path:
 
 def available() -> list[str]:
     """The names of the bundled rulesets (the stems of ``src/lexc/rulesets/*.toml``), sorted."""
-    return sorted(p.name[: -len(".toml")] for p in _bundle_dir().iterdir() if p.name.endswith(".toml"))
+    return list(_bundled_names())
+
+
+@cache
+def _bundled_names() -> tuple[str, ...]:
+    """``available``'s names, read once: the package's data does not change while it runs."""
+    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rulesets")  # (no symlinks resolved: one listing)
+    return tuple(sorted(name[: -len(".toml")] for name in os.listdir(folder) if name.endswith(".toml")))
 
 
 def load_ruleset(name_or_path: str) -> Ruleset:
@@ -189,7 +196,7 @@ def reference_of(ruleset: Ruleset) -> str:
 def check_reference(value: str) -> None:
     """RulesetError unless a header's ruleset field is empty, a bundled name or a ruleset's
     text: a header never names a file to open."""
-    if value and "\n" not in value and value not in available():
+    if value and "\n" not in value and value not in _bundled_names():
         raise RulesetError(f"the file names ruleset {value[:60]!r}, which is not a bundled ruleset "
                            "(a lexicon file stores a bundled ruleset's name or the ruleset itself)")
     if "\n" in value:

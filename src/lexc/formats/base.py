@@ -118,6 +118,7 @@ class LexiconBase:
     header: dict[str, Any]  # a loaded file's checked header
     file_layout: str  # how a lexicon read in place is stored, when not as a lexc container ("kwg")
     file_fields: dict[str, Any]  # what another engine's file records beside its words (a title, a date, a name)
+    source: str = ""  # the file a lexicon was read from ("" when built), named in the errors of its deferred proofs
     # the backend the lexicon was made with (``native.select``): its hot operations run there
     backend: native.Backend = native.PURE
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sys
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cached_property
 from typing import Any, ClassVar
 
@@ -22,7 +22,7 @@ from ..alphabet import MAX_WORD_TILES, Alphabet
 from ..pattern import STAR, can_match, parse_pattern
 from ..plural import plural
 from . import edges as edgemod
-from . import graph, proofs, schema
+from . import graph, schema
 from .base import MAX_ANSWERS, Capability, Hooks, LexiconBase, TooManyAnswers, is_count, require, too_deep
 from .errors import FormatError
 from .minimize import minimizer
@@ -55,7 +55,8 @@ class Dawg(native.Member, LexiconBase):
         self.edges = edges  # an array, or (loaded for the compiled core) a view of the file's edges
         self.layout = layout
         self.alphabet = alphabet
-        self.word_count = word_count
+        self._words = word_count
+        self._owed: Callable[[], None] | None = None  # the whole-graph proof still to make (``owe_proof``)
         self.build_options = dict(build_options or {})
         self._nodes = nodes
         self.trie_nodes = trie_nodes
@@ -63,7 +64,6 @@ class Dawg(native.Member, LexiconBase):
         self._tbit = layout.terminal_bit
         self._lbit = 1 << layout.last_bit
         self._cmask = layout.child_mask
-        self.proven = False  # set by the builder and by the loader's proof: what save may remember
         self.backend = backend if backend is not None else native.select()
         self._extra: list[int] = []  # edges kept in memory after the stored ones (a GADDAG's rebuilt root)
         self._root = 0  # the pointer edge forward traversal starts from
@@ -141,7 +141,6 @@ class Dawg(native.Member, LexiconBase):
         del m  # the register is the build's biggest object: free it before the lexicon's copies
         lexicon = cls(packed, chosen, alphabet, len(words), {"layout": layout},
                       nodes=nodes + 1, trie_nodes=trie_nodes, backend=backend)
-        lexicon.proven = True  # the minimizer makes no other kind of graph
         return lexicon
 
     def payload(self) -> bytes:
@@ -183,19 +182,47 @@ class Dawg(native.Member, LexiconBase):
         require(all(v is None or is_count(v) for v in counts.values()), f"bad meta counts {counts}")
         lexicon = cls(edges, layout, alphabet, header["words"], header.get("options"), **counts, raw=raw,
                       backend=backend)
-        facts = lexicon.proof_facts(header["payload_sha256"])
-        if not proofs.known(facts):  # the same bytes proved before need no second walk (formats/proofs.py)
-            lexicon.prove()
-            proofs.remember(facts)
-        lexicon.proven = True
+        lexicon.owe_proof(lexicon.prove)
         return lexicon
 
-    def proof_facts(self, payload_sha256: str) -> dict[str, Any]:
-        """What a proof of this graph establishes, with the payload it was made for: the key
-        under which ``proofs`` remembers it."""
-        return {"payload_sha256": payload_sha256, "format": self.name, "version": self.version,
-                "layout": self.layout.name, "letters": len(self.alphabet),
-                "counts": [expected for _, _, expected, _ in self.proof_roots()]}
+    # -- the whole-graph proof, made before the first query that relies on it --------------
+    @property
+    def word_count(self) -> int:
+        """The words the graph spells: the whole-graph proof is made (``settle_proof``)
+        before the number is given."""
+        if self._owed is not None:
+            self.settle_proof()
+        return self._words
+
+    @word_count.setter
+    def word_count(self, value: int) -> None:
+        self._words = value
+
+    def owe_proof(self, proof: Callable[[], None]) -> None:
+        """Defer ``proof`` (the whole-graph proof: ``prove``, or a foreign file's count) to
+        the first query that relies on it. What every walk relies on (each index inside the
+        array, each list closed, letters in the alphabet, lists ascending) was proved when
+        the graph was made; membership, prefixes, hooks and move generation read no further
+        and need nothing more. Listing, counting, patterns, anagrams, checks and the trie
+        primitives settle the proof first (formats/README.md, "What the loader guarantees")."""
+        self._owed = proof
+
+    def settle_proof(self) -> None:
+        """Make the whole-graph proof this lexicon still owes, once. FormatError (the file
+        named) when it fails, and the same error from every later call."""
+        owed, self._owed = self._owed, None
+        if owed is None:
+            return
+        try:
+            owed()
+        except FormatError as exc:
+            message = f"{self.source}: {exc}" if self.source and not str(exc).startswith(self.source) else str(exc)
+
+            def refuse() -> None:
+                raise FormatError(message)
+
+            self._owed = refuse
+            raise FormatError(message) from None
 
     # -- the proof a loaded graph owes (formats/README.md, "What the loader guarantees") ---
     def _edge(self, i: int) -> int:
@@ -274,6 +301,7 @@ class Dawg(native.Member, LexiconBase):
 
     def stats(self) -> dict[str, int]:
         """Nodes, edges (root pointers excluded), payload bytes, and the equivalent trie's nodes."""
+        self.settle_proof()
         out = {"nodes": self.node_count, "edges": len(self.edges) - len(self.pointers),
                "bytes": len(self.edges) * self.layout.itemsize}
         if self.trie_nodes:
@@ -321,6 +349,10 @@ class Dawg(native.Member, LexiconBase):
         letters valid and increasing within a node (a separator, where allowed, first), no
         two nodes with equal edge lists (minimality), every stored edge part of a node, the
         graph acyclic, and each root spelling the number of strings the header implies."""
+        try:
+            self.settle_proof()
+        except FormatError as exc:
+            return [str(exc)]
         quick = self._quick_check()
         if quick is not None:
             return quick
@@ -439,7 +471,10 @@ class Dawg(native.Member, LexiconBase):
 
     # -- trie primitives (handle = index of the edge that led here) -----------------------
     def root(self) -> int:
-        """The root pointer edge."""
+        """The root pointer edge (the whole-graph proof made first: a traversal from here
+        may read the whole graph)."""
+        if self._owed is not None:
+            self.settle_proof()
         return self._root
 
     def child(self, node: int, letter: int) -> int | None:
@@ -530,6 +565,7 @@ class Dawg(native.Member, LexiconBase):
         prefix = bytes(prefix)
         if len(prefix) > MAX_WORD_TILES:
             return iter(())
+        self.settle_proof()
         node = self._graph.walk(prefix, self._root)
         if node < 0:
             return iter(())
@@ -537,6 +573,7 @@ class Dawg(native.Member, LexiconBase):
 
     def pattern_codes(self, tokens: tuple[int, ...]) -> Iterator[bytes]:
         """Words matching a parsed pattern, in code order, streamed."""
+        self.settle_proof()
         if len(tokens) > 255:  # (beyond what the graph's listing takes: the protocol's search)
             return LexiconBase.pattern_codes(self, tokens)
         return _stream(self._graph.pattern(self._root, _packed(tokens)), b"")
@@ -547,6 +584,7 @@ class Dawg(native.Member, LexiconBase):
         tokens = parse_pattern(pattern, self.alphabet)
         if not can_match(tokens):
             return []
+        self.settle_proof()
         if len(tokens) > 255:
             return LexiconBase.pattern(self, pattern)
         return self._all(self._graph.pattern(self._root, _packed(tokens)), b"")
@@ -557,6 +595,7 @@ class Dawg(native.Member, LexiconBase):
         start = bytes(self.encode(prefix))
         if len(start) > MAX_WORD_TILES:
             return []
+        self.settle_proof()
         node = self._graph.walk(start, self._root)
         return [] if node < 0 else self._all(self._graph.words(node, start), start)
 
@@ -620,6 +659,7 @@ class Dawg(native.Member, LexiconBase):
 
     def _anagram(self, letters: Sequence[int], blanks: int, sub: bool, ordered: bool) -> tuple[bytes, int]:
         """The graph's rack search: (words joined by 0, count); TooManyAnswers past ``MAX_ANSWERS``."""
+        self.settle_proof()
         try:
             found: tuple[bytes, int] = self._graph.anagram(self._root, bytes(letters), blanks, sub, MAX_ANSWERS,
                                                            ordered)

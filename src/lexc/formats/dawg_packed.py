@@ -90,7 +90,6 @@ class PackedDawg(Dawg):
         edges = edgemod.repack(dawg.edges, dawg.layout, packed)
         lexicon = cls(edges, packed, alphabet, len(words), {}, nodes=dawg.node_count, trie_nodes=dawg.trie_nodes,
                       raw=edgemod.pack_packed(edges, packed), backend=dawg.backend)
-        lexicon.proven = True  # the minimizer makes no other kind of graph
         return lexicon
 
     def payload(self) -> bytes:
@@ -137,7 +136,3 @@ class PackedDawg(Dawg):
         width = self.layout.packed_bytes
         return {"nodes": self.node_count, "edges": self._count - 1, "bytes": self._count * width + 8 - width,
                 **({"trie_nodes": self.trie_nodes} if self.trie_nodes else {})}
-
-    def proof_facts(self, payload_sha256: str) -> dict[str, Any]:
-        """``Dawg``'s facts, with the widths the payload is read with."""
-        return {**super().proof_facts(payload_sha256), "widths": [self.layout.packed_bytes, self.layout.child_bits]}

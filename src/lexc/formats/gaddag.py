@@ -103,8 +103,19 @@ class Gaddag(Dawg):
                  build_options: dict[str, Any] | None = None, nodes: int | None = None,
                  trie_nodes: int | None = None, strings: int | None = None, raw: Any = None,
                  backend: native.Backend | None = None):
-        self.strings = strings if strings is not None else 0
+        self._strings = strings if strings is not None else 0
         super().__init__(edges, layout, alphabet, word_count, build_options, nodes, trie_nodes, raw, backend)
+
+    @property
+    def strings(self) -> int:
+        """The GADDAG's strings (one per letter of every word), proved as ``word_count`` is."""
+        if self._owed is not None:
+            self.settle_proof()
+        return self._strings
+
+    @strings.setter
+    def strings(self, value: int) -> None:
+        self._strings = value
 
     # -- build, bytes ---------------------------------------------------------------------
     @classmethod
@@ -129,7 +140,6 @@ class Gaddag(Dawg):
         del m
         lexicon = cls(packed, chosen, alphabet, len(words), {"layout": layout}, nodes=nodes + 1,
                       trie_nodes=trie_nodes, strings=sum(map(len, words)), backend=backend)
-        lexicon.proven = True  # the minimizer makes no other kind of graph
         return lexicon
 
     def meta(self) -> dict[str, Any]:

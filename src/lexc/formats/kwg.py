@@ -29,7 +29,7 @@ from ..alphabet import Alphabet
 from ..plural import plural
 from ..ruleset import Ruleset, load_ruleset, reference_of
 from ..wordlist import MAX_LISTED_WORDS, MAX_WORD_TILES, WordList, from_words
-from . import build, rereading
+from . import build, container, rereading
 from . import edges as edgemod
 from .base import LexiconBase
 from .edges import LAYOUTS
@@ -114,18 +114,20 @@ def _open(data: bytes, alphabet: Alphabet, name: str, ascending: bool = True,
     """A KWG's edge array as a read-only ``gaddawg``, after every check a reader needs before
     it follows an edge: the size, the root pointers, every child index inside the array and
     reserved bits clear, every tile in the alphabet (0 only in the GADDAG half), every sibling
-    list in ascending tile order (the KWG convention every reader's seek relies on), and the
+    list in ascending tile order (the KWG convention every reader's seek relies on). The
     graph's proof (``graph.prove``: no cycle, no word longer than ``MAX_WORD_TILES``, no
-    separator in the DAWG half); the numbers of words and GADDAG strings are counted there,
-    before anything is spelled, since a KWG has no header to say them. Without
-    ``ascending`` the sibling order is not required (reading words only, as from a KWG an
-    older lexc exported with the separator last)."""
+    separator in the DAWG half), which counts the words and GADDAG strings a KWG has no header
+    to say, is owed (``Dawg.owe_proof``): made before the first query that lists or counts.
+    Without ``ascending`` the sibling order is not required (reading words only, as from a KWG
+    an older lexc exported with the separator last)."""
     if len(data) % 4 or len(data) < 8:
         raise FormatError(f"{name}: not a KWG file ({plural(len(data), 'byte')}; a KWG is at least 2 four-byte edges)")
     if len(data) > LAYOUT.max_edges * 4:
         raise FormatError(f"{name}: too big for a KWG (more than {LAYOUT.max_edges:,} four-byte edges)")
-    edges = array("I")
-    edges.frombytes(data)
+    in_place = ascending and sys.byteorder == "little"
+    edges: Any = memoryview(data).cast("I") if in_place else array("I")  # (the file's own bytes, in place)
+    if not in_place:
+        edges.frombytes(data)
     if sys.byteorder == "big":
         edges.byteswap()
     try:
@@ -133,20 +135,29 @@ def _open(data: bytes, alphabet: Alphabet, name: str, ascending: bool = True,
             edges = _sorted_siblings(edges)
         # the graph checks every list's order with the rest (in C on the compiled core); the
         # file's own bytes are read in place where they are the machine's order
-        raw = data if ascending and sys.byteorder == "little" else None
+        raw = data if in_place else None
         try:
             lexicon = Gaddawg(edges, LAYOUT, alphabet, 0, {"layout": "u32"}, strings=0, raw=raw, backend=backend)
         except FormatError:
             if ascending:
                 _ascending(edges, name)  # (names an out-of-order list as a KWG reader must hear it)
             raise
-        (strings, gaddag_seps), (words, dawg_seps) = lexicon.count_roots(MAX_WORDS * MAX_WORD_TILES)
     except FormatError as exc:
         raise FormatError(f"{name}: {exc}") from None
-    if dawg_seps or gaddag_seps > 1:
-        raise FormatError(f"{name}: " + ("the DAWG half has a tile-0 (separator) edge" if dawg_seps
-                                         else "a GADDAG string crosses two separators"))
-    lexicon.word_count, lexicon.strings = words, strings
+
+    def count() -> None:  # the whole-graph proof, which counts what a KWG's missing header would say
+        (strings, gaddag_seps), (words, dawg_seps) = lexicon.count_roots(MAX_WORDS * MAX_WORD_TILES)
+        if dawg_seps or gaddag_seps > 1:
+            raise FormatError("the DAWG half has a tile-0 (separator) edge" if dawg_seps
+                              else "a GADDAG string crosses two separators")
+        if not words:
+            raise FormatError("the KWG spells no words")
+        lexicon.word_count, lexicon.strings = words, strings
+
+    if not edges[0] & LAYOUT.child_mask:  # (a DAWG root with no edges: said now, not when counted)
+        raise FormatError(f"{name}: the KWG spells no words")
+    lexicon.source = name
+    lexicon.owe_proof(count)
     try:
         rereading.prove(lexicon)  # a Spanish KWG storing L·L would list ALL and refuse it (formats/rereading.py)
     except FormatError as exc:
@@ -225,10 +236,11 @@ def open_kwg(path: str | os.PathLike[str], ruleset: str = "english", backend: na
     ``gaddawg``."""
     alphabet = load_ruleset(ruleset).alphabet
     with open(path, "rb") as f:
-        data = f.read(LAYOUT.max_edges * 4 + 1)
+        size = os.fstat(f.fileno()).st_size
+        if size > LAYOUT.max_edges * 4:
+            raise FormatError(f"{path}: too big for a KWG (more than {LAYOUT.max_edges:,} four-byte edges)")
+        data: Any = container.map_file(f.fileno()) if size else b""  # (read in place, not copied)
     lexicon = _open(data, alphabet, str(path), backend=backend)
-    if not len(lexicon):
-        raise FormatError(f"{path}: the KWG spells no words")
     lexicon.ruleset = ruleset
     return lexicon
 
@@ -275,8 +287,6 @@ class Kwg(ForeignFormat):
         if to_lexc != bytes(range(256)):  # another letter order: tiles renumbered, lists sorted again
             data = _renumbered(data, to_lexc)
         lexicon = _open(data, ruleset.alphabet, name, backend=backend)
-        if not len(lexicon):
-            raise FormatError(f"{name}: the KWG spells no words")
         lexicon.ruleset = reference_of(ruleset)
         return lexicon
 

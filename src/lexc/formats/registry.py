@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .. import native
@@ -11,7 +12,7 @@ from .._version import __version__
 from ..alphabet import Alphabet
 from ..ruleset import RulesetError, check_reference
 from ..ruleset import reference as ruleset_reference
-from . import FORMATS, container, proofs, rereading, schema
+from . import FORMATS, container, rereading, schema
 from .base import LIST_OPTION_SPECS, LexiconBase
 from .errors import FormatError
 
@@ -72,14 +73,9 @@ def dumps(lexicon: LexiconBase, extra_options: dict[str, Any] | None = None) -> 
 
 
 def save(lexicon: LexiconBase, path: str | os.PathLike[str], extra_options: dict[str, Any] | None = None) -> int:
-    """Write a lexicon file atomically; returns its size in bytes. A word graph lexc built
-    itself is remembered as proved (``proofs``): loading the file again skips the walk."""
+    """Write a lexicon file atomically; returns its size in bytes."""
     data = dumps(lexicon, extra_options)
     container.write_atomic(path, data)
-    facts = getattr(lexicon, "proof_facts", None)
-    if facts is not None and getattr(lexicon, "proven", False):
-        header, _ = container.unpack(data)
-        proofs.remember(facts(header["payload_sha256"]))
     return len(data)
 
 
@@ -97,6 +93,13 @@ def load(path: str | os.PathLike[str], backend: native.Backend | None = None) ->
     return _from_checked(header, payload, str(path), backend)
 
 
+@lru_cache(maxsize=32)
+def _alphabet(labels: tuple[str, ...]) -> Alphabet:
+    """The alphabet of a header's labels, made once for each (an ``Alphabet`` never changes):
+    ValueError for labels that make none."""
+    return Alphabet(labels)
+
+
 def _from_checked(header: dict[str, Any], payload: Any, name: str,
                   backend: native.Backend | None = None) -> LexiconBase:
     """Instantiate the format named in a checked header."""
@@ -110,7 +113,7 @@ def _from_checked(header: dict[str, Any], payload: Any, name: str,
         raise FormatError(f"{name}: {cls.name} version {found} is not supported (this lexc reads version "
                           f"{cls.version}); {fix}")
     try:
-        alphabet = Alphabet(tuple(header["alphabet"]))
+        alphabet = _alphabet(tuple(header["alphabet"]))
     except ValueError as exc:
         raise FormatError(f"{name}: bad alphabet in header ({exc})") from None
     if tuple(header["alphabet"]) != alphabet.labels:
@@ -124,7 +127,8 @@ def _from_checked(header: dict[str, Any], payload: Any, name: str,
     try:
         lexicon = cls.from_payload(payload if cls.zero_copy else bytes(payload), header, alphabet,
                                    backend if backend is not None else native.select())
-        rereading.prove(lexicon, header["payload_sha256"])  # every stored word reads back as its tiles
+        lexicon.source = name
+        rereading.prove(lexicon)  # every stored word reads back as its tiles
     except FormatError as exc:
         raise FormatError(f"{name}: {exc}") from None
     lexicon.build_options = dict(header["options"])

@@ -36,13 +36,10 @@ The cost goes only where a hazard is: an alphabet of one-ASCII-letter labels (En
 never looked at. For another, the words are searched for the alphabet's joins: listed and
 scanned at C speed, or, for a graph that spells more than ``LIST_AT_MOST`` words (a small
 file may spell billions), searched in the graph itself, one visit per (edge, partial join).
-A payload proved once is remembered (``proofs``, under its SHA-256 and the alphabet), so a
-later load of the same bytes skips the search.
 """
 
 from __future__ import annotations
 
-import hashlib
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -50,7 +47,6 @@ from functools import lru_cache
 from typing import Any
 
 from ..alphabet import Alphabet, AlphabetError, fold
-from . import proofs
 from .base import Capability, LexiconBase
 from .errors import FormatError
 from .rotations import some_string_below
@@ -199,25 +195,15 @@ def first_misread(words: Iterable[bytes], alphabet: Alphabet) -> str | None:
 LIST_AT_MOST = 1_000_000  # words listed and scanned; a graph spelling more is searched as a graph
 
 
-def prove(lexicon: LexiconBase, payload_sha256: str = "") -> None:
+def prove(lexicon: LexiconBase) -> None:
     """FormatError with a one-line reason (``misread``) when a word the lexicon
-    stores does not read back as its own tiles; nothing for an alphabet without hazards.
-    With ``payload_sha256`` the proof is remembered (and looked up) under it."""
-    alphabet = lexicon.alphabet
-    found = hazards(alphabet)
+    stores does not read back as its own tiles; nothing for an alphabet without hazards."""
+    found = hazards(lexicon.alphabet)
     if found.none:
         return
-    facts: dict[str, Any] | None = None
-    if payload_sha256:
-        labels = hashlib.sha256("\n".join(alphabet.labels).encode("utf-8")).hexdigest()
-        facts = {"payload_sha256": payload_sha256, "proof": "readback", "alphabet": labels}
-        if proofs.known(facts):
-            return
     reason = _first_misread_in(lexicon, found)
     if reason is not None:
         raise FormatError(reason)
-    if facts is not None:
-        proofs.remember(facts)
 
 
 def _first_misread_in(lexicon: LexiconBase, found: Hazards) -> str | None:

@@ -17,7 +17,7 @@ GADDAG itself, and the same argument ties the two together).
    w[i:], which give back w and i; one without is rev(w), i = n. So the rotations of W are
    exactly N = Σ|w| distinct strings.
 2. The GADDAG root spells exactly ``meta.strings`` distinct strings: the loader's proof
-   (``graph.prove``, remembered per payload) and ``check()`` count the accepted paths, and
+   (``graph.prove``, made before any listing) and ``check()`` count the accepted paths, and
    siblings strictly ascending by letter (checked on every load) make distinct paths
    distinct strings.
 3. Every rotation is spelled (below). So the GADDAG's strings include N distinct ones, and

@@ -98,14 +98,15 @@ def open_lexicon(path: str | os.PathLike[str] | None = None, format: str = "dawg
     ENABLE list when ``path`` is None. ``ruleset`` reads a word list (and a KWG, which names
     none); None is english. A compiled file keeps the ruleset it was built with (its header's
     ``ruleset``; ``lexicon_ruleset`` says which a command then uses). An engine's file whose
-    strings are not words (a KAD's alphagrams) is refused in one line unless ``alphagrams``."""
+    strings are not words (a KAD's alphagrams) is refused in one line unless ``alphagrams``.
+    A file is proved in full before it is returned (``proved``)."""
     ruleset = ruleset or DEFAULT_RULESET
     if path is None:
         return bundled_lexicon(format, ruleset, progress)
     if not Path(path).exists():
         raise FormatError(f"{path}: no such file")
     if container.looks_like_container(path):
-        return formats.load(path)
+        return proved(formats.load(path))
     from ..formats.foreign import read_foreign, recognise, refuse_alphagrams
 
     engine = recognise(path)  # another engine's file (KWG, ...), recognised by its content
@@ -114,10 +115,21 @@ def open_lexicon(path: str | os.PathLike[str] | None = None, format: str = "dawg
 
         if not alphagrams:
             refuse_alphagrams(path, engine)
-        return read_foreign(path, engine, load_ruleset(ruleset))
+        return proved(read_foreign(path, engine, load_ruleset(ruleset)))
     if progress:
         progress(f"compiling word list {path} in memory")
     return compile_list(path, format, ruleset)[1]
+
+
+def proved(lexicon: LexiconBase) -> LexiconBase:
+    """The lexicon with any whole-graph proof its loader deferred made now (``Dawg.owe_proof``):
+    a command refuses a malformed file in one line whatever it asks of it, where a library
+    caller of ``formats.load`` opens in milliseconds and pays the proof only before a query
+    that relies on it."""
+    settle = getattr(lexicon, "settle_proof", None)
+    if settle is not None:
+        settle()
+    return lexicon
 
 
 def holds_alphagrams(lexicon: Any) -> bool:
@@ -195,7 +207,7 @@ def bundled_lexicon(format: str = "dawg", ruleset: str = "english",
     cached = cache_dir() / f"enable1-{ruleset}-{format}-{__version__}-{tag}.lexc"
     if cached.is_file():
         try:
-            return formats.load(cached)
+            return proved(formats.load(cached))
         except FormatError:
             pass  # a damaged cache entry is rebuilt below
     if progress:

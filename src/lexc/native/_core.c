@@ -285,12 +285,21 @@ static int make_kids(Graph *g) {
     uint32_t *k = malloc((size_t)g->n * sizeof *k);
     if (!k) { PyErr_NoMemory(); return -1; }
     uint32_t after = 0;
-    for (Py_ssize_t i = g->n - 1; i >= 0; i--) {
-        uint64_t e = edge_at(g, i);
-        int lt = LETTER(g, e);
-        if (LASTE(g, e)) after = 0;
-        after |= lt < 32 ? 1u << lt : 0; /* (a root pointer's letter is not checked; no walk reads its mask) */
-        k[i] = after;
+    if (!g->wide) { /* the u32 layout (letter in bits 24-31, last 22), read as it is stored */
+        const uint32_t *E = (const uint32_t *)g->base;
+        for (Py_ssize_t i = g->n - 1; i >= 0; i--) {
+            uint32_t e = E[i], lt = e >> 24;
+            after = (e >> 22 & 1u ? 0u : after) | (lt < 32 ? 1u << lt : 0u);
+            k[i] = after;
+        }
+    } else {
+        for (Py_ssize_t i = g->n - 1; i >= 0; i--) {
+            uint64_t e = edge_at(g, i);
+            int lt = LETTER(g, e);
+            if (LASTE(g, e)) after = 0;
+            after |= lt < 32 ? 1u << lt : 0; /* (a root pointer's letter is not checked; no walk reads its mask) */
+            k[i] = after;
+        }
     }
     g->owned_kids = k;
     g->kids = k;
@@ -422,13 +431,21 @@ static PyObject *Graph_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     }
     g->member_root = member;
     g->member_reverse = reverse;
-    if (g->kids && member >= 0) {
-        g->first2 = malloc(32 * 32 * sizeof(Py_ssize_t));
-        if (!g->first2) { PyErr_NoMemory(); goto fail; }
-        for (int a = 0; a < 32; a++) {
+    if (g->kids && member >= 0 && g->n + g->n_extra < INT32_MAX) {
+        int B = g->n_letters + 1; /* (at most 32 where there are masks) */
+        size_t two = (size_t)B * (size_t)B;
+        g->first = malloc((two + two * (size_t)B) * sizeof(int32_t));
+        if (!g->first) { PyErr_NoMemory(); goto fail; }
+        g->first_base = B;
+        for (int a = 0; a < B; a++) {
             Py_ssize_t one = a ? g_find(g, CHILD(g, edge_at(g, member)), a) : -1;
-            for (int b = 0; b < 32; b++)
-                g->first2[32 * a + b] = one >= 0 && b ? g_find(g, CHILD(g, edge_at(g, one)), b) : -1;
+            for (int b = 0; b < B; b++) {
+                Py_ssize_t at = one >= 0 && b ? g_find(g, CHILD(g, edge_at(g, one)), b) : -1;
+                g->first[B * a + b] = (int32_t)at;
+                for (int c = 0; c < B; c++)
+                    g->first[two + (size_t)(B * a + b) * (size_t)B + (size_t)c] =
+                        (int32_t)(at >= 0 && c ? g_find(g, CHILD(g, edge_at(g, at)), c) : -1);
+            }
         }
     }
     if (extra.obj) PyBuffer_Release(&extra);
@@ -456,7 +473,7 @@ static void Graph_dealloc(PyObject *self) {
     Py_XDECREF(g->shared);
     free(g->extra);
     free(g->owned_kids);
-    free(g->first2);
+    free(g->first);
     free_object(self);
 }
 
@@ -840,6 +857,19 @@ static int encode_str(const Graph *g, PyObject *word, uint8_t *codes, Py_ssize_t
         PyErr_Clear();
         return 0;
     }
+    if (size <= MAX_TILES) { /* the common case, ASCII letters: a table read a character, one test at the end */
+        unsigned char high = 0, none = 0;
+        for (Py_ssize_t k = 0; k < size; k++) {
+            unsigned char ch = (unsigned char)text[k], code = g->encode[ch];
+            high |= ch;
+            none |= (unsigned char)(code == 0);
+            codes[k] = code;
+        }
+        if (!(high & 0x80)) {
+            *len = size;
+            return !none;
+        }
+    }
     *len = 0;
     for (Py_ssize_t k = 0; k < size; k++) {
         unsigned char ch = (unsigned char)text[k];
@@ -944,36 +974,60 @@ typedef struct {
     PyObject *graph; /* the bound graph (any object: only a Graph is walked here), or NULL */
 } Member;
 
-/* where the member walk of an encoded word starts: its first two levels from `first2` (*k = 2)
- * where there is one, else the member root (*k = 0); -1 for the empty word */
+/* where the member walk of an encoded word starts: its first three levels (or two, for a word
+ * of two letters) from `first` where there is one (*k = 3 or 2), else the member root (*k = 0);
+ * -1 for the empty word */
 static inline Py_ssize_t member_start(const Graph *g, const uint8_t *codes, Py_ssize_t len, Py_ssize_t *k) {
-    int back = g->member_reverse;
+    int back = g->member_reverse, B = g->first_base;
     *k = 0;
-    if (len < 2 || !g->first2) return len ? g->member_root : -1;
+    if (len < 2 || !g->first) return len ? g->member_root : -1;
     int a = codes[back ? len - 1 : 0], b = codes[back ? len - 2 : 1];
-    *k = 2;
-    return a < 32 && b < 32 ? g->first2[32 * a + b] : -1;
+    if (a >= B || b >= B) return -1; /* (no letter of the alphabet) */
+    if (len == 2) { *k = 2; return g->first[B * a + b]; }
+    int c = codes[back ? len - 3 : 2];
+    *k = 3;
+    return c < B ? g->first[(size_t)B * (size_t)B + (size_t)(B * a + b) * (size_t)B + (size_t)c] : -1;
 }
 
-/* one level of the member walk from edge i: g_find, the list's edges fetched while its mask is
- * read (letter <= 31 wherever there are masks: an encoded letter of such an alphabet) */
-static inline Py_ssize_t member_step(const Graph *g, Py_ssize_t i, int letter) {
+/* one level of the member walk, in two steps: the child list of edge i (0: none), its first
+ * cache line fetched; then the edge of `letter` in that list, by a scan (a member walk reads no
+ * masks: one memory read a level, the list's line, where a mask is a second line to wait on) */
+static inline Py_ssize_t member_child(const Graph *g, Py_ssize_t i) {
     Py_ssize_t from = CHILD(g, edge_at(g, i));
     if (from && from < g->n) LEXC_PREFETCH(edge_address(g, from));
-    if (g->kids && from && from < g->n) {
-        uint32_t m = g->kids[from];
-        return m >> letter & 1u ? from + LEXC_POP32(m & ((1u << letter) - 1u)) : -1;
-    }
-    return g_find(g, from, letter);
+    return from;
 }
 
-/* the member walk of an encoded word: 1 found, 0 not (g_find's mask and popcount with the
- * POPCNT instruction where the CPU has one) */
-LEXC_POPCNT_CLONES
+static inline Py_ssize_t member_find(const Graph *g, Py_ssize_t from, int letter) {
+    if (!from) return -1;
+    for (;;) {
+        uint64_t e = edge_at(g, from);
+        int lt = LETTER(g, e);
+        if (lt >= letter) return lt == letter ? from : -1;
+        if (LASTE(g, e)) return -1;
+        from++;
+    }
+}
+
+/* the member walk of an encoded word: 1 found, 0 not */
 static int member_walk(const Graph *g, const uint8_t *codes, Py_ssize_t len) {
     Py_ssize_t k, i = member_start(g, codes, len, &k);
     int back = g->member_reverse;
-    for (; k < len && i >= 0; k++) i = member_step(g, i, codes[back ? len - 1 - k : k]);
+    if (!g->wide && g->member_root < g->n) { /* the u32 layout, read as stored, and nothing else of the
+        * graph's (a walk from a stored edge stays among them: every stored child is, proved) */
+        const uint32_t *E = (const uint32_t *)g->base;
+        for (; k < len && i >= 0; k++) {
+            uint32_t from = E[i] & 0x3FFFFFu, want = codes[back ? len - 1 - k : k];
+            if (!from) return 0;
+            for (i = -1;; from++) { /* (every list closes inside the array: proved) */
+                uint32_t e = E[from], lt = e >> 24;
+                if (lt >= want) { if (lt == want) i = (Py_ssize_t)from; break; }
+                if (e >> 22 & 1u) break;
+            }
+        }
+        return i >= 0 && (E[i] >> 23 & 1u);
+    }
+    for (; k < len && i >= 0; k++) i = member_find(g, member_child(g, i), codes[back ? len - 1 - k : k]);
     return i >= 0 && TERM(g, edge_at(g, i));
 }
 
@@ -1015,12 +1069,17 @@ static PyObject *Graph_contains_many(PyObject *self, PyObject *args) {
             w->i = member_start(g, w->codes, w->len, &w->k);
             n++;
         }
-        for (int busy = 1; busy;) { /* a level of every walk not done */
+        for (int busy = 1; busy;) { /* a level of every walk not done: their lists fetched, then read */
             busy = 0;
+            Py_ssize_t from[MANY];
+            for (int j = 0; j < n; j++) {
+                const ManyWalk *w = &walk[j];
+                from[j] = w->k < w->len && w->i >= 0 ? member_child(g, w->i) : -1;
+            }
             for (int j = 0; j < n; j++) {
                 ManyWalk *w = &walk[j];
-                if (w->k >= w->len || w->i < 0) continue;
-                w->i = member_step(g, w->i, w->codes[back ? w->len - 1 - w->k : w->k]);
+                if (from[j] < 0) continue;
+                w->i = member_find(g, from[j], w->codes[back ? w->len - 1 - w->k : w->k]);
                 w->k++;
                 busy = 1;
             }
@@ -1079,8 +1138,18 @@ static void Member_dealloc(PyObject *self) {
     free_object(self);
 }
 
+/* `lexicon.__contains__(word)` called as a method (a bound method passed as a function, as
+ * a set's is): the same answer as `word in lexicon`, by a direct call rather than the slot's
+ * wrapper, which packs its argument into a tuple on every call (METH_COEXIST: beside the slot) */
+static PyObject *Member_direct_contains(PyObject *self, PyObject *word) {
+    int found = Member_contains(self, word);
+    if (found < 0) return NULL;
+    return PyBool_FromLong(found);
+}
+
 static PyMethodDef Member_methods[] = {
     {"_bind_graph", Member_bind, METH_O, "_bind_graph(graph): the graph `word in self` walks."},
+    {"__contains__", Member_direct_contains, METH_O | METH_COEXIST, "__contains__(word): word in self."},
     {NULL, NULL, 0, NULL}};
 
 static PyType_Slot Member_slots[] = {

@@ -132,9 +132,12 @@ typedef struct {
                             * edge of c in the list from edge i is at i + popcount(kids[i] &
                             * (2^c - 1)), found without scanning the list */
     uint32_t *owned_kids;  /* that array when this graph made it (else the shared graph's) */
-    Py_ssize_t *first2;    /* with `kids`: the member walk's edge after two letters a, b (a word's
-                            * first two, or its last two walked backwards) at [32 a + b], -1 for
-                            * none: the walk's first two levels in one read (NULL: no member walk) */
+    int32_t *first;        /* with `kids`: the member walk's edge after its first two letters a, b
+                            * (a word's first, or its last walked backwards) at [B a + b], and
+                            * after three, a, b, c, at [B^2 + (B a + b) B + c], B = letters + 1;
+                            * -1 for none: the walk's first levels in one read (NULL: no member
+                            * walk, or a graph of 2^31 edges or more) */
+    int first_base;        /* B */
     int member_reverse;    /* walk the word backwards (a GADDAG's i = n path) */
 } Graph;
 
