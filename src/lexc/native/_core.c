@@ -279,9 +279,11 @@ static int check_stored(const Graph *g) {
 
 /* `kids` (core.h) for an alphabet of at most 31 letters, in one pass from the end: an edge's
  * letter bit, and the rest of its list's unless it closes the list. The stored edges are
- * checked (letters in the alphabet, the last edge closing its list). 0, or -1 (no memory). */
+ * checked (letters in the alphabet, the last edge closing its list). 0, or -1 (no memory).
+ * Made by the first search that reads them (graph_masks), not on load: a membership walk, a
+ * listing or a hook reads none, and the array is as big as the file. */
 static int make_kids(Graph *g) {
-    if (g->n_letters > 31 || g->n <= 0) return 0;
+    if (g->n_letters > 31 || g->n <= 0 || g->kids) return 0;
     uint32_t *k = malloc((size_t)g->n * sizeof *k);
     if (!k) { PyErr_NoMemory(); return -1; }
     uint32_t after = 0;
@@ -303,6 +305,56 @@ static int make_kids(Graph *g) {
     }
     g->owned_kids = k;
     g->kids = k;
+    return 0;
+}
+
+int graph_masks(Graph *g) {
+    if (g->kids || g->n_letters > 31) return 0;
+    if (g->shared) {
+        Graph *b = (Graph *)g->shared;
+        if (graph_masks(b) < 0) return -1;
+        g->kids = b->kids;
+        return 0;
+    }
+    return make_kids(g);
+}
+
+/* the member walk's table of its first levels (`first`, core.h), each list read once: every
+ * entry -1, then the edges of the lists met after one and two letters written in. 0, or -1
+ * (no memory). */
+static int fill_list(const Graph *g, int32_t *row, Py_ssize_t from) {
+    /* row[c] = the edge of letter c in the list from edge `from` (0: none); returns nothing useful */
+    for (Py_ssize_t i = from; i; i++) {
+        uint64_t e = edge_at(g, i);
+        row[LETTER(g, e)] = (int32_t)i; /* (letters in the alphabet: checked; row has B entries) */
+        if (LASTE(g, e)) break;
+    }
+    return 0;
+}
+
+static int make_first(Graph *g, Py_ssize_t member) {
+    int B = g->n_letters + 1;
+    size_t two = (size_t)B * (size_t)B, all = two + two * (size_t)B;
+    int32_t *t = malloc(all * sizeof(int32_t)), one[128];
+    if (!t) { PyErr_NoMemory(); return -1; }
+    for (size_t k = 0; k < all; k++) t[k] = -1;
+    for (int a = 0; a < B; a++) one[a] = -1;
+    fill_list(g, one, CHILD(g, edge_at(g, member)));
+    one[0] = -1; /* (letter 0, a GADDAG's separator, begins no member walk) */
+    for (int a = 1; a < B; a++) {
+        if (one[a] < 0) continue;
+        int32_t *row2 = t + (size_t)B * (size_t)a;
+        fill_list(g, row2, CHILD(g, edge_at(g, one[a])));
+        row2[0] = -1;
+        for (int b = 1; b < B; b++) {
+            if (row2[b] < 0) continue;
+            int32_t *row3 = t + two + (size_t)(B * a + b) * (size_t)B;
+            fill_list(g, row3, CHILD(g, edge_at(g, row2[b])));
+            row3[0] = -1;
+        }
+    }
+    g->first = t;
+    g->first_base = B;
     return 0;
 }
 
@@ -344,8 +396,9 @@ static int take_extra(Graph *g, const Py_buffer *extra) {
  * shares. `extra`: little-endian u64 edges kept after
  * the stored ones; `member`, `reverse`: the edge `word in lexicon` walks from (-1: none) and
  * whether backwards; `encode`: 256 bytes mapping a Latin-1 character to its letter code.
- * Everything is given here and checked here (MalformedGraph naming the first fault): a Graph
- * never changes afterwards. */
+ * Everything is given here and checked here (MalformedGraph naming the first fault): what a
+ * Graph answers never changes afterwards (the first search adds the letter masks it reads
+ * by, made from the checked edges: graph_masks). */
 static PyObject *Graph_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     static char *names[] = {"edges", "layout", "letters", "pointers", "separator", "extra", "member", "reverse",
                             "encode", "widths", NULL};
@@ -421,7 +474,7 @@ static PyObject *Graph_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         g->n = b->n;
         g->kids = b->kids;
     } else if (take_edges(g, edges, layout->size, g->wide == 2 ? 8 - layout->size : 0,
-                          g->wide == 2 ? 1 : layout->size) < 0 || check_stored(g) < 0 || make_kids(g) < 0) {
+                          g->wide == 2 ? 1 : layout->size) < 0 || check_stored(g) < 0) {
         goto fail;
     }
     if (extra.obj && take_extra(g, &extra) < 0) goto fail;
@@ -431,23 +484,7 @@ static PyObject *Graph_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     }
     g->member_root = member;
     g->member_reverse = reverse;
-    if (g->kids && member >= 0 && g->n + g->n_extra < INT32_MAX) {
-        int B = g->n_letters + 1; /* (at most 32 where there are masks) */
-        size_t two = (size_t)B * (size_t)B;
-        g->first = malloc((two + two * (size_t)B) * sizeof(int32_t));
-        if (!g->first) { PyErr_NoMemory(); goto fail; }
-        g->first_base = B;
-        for (int a = 0; a < B; a++) {
-            Py_ssize_t one = a ? g_find(g, CHILD(g, edge_at(g, member)), a) : -1;
-            for (int b = 0; b < B; b++) {
-                Py_ssize_t at = one >= 0 && b ? g_find(g, CHILD(g, edge_at(g, one)), b) : -1;
-                g->first[B * a + b] = (int32_t)at;
-                for (int c = 0; c < B; c++)
-                    g->first[two + (size_t)(B * a + b) * (size_t)B + (size_t)c] =
-                        (int32_t)(at >= 0 && c ? g_find(g, CHILD(g, edge_at(g, at)), c) : -1);
-            }
-        }
-    }
+    if (g->n_letters <= 31 && member >= 0 && g->n + g->n_extra < INT32_MAX && make_first(g, member) < 0) goto fail;
     if (extra.obj) PyBuffer_Release(&extra);
     if (enc.obj) PyBuffer_Release(&enc);
     return (PyObject *)g;

@@ -127,12 +127,13 @@ typedef struct {
     uint8_t encode[256];   /* Latin-1 character -> letter code (0: not a one-character label) */
     int has_encode;
     Py_ssize_t member_root; /* the edge membership walks from (-1: none) */
-    const uint32_t *kids;  /* for an alphabet of at most 31 letters (else NULL), bit c of kids[i]:
+    const uint32_t *kids;  /* for an alphabet of at most 31 letters (else NULL; made by the first search,
+                            * graph_masks), bit c of kids[i]:
                             * stored edge i or one after it in its list has letter c; so the
                             * edge of c in the list from edge i is at i + popcount(kids[i] &
                             * (2^c - 1)), found without scanning the list */
     uint32_t *owned_kids;  /* that array when this graph made it (else the shared graph's) */
-    int32_t *first;        /* with `kids`: the member walk's edge after its first two letters a, b
+    int32_t *first;        /* for at most 31 letters: the member walk's edge after its first two letters a, b
                             * (a word's first, or its last walked backwards) at [B a + b], and
                             * after three, a, b, c, at [B^2 + (B a + b) B + c], B = letters + 1;
                             * -1 for none: the walk's first levels in one read (NULL: no member
@@ -140,6 +141,10 @@ typedef struct {
     int first_base;        /* B */
     int member_reverse;    /* walk the word backwards (a GADDAG's i = n path) */
 } Graph;
+
+/* make a graph's `kids` if it can have them and has none yet (the searches call it before
+ * they start, the GIL held): 0, or -1 with MemoryError set */
+int graph_masks(Graph *g);
 
 static inline uint64_t edge_at(const Graph *g, Py_ssize_t i) {
     if (LEXC_LIKELY(i < g->n)) {

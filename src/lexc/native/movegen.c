@@ -260,6 +260,7 @@ static PyObject *movegen(PyObject *module, PyObject *args) {
         goto done;
     }
     fixed = fixed_u32(g) && root < g->n;
+    if (fixed && graph_masks((Graph *)graph) < 0) goto done;
     masked = fixed && g->kids;
     const uint8_t *b = (const uint8_t *)board.buf;
     for (Py_ssize_t k = 0; k < board.len; k++)
