@@ -298,14 +298,18 @@ def time_strategies(lexicon: Any, positions: list[tuple[Any, str, int]], repeat:
 
 
 def command_rate(lexfile: str, strategy: str, positions: str | Path | None, ruleset: str, count: int,
-                 repeat: int, copies: int = 10) -> dict[str, Any]:
+                 repeat: int, copies: int = 10, library: Callable[[], Any] | None = None) -> dict[str, Any]:
     """``lexc moves LEXFILE --batch POSITIONS --json`` end to end, as a user runs it: a fresh
     process each time reading a batch of the positions ``copies`` times over (every CGP
     parsed, every position's plays ranked and written as JSON lines), and the same command on
     an empty batch (start-up and the file's load alone). Positions per second past start-up:
     the batch's positions over the run's CPU time (user and system, of the child process:
     ``getrusage``; wall time where there is none) less the empty batch's (median, min, max);
-    and the empty batch's wall and CPU seconds."""
+    and the empty batch's wall and CPU seconds. With ``library`` (one pass of the library's
+    JSON over the same positions, parsed already: ``generate_plays(...).batch_json()``), that
+    pass is timed in this process's CPU time in each round beside the command's two runs, and
+    ``command_over_library`` is the median of the rounds' ratios: the two rates measured under
+    the same load."""
     import os
     import subprocess
     import sys
@@ -331,19 +335,33 @@ def command_rate(lexfile: str, strategy: str, positions: str | Path | None, rule
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
+    def in_library() -> float:
+        assert library is not None
+        t = time.process_time()
+        for _ in range(copies):
+            library()
+        return time.process_time() - t
+
     with tempfile.TemporaryDirectory() as folder:
         empty, batch = os.path.join(folder, "empty.jsonl"), os.path.join(folder, "batch.jsonl")
         Path(empty).write_text("", encoding="utf-8")
         Path(batch).write_text(source * copies, encoding="utf-8")
-        runs, starts = [], []
-        for _ in range(repeat):  # (interleaved: a load change hits both alike)
+        runs, starts, own = [], [], []
+        for _ in range(repeat):  # (interleaved: a load change hits all three alike)
             runs.append(run(batch))
             starts.append(run(empty))
+            if library is not None:
+                own.append(in_library())
     start_wall = statistics.median(w for w, _ in starts)
     start_cpu = statistics.median(c for _, c in starts)
     spent = [max(c - start_cpu, 1e-9) for _, c in runs]
-    return {"command_positions_per_s": _rate(count * copies, spent), "command_start_s": start_wall,
-            "command_start_cpu_s": start_cpu, "command_positions": count * copies}
+    out: dict[str, Any] = {"command_positions_per_s": _rate(count * copies, spent), "command_start_s": start_wall,
+                           "command_start_cpu_s": start_cpu, "command_positions": count * copies}
+    if own:  # each round's command over its library pass (the command's empty run: the round's own)
+        rounds = [max(lib, 1e-9) / max(c - e, 1e-9) for (_, c), (_, e), lib in zip(runs, starts, own, strict=True)]
+        out["library_cpu_positions_per_s"] = _rate(count * copies, own)
+        out["command_over_library"] = statistics.median(rounds)
+    return out
 
 
 def compare_digests(movegen: dict[str, dict[str, dict[str, Any]]]) -> list[str]:

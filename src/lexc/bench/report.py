@@ -113,12 +113,20 @@ def movegen_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
                          _fmt(_get(m, "compact_positions_per_s", "median"), ".1f"),
                          _fmt(_get(m, "json_positions_per_s", "median"), ".1f"),
                          _fmt(_get(m, "command_positions_per_s", "median"), ".1f"),
-                         _ratio(_get(m, "command_positions_per_s", "median"),
-                                _get(m, "json_positions_per_s", "median")),
+                         _over(m),
                          f"{pos['median']:.1f}", f"{pos['min']:.1f}-{pos['max']:.1f}"]
                         + [f"{ms[b]:.1f}" if b in ms else "-" for b in ("0", "1", "2")]
                         + ["-" if share is None else f"{100 * share:.0f}", f"{m['positions']}/{m['of']}"])
     return head, rows
+
+
+def _over(m: dict[str, Any]) -> str:
+    """The command over the library: the median of the rounds' ratios measured together (CPU
+    time, interleaved: ``moves.command_rate``), else command/s over json/s."""
+    ratio = m.get("command_over_library")
+    if isinstance(ratio, (int, float)):
+        return f"{ratio:.2f}"
+    return _ratio(_get(m, "command_positions_per_s", "median"), _get(m, "json_positions_per_s", "median"))
 
 
 def _ratio(a: Any, b: Any) -> str:

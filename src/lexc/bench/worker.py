@@ -193,7 +193,7 @@ def use_job(job: dict[str, Any]) -> dict[str, Any]:
         answers.update(search_answers)
         result["search_memory"] = {"peak_mb": peak_mb()}
     if job.get("positions") is not None and name not in BASELINES:
-        from ..movegen import choose, compiled
+        from ..movegen import choose, compiled, generate_plays
         from .moves import command_rate, load_positions, time_strategies
 
         positions, _ = load_positions(job["positions"] or None, job["ruleset"])
@@ -207,8 +207,14 @@ def use_job(job: dict[str, Any]) -> dict[str, Any]:
             if (compiled.applicable(lex, strategy) and figures.get("positions") == len(positions)
                     and picked in (None, strategy)):
                 progress(f"lexc moves --batch --json, {strategy}")
+
+                def library(strategy: str = strategy) -> None:  # the library's JSON of every position, once
+                    for board, rack, _ in positions:
+                        generate_plays(board, rack, lex, strategy).batch_json()
+
                 figures.update(command_rate(job["file"], strategy, job["positions"] or None, job["ruleset"],
-                                            len(positions), job.get("command_repeat") or job["movegen_repeat"]))
+                                            len(positions), job.get("command_repeat") or job["movegen_repeat"],
+                                            library=library))
         result["movegen_memory"] = {"peak_mb": peak_mb()}
     return result
 

@@ -36,6 +36,29 @@ int buf_put(Buf *b, const void *src, Py_ssize_t len) {
 
 void buf_free(Buf *b) { free(b->data); b->data = NULL; b->len = b->cap = 0; }
 
+#define SPARE_MOST ((Py_ssize_t)64 << 20)
+static Buf spares[SPARES];
+
+Buf buf_spare(int slot) {
+    Buf b = spares[slot];
+    spares[slot] = (Buf){NULL, 0, 0};
+    b.len = 0;
+    return b;
+}
+
+void buf_keep(int slot, Buf *b) {
+    if (b->data && b->cap <= SPARE_MOST && !spares[slot].data) {
+        spares[slot] = *b;
+        spares[slot].len = 0;
+    } else {
+        free(b->data);
+    }
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
+PyObject *buf_copy(const Buf *b) { return PyBytes_FromStringAndSize(b->len ? (const char *)b->data : "", b->len); }
+
 PyObject *buf_bytes(Buf *b) {
     PyObject *out = PyBytes_FromStringAndSize(b->len ? (const char *)b->data : "", b->len);
     buf_free(b);
@@ -1235,7 +1258,7 @@ static PyObject *Graph_front_hooks(PyObject *self, PyObject *args) {
     Py_buffer codes;
     Py_ssize_t root;
     if (!PyArg_ParseTuple(args, "y*n", &codes, &root)) return NULL;
-    if (check_edge(g, root) < 0) { PyBuffer_Release(&codes); return NULL; }
+    if (check_edge(g, root) < 0 || graph_masks(g) < 0) { PyBuffer_Release(&codes); return NULL; }
     Mask m = dawg_front_hooks(g, root, (const uint8_t *)codes.buf, codes.len);
     PyBuffer_Release(&codes);
     return mask_to_long(m);
@@ -1252,6 +1275,7 @@ static PyObject *Graph_hooks(PyObject *self, PyObject *args) {
     Py_ssize_t root, groot;
     if (!PyArg_ParseTuple(args, "Onn", &word, &root, &groot)) return NULL;
     if (check_edge(g, root) < 0 || (groot >= 0 && check_edge(g, groot) < 0)) return NULL;
+    if (groot < 0 && graph_masks(g) < 0) return NULL; /* (a DAWG's front hooks try every letter: masks find them) */
     uint8_t w[MAX_TILES + 1];
     Py_ssize_t len = 0;
     int from_str = PyUnicode_Check(word);

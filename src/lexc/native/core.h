@@ -212,6 +212,16 @@ unsigned char *buf_reserve(Buf *b, Py_ssize_t len);
 int buf_put(Buf *b, const void *src, Py_ssize_t len);
 void buf_free(Buf *b);
 PyObject *buf_bytes(Buf *b);
+/* Spare buffers: a call's big scratch (its plays, their notations, keys and orders, a JSON
+ * line) taken from a slot kept between calls and given back after, so that a batch of
+ * positions grows the heap once rather than once a position (each growth and trim is page
+ * faults). Taking empties the slot (a call inside a call gets a fresh buffer); giving back
+ * keeps at most SPARE_MOST bytes a slot, else frees. The GIL serializes the callers. */
+enum { SPARE_PLAYS, SPARE_NOTES, SPARE_KEYS, SPARE_OFFSETS, SPARE_ORDER, SPARE_SLOTS, SPARE_JSON, SPARES };
+Buf buf_spare(int slot);
+void buf_keep(int slot, Buf *b);
+/* `bytes` of a buffer's contents (the buffer kept) */
+PyObject *buf_copy(const Buf *b);
 
 PyObject *mask_to_long(Mask m);
 int long_to_mask(PyObject *value, Mask *out);

@@ -251,7 +251,7 @@ static PyObject *movegen(PyObject *module, PyObject *args) {
     Py_ssize_t total = g->n + g->n_extra;
     PyObject *result = NULL;
     Lane *L = NULL;
-    Buf out = {0};
+    Buf out = buf_spare(SPARE_PLAYS);
     if (n < 1 || n > MAX_BOARD || board.len != (Py_ssize_t)n * n || lm.len != board.len || wm.len != board.len ||
         values.len != 256 * 4 || rack.len > 128 || dawg_root < 0 || dawg_root >= total || root < 0 || root >= total ||
         gaddag_root < -1 || gaddag_root >= total ||
@@ -340,11 +340,11 @@ static PyObject *movegen(PyObject *module, PyObject *args) {
     {
         Py_ssize_t found = L->found;
         unsigned long long edges = L->edges;
-        PyObject *blob = buf_bytes(&out);
+        PyObject *blob = buf_copy(&out);
         if (blob) result = Py_BuildValue("(NnK)", blob, found, edges);
     }
 done:
-    buf_free(&out);
+    buf_keep(SPARE_PLAYS, &out);
     free(L);
     PyBuffer_Release(&board); PyBuffer_Release(&rack); PyBuffer_Release(&values);
     PyBuffer_Release(&lm); PyBuffer_Release(&wm);
@@ -462,16 +462,19 @@ static void sort_range(const Ranked **order, Py_ssize_t lo, Py_ssize_t hi) {
  * score, one 6-byte start) by the whole notation. Otherwise (a crafted ruleset's scores) one
  * comparison sort. */
 typedef struct { uint64_t key; const Ranked *play; } Slot;
-static const Ranked **sort_ranked(const Ranked *keys, Py_ssize_t count) {
-    const Ranked **order = malloc(sizeof(Ranked *) * (size_t)(count ? count : 1));
+static const Ranked **sort_ranked(const Ranked *keys, Py_ssize_t count, Buf *order_buf) {
+    const Ranked **order = (const Ranked **)buf_reserve(order_buf, (Py_ssize_t)sizeof(Ranked *) * (count ? count : 1));
     if (!order || !count) return order;
     int64_t lo = keys[0].score, hi = keys[0].score;
     for (Py_ssize_t k = 1; k < count; k++) {
         if (keys[k].score < lo) lo = keys[k].score;
         if (keys[k].score > hi) hi = keys[k].score;
     }
-    Slot *a = (uint64_t)hi - (uint64_t)lo < 65536 ? malloc(sizeof(Slot) * 2 * (size_t)count) : NULL;
+    Buf slots = buf_spare(SPARE_SLOTS);
+    Slot *a = (uint64_t)hi - (uint64_t)lo < 65536 ? (Slot *)buf_reserve(&slots, (Py_ssize_t)sizeof(Slot) * 2 * count) : NULL;
     if (!a) {
+        PyErr_Clear(); /* (no room for the radix pass: the comparison sort needs none) */
+        buf_keep(SPARE_SLOTS, &slots);
         for (Py_ssize_t k = 0; k < count; k++) order[k] = keys + k;
         sort_range(order, 0, count);
         return order;
@@ -486,7 +489,7 @@ static const Ranked **sort_ranked(const Ranked *keys, Py_ssize_t count) {
         all_or |= key;
     }
     Py_ssize_t (*at)[256] = calloc(8, sizeof *at); /* every byte's counts, in one pass */
-    if (!at) { free(a); free(order); return NULL; }
+    if (!at) { buf_keep(SPARE_SLOTS, &slots); return NULL; }
     for (Py_ssize_t k = 0; k < count; k++)
         for (int byte = 0; byte < 8; byte++) at[byte][a[k].key >> (8 * byte) & 0xFF]++;
     for (int byte = 0; byte < 8; byte++) {
@@ -505,50 +508,56 @@ static const Ranked **sort_ranked(const Ranked *keys, Py_ssize_t count) {
         if (to - from > 1) sort_range(order, from, to);
         from = to;
     }
-    free(a < b ? a : b);
+    buf_keep(SPARE_SLOTS, &slots);
     return order;
 }
 
-/* The plays ranked best first: a Ranked key per record (`*keys_out`, their notations in the
- * arena `*arena_out`) and their order; NULL with an exception set. The caller frees all three. */
+/* The plays ranked best first: a Ranked key per record (in `ranks->keys`, their notations in
+ * `ranks->notes`) and their order (in `ranks->order`, returned); NULL with an exception set.
+ * The caller gives the buffers back (ranks_keep). */
+typedef struct { Buf keys, notes, order; } Ranks;
+static Ranks ranks_spare(void) { return (Ranks){buf_spare(SPARE_KEYS), buf_spare(SPARE_NOTES), buf_spare(SPARE_ORDER)}; }
+static void ranks_keep(Ranks *r) {
+    buf_keep(SPARE_KEYS, &r->keys); buf_keep(SPARE_NOTES, &r->notes); buf_keep(SPARE_ORDER, &r->order);
+}
+
 static const Ranked **rank_plays(const uint8_t *records, Py_ssize_t count, const uint8_t *b, int n,
-                                 const char **text, const Py_ssize_t *tlen, Ranked **keys_out, char **arena_out) {
-    Ranked *keys = malloc(sizeof(Ranked) * (size_t)(count ? count : 1));
-    Py_ssize_t *offsets = malloc(sizeof(Py_ssize_t) * (size_t)(count ? count : 1));
+                                 const char **text, const Py_ssize_t *tlen, Ranks *ranks) {
+    Buf offsets_buf = buf_spare(SPARE_OFFSETS);
+    Ranked *keys = (Ranked *)buf_reserve(&ranks->keys, (Py_ssize_t)sizeof(Ranked) * (count ? count : 1));
+    Py_ssize_t *offsets = (Py_ssize_t *)buf_reserve(&offsets_buf, (Py_ssize_t)sizeof(Py_ssize_t) * (count ? count : 1));
     const Ranked **order = NULL;
-    Buf arena = {0};
+    Buf *arena = &ranks->notes;
     Py_ssize_t most = note_bound(n, tlen);
-    if (!keys || !offsets || (count && !buf_reserve(&arena, count < 4096 ? count * 16 : 4096 * 16))) {
+    if (!keys || !offsets || (count && !buf_reserve(arena, count < 4096 ? count * 16 : 4096 * 16))) {
         if (!PyErr_Occurred()) PyErr_NoMemory();
         goto fail;
     }
     for (Py_ssize_t k = 0; k < count; k++) {
         const uint8_t *rec = records + k * RECORD;
-        char *s = arena.cap - arena.len >= most ? (char *)arena.data + arena.len : (char *)buf_reserve(&arena, most);
+        char *s = arena->cap - arena->len >= most ? (char *)arena->data + arena->len : (char *)buf_reserve(arena, most);
         if (!s) goto fail;
         int len = write_notation(rec, b, n, text, tlen, s);
         if (len < 0) { PyErr_SetString(PyExc_ValueError, "a play record off the board"); goto fail; }
-        offsets[k] = arena.len;
-        arena.len += len;
+        offsets[k] = arena->len;
+        arena->len += len;
         memcpy(&keys[k].score, rec, 8);
         keys[k].len = len;
         keys[k].rec = rec;
     }
     for (Py_ssize_t k = 0; k < count; k++) { /* (the arena has moved while it grew) */
-        const unsigned char *note = arena.data + offsets[k];
+        const unsigned char *note = arena->data + offsets[k];
         uint64_t prefix = 0;
         for (int j = 0; j < 8; j++) prefix = prefix << 8 | (j < keys[k].len ? note[j] : 0);
         keys[k].note = (const char *)note;
         keys[k].prefix = prefix;
     }
-    order = sort_ranked(keys, count);
-    if (!order) { PyErr_NoMemory(); goto fail; }
-    free(offsets);
-    *keys_out = keys;
-    *arena_out = (char *)arena.data;
+    order = sort_ranked(keys, count, &ranks->order);
+    if (!order) { if (!PyErr_Occurred()) PyErr_NoMemory(); goto fail; }
+    buf_keep(SPARE_OFFSETS, &offsets_buf);
     return order;
 fail:
-    free(keys); free(offsets); buf_free(&arena);
+    buf_keep(SPARE_OFFSETS, &offsets_buf);
     return NULL;
 }
 
@@ -596,16 +605,15 @@ static PyObject *ranked(PyObject *module, PyObject *args) {
     PyObject *texts, *items[256] = {0}, *notes = NULL, *scores = NULL, *result = NULL;
     const char *text[256];
     Py_ssize_t tlen[256];
-    char *arena = NULL;
-    Ranked *keys = NULL;
+    Ranks ranks = ranks_spare();
     const Ranked **order = NULL;
-    if (!PyArg_ParseTuple(args, "y*ny*iOn", &records, &count, &board, &n, &texts, &limit)) return NULL;
+    if (!PyArg_ParseTuple(args, "y*ny*iOn", &records, &count, &board, &n, &texts, &limit)) { ranks_keep(&ranks); return NULL; }
     if (count < 0 || count > records.len / RECORD || n < 1 || n > MAX_BOARD || board.len != (Py_ssize_t)n * n ||
         limit < 0 || read_texts(texts, items, text, tlen, 32) < 0) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "ranked: bad arguments");
         goto done;
     }
-    order = rank_plays(records.buf, count, board.buf, n, text, tlen, &keys, &arena);
+    order = rank_plays(records.buf, count, board.buf, n, text, tlen, &ranks);
     if (!order) goto done;
     if (limit > count) limit = count;
     notes = PyList_New(limit);
@@ -620,7 +628,7 @@ static PyObject *ranked(PyObject *module, PyObject *args) {
     if (notes && scores) result = PyTuple_Pack(2, notes, scores);
 done:
     Py_XDECREF(notes); Py_XDECREF(scores);
-    free(order); free(keys); free(arena);
+    ranks_keep(&ranks);
     release_texts(items);
     PyBuffer_Release(&records);
     PyBuffer_Release(&board);
@@ -639,17 +647,19 @@ static PyObject *batch_json(PyObject *module, PyObject *args) {
     PyObject *texts, *jtexts, *items[256] = {0}, *jitems[256] = {0}, *result = NULL;
     const char *text[256], *jtext[256];
     Py_ssize_t tlen[256], jlen[256];
-    char *arena = NULL;
-    Ranked *keys = NULL;
+    Ranks ranks = ranks_spare();
     const Ranked **order = NULL;
-    Buf out = {0};
-    if (!PyArg_ParseTuple(args, "y*ny*iOOn", &records, &count, &board, &n, &texts, &jtexts, &limit)) return NULL;
+    Buf out = buf_spare(SPARE_JSON);
+    if (!PyArg_ParseTuple(args, "y*ny*iOOn", &records, &count, &board, &n, &texts, &jtexts, &limit)) {
+        ranks_keep(&ranks); buf_keep(SPARE_JSON, &out);
+        return NULL;
+    }
     if (count < 0 || count > records.len / RECORD || n < 1 || n > MAX_BOARD || board.len != (Py_ssize_t)n * n ||
         limit < 0 || read_texts(texts, items, text, tlen, 32) < 0 || read_texts(jtexts, jitems, jtext, jlen, JSON_TILE) < 0) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "batch_json: bad arguments");
         goto done;
     }
-    order = rank_plays(records.buf, count, board.buf, n, text, tlen, &keys, &arena);
+    order = rank_plays(records.buf, count, board.buf, n, text, tlen, &ranks);
     if (!order) goto done;
     if (limit > count) limit = count;
     int plain = 1; /* the escaped texts are the texts (ASCII labels): the ranked notations serve */
@@ -682,10 +692,10 @@ static PyObject *batch_json(PyObject *module, PyObject *args) {
         out.len += len;
     }
     if (buf_put(&out, "]}", 2) < 0) goto done;
-    result = buf_bytes(&out);
+    result = buf_copy(&out);
 done:
-    buf_free(&out);
-    free(order); free(keys); free(arena);
+    buf_keep(SPARE_JSON, &out);
+    ranks_keep(&ranks);
     release_texts(items); release_texts(jitems);
     PyBuffer_Release(&records);
     PyBuffer_Release(&board);
