@@ -343,16 +343,14 @@ int graph_masks(Graph *g) {
 }
 
 /* the member walk's table of its first levels (`first`, core.h), each list read once: every
- * entry -1, then the edges of the lists met after one and two letters written in. 0, or -1
- * (no memory). */
-static int fill_list(const Graph *g, int32_t *row, Py_ssize_t from) {
-    /* row[c] = the edge of letter c in the list from edge `from` (0: none); returns nothing useful */
-    for (Py_ssize_t i = from; i; i++) {
+ * entry -1, then the lists met after one and two letters read in, each edge as its child list
+ * and its terminal bit (child << 1 | terminal). 0, or -1 (no memory). */
+static void fill_list(const Graph *g, int32_t *row, Py_ssize_t from) {
+    for (Py_ssize_t i = from; i; i++) { /* (letters in the alphabet, checked: a row has B entries) */
         uint64_t e = edge_at(g, i);
-        row[LETTER(g, e)] = (int32_t)i; /* (letters in the alphabet: checked; row has B entries) */
+        row[LETTER(g, e)] = (int32_t)(CHILD(g, e) << 1 | TERM(g, e));
         if (LASTE(g, e)) break;
     }
-    return 0;
 }
 
 static int make_first(Graph *g, Py_ssize_t member) {
@@ -367,12 +365,12 @@ static int make_first(Graph *g, Py_ssize_t member) {
     for (int a = 1; a < B; a++) {
         if (one[a] < 0) continue;
         int32_t *row2 = t + (size_t)B * (size_t)a;
-        fill_list(g, row2, CHILD(g, edge_at(g, one[a])));
+        fill_list(g, row2, one[a] >> 1);
         row2[0] = -1;
         for (int b = 1; b < B; b++) {
             if (row2[b] < 0) continue;
             int32_t *row3 = t + two + (size_t)(B * a + b) * (size_t)B;
-            fill_list(g, row3, CHILD(g, edge_at(g, row2[b])));
+            fill_list(g, row3, row2[b] >> 1);
             row3[0] = -1;
         }
     }
@@ -507,7 +505,7 @@ static PyObject *Graph_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     }
     g->member_root = member;
     g->member_reverse = reverse;
-    if (g->n_letters <= 31 && member >= 0 && g->n + g->n_extra < INT32_MAX && make_first(g, member) < 0) goto fail;
+    if (g->n_letters <= 31 && member >= 0 && g->n + g->n_extra < (1 << 30) && make_first(g, member) < 0) goto fail;
     if (extra.obj) PyBuffer_Release(&extra);
     if (enc.obj) PyBuffer_Release(&enc);
     return (PyObject *)g;
@@ -909,7 +907,7 @@ static PyObject *Graph_contains(PyObject *self, PyObject *args) {
  * plain Latin-1 letters of a one-character alphabet (the caller then encodes it) */
 /* a str as letter codes through the Latin-1 table: 1, 0 when it cannot be (a character
  * beyond Latin-1 or outside the alphabet, or more than MAX_TILES letters), -1 on error */
-static int encode_str(const Graph *g, PyObject *word, uint8_t *codes, Py_ssize_t *len) {
+static inline int encode_str(const Graph *g, PyObject *word, uint8_t *codes, Py_ssize_t *len) {
     Py_ssize_t size;
     const char *text = PyUnicode_AsUTF8AndSize(word, &size);
     if (!text) { /* a lone surrogate has no UTF-8: no letter of any alphabet either */
@@ -1034,61 +1032,79 @@ typedef struct {
     PyObject *graph; /* the bound graph (any object: only a Graph is walked here), or NULL */
 } Member;
 
-/* where the member walk of an encoded word starts: its first three levels (or two, for a word
- * of two letters) from `first` where there is one (*k = 3 or 2), else the member root (*k = 0);
- * -1 for the empty word */
-static inline Py_ssize_t member_start(const Graph *g, const uint8_t *codes, Py_ssize_t len, Py_ssize_t *k) {
+/* The member walk's state: the child list of the last edge it matched (`from`, 0: none) and
+ * whether that edge ends a word (`term`). Its start after the word's first letters: 3 of them
+ * (2 for a word of two) from `first` where there is one, else none, from the member root; *k
+ * the letters read. 0 when no word starts so. */
+static inline int member_start(const Graph *g, const uint8_t *codes, Py_ssize_t len, Py_ssize_t *k,
+                               Py_ssize_t *from, int *term) {
     int back = g->member_reverse, B = g->first_base;
     *k = 0;
-    if (len < 2 || !g->first) return len ? g->member_root : -1;
+    *term = 0;
+    if (!len) return 0;
+    if (len < 2 || !g->first) { *from = CHILD(g, edge_at(g, g->member_root)); return 1; }
     int a = codes[back ? len - 1 : 0], b = codes[back ? len - 2 : 1];
-    if (a >= B || b >= B) return -1; /* (no letter of the alphabet) */
-    if (len == 2) { *k = 2; return g->first[B * a + b]; }
-    int c = codes[back ? len - 3 : 2];
-    *k = 3;
-    return c < B ? g->first[(size_t)B * (size_t)B + (size_t)(B * a + b) * (size_t)B + (size_t)c] : -1;
+    if (a >= B || b >= B) return 0; /* (no letter of the alphabet) */
+    int32_t x;
+    if (len == 2) {
+        *k = 2;
+        x = g->first[B * a + b];
+    } else {
+        int c = codes[back ? len - 3 : 2];
+        if (c >= B) return 0;
+        *k = 3;
+        x = g->first[(size_t)B * (size_t)B + (size_t)(B * a + b) * (size_t)B + (size_t)c];
+    }
+    if (x < 0) return 0;
+    *from = x >> 1;
+    *term = x & 1;
+    return 1;
 }
 
-/* one level of the member walk, in two steps: the child list of edge i (0: none), its first
- * cache line fetched; then the edge of `letter` in that list, by a scan (a member walk reads no
- * masks: one memory read a level, the list's line, where a mask is a second line to wait on) */
-static inline Py_ssize_t member_child(const Graph *g, Py_ssize_t i) {
-    Py_ssize_t from = CHILD(g, edge_at(g, i));
-    if (from && from < g->n) LEXC_PREFETCH(edge_address(g, from));
-    return from;
-}
-
-static inline Py_ssize_t member_find(const Graph *g, Py_ssize_t from, int letter) {
-    if (!from) return -1;
-    for (;;) {
-        uint64_t e = edge_at(g, from);
+/* one level of the member walk: the edge of `letter` in the list from edge `from` (a scan: a
+ * member walk reads no masks, so a level is one memory read, the list's line), the state moved
+ * past it; 0 when the list has none */
+static inline int member_find(const Graph *g, Py_ssize_t *from, int letter, int *term) {
+    Py_ssize_t i = *from;
+    if (!i) return 0;
+    for (;; i++) {
+        uint64_t e = edge_at(g, i);
         int lt = LETTER(g, e);
-        if (lt >= letter) return lt == letter ? from : -1;
-        if (LASTE(g, e)) return -1;
-        from++;
+        if (lt >= letter) {
+            if (lt != letter) return 0;
+            *from = CHILD(g, e);
+            *term = TERM(g, e);
+            return 1;
+        }
+        if (LASTE(g, e)) return 0;
     }
 }
 
 /* the member walk of an encoded word: 1 found, 0 not */
 static int member_walk(const Graph *g, const uint8_t *codes, Py_ssize_t len) {
-    Py_ssize_t k, i = member_start(g, codes, len, &k);
-    int back = g->member_reverse;
+    Py_ssize_t k, from;
+    int term, back = g->member_reverse;
+    if (!member_start(g, codes, len, &k, &from, &term)) return 0;
     if (!g->wide && g->member_root < g->n) { /* the u32 layout, read as stored, and nothing else of the
         * graph's (a walk from a stored edge stays among them: every stored child is, proved) */
         const uint32_t *E = (const uint32_t *)g->base;
-        for (; k < len && i >= 0; k++) {
-            uint32_t from = E[i] & 0x3FFFFFu, want = codes[back ? len - 1 - k : k];
+        for (; k < len; k++) {
+            uint32_t want = codes[back ? len - 1 - k : k], e;
             if (!from) return 0;
-            for (i = -1;; from++) { /* (every list closes inside the array: proved) */
-                uint32_t e = E[from], lt = e >> 24;
-                if (lt >= want) { if (lt == want) i = (Py_ssize_t)from; break; }
-                if (e >> 22 & 1u) break;
+            for (;; from++) { /* (every list closes inside the array: proved) */
+                e = E[from];
+                uint32_t lt = e >> 24;
+                if (lt >= want) { if (lt != want) return 0; break; }
+                if (e >> 22 & 1u) return 0;
             }
+            term = (int)(e >> 23 & 1u);
+            from = (Py_ssize_t)(e & 0x3FFFFFu);
         }
-        return i >= 0 && (E[i] >> 23 & 1u);
+        return term;
     }
-    for (; k < len && i >= 0; k++) i = member_find(g, member_child(g, i), codes[back ? len - 1 - k : k]);
-    return i >= 0 && TERM(g, edge_at(g, i));
+    for (; k < len; k++)
+        if (!member_find(g, &from, codes[back ? len - 1 - k : k], &term)) return 0;
+    return term;
 }
 
 /* contains_many(words, fallback) -> [bool]: `word in lexicon` for each of a list of words, the
@@ -1096,7 +1112,7 @@ static int member_walk(const Graph *g, const uint8_t *codes, Py_ssize_t len) {
  * overlap (one walk waits on each read in turn); a word the walk does not answer (not a str
  * of the alphabet's one-character letters) is `bool(fallback(word))` */
 #define MANY 8
-typedef struct { uint8_t codes[MAX_TILES + 1]; Py_ssize_t len, k, i, at; } ManyWalk;
+typedef struct { uint8_t codes[MAX_TILES + 1]; Py_ssize_t len, k, from, at; int term, alive; } ManyWalk;
 
 static PyObject *Graph_contains_many(PyObject *self, PyObject *args) {
     const Graph *g = (const Graph *)self;
@@ -1126,27 +1142,26 @@ static PyObject *Graph_contains_many(PyObject *self, PyObject *args) {
                 continue;
             }
             w->at = at;
-            w->i = member_start(g, w->codes, w->len, &w->k);
+            w->alive = member_start(g, w->codes, w->len, &w->k, &w->from, &w->term);
             n++;
         }
         for (int busy = 1; busy;) { /* a level of every walk not done: their lists fetched, then read */
             busy = 0;
-            Py_ssize_t from[MANY];
             for (int j = 0; j < n; j++) {
                 const ManyWalk *w = &walk[j];
-                from[j] = w->k < w->len && w->i >= 0 ? member_child(g, w->i) : -1;
+                if (w->alive && w->k < w->len && w->from && w->from < g->n) LEXC_PREFETCH(edge_address(g, w->from));
             }
             for (int j = 0; j < n; j++) {
                 ManyWalk *w = &walk[j];
-                if (from[j] < 0) continue;
-                w->i = member_find(g, from[j], w->codes[back ? w->len - 1 - w->k : w->k]);
+                if (!w->alive || w->k >= w->len) continue;
+                w->alive = member_find(g, &w->from, w->codes[back ? w->len - 1 - w->k : w->k], &w->term);
                 w->k++;
                 busy = 1;
             }
         }
         for (int j = 0; j < n; j++) {
             const ManyWalk *w = &walk[j];
-            PyList_SetItem(out, w->at, PyBool_FromLong(w->i >= 0 && TERM(g, edge_at(g, w->i))));
+            PyList_SetItem(out, w->at, PyBool_FromLong(w->alive && w->term));
         }
     }
     return out;

@@ -133,11 +133,12 @@ typedef struct {
                             * edge of c in the list from edge i is at i + popcount(kids[i] &
                             * (2^c - 1)), found without scanning the list */
     uint32_t *owned_kids;  /* that array when this graph made it (else the shared graph's) */
-    int32_t *first;        /* for at most 31 letters: the member walk's edge after its first two letters a, b
-                            * (a word's first, or its last walked backwards) at [B a + b], and
-                            * after three, a, b, c, at [B^2 + (B a + b) B + c], B = letters + 1;
-                            * -1 for none: the walk's first levels in one read (NULL: no member
-                            * walk, or a graph of 2^31 edges or more) */
+    int32_t *first;        /* for at most 31 letters: the member walk after its first two letters
+                            * a, b (a word's first, or its last walked backwards) at [B a + b], and
+                            * after three, a, b, c, at [B^2 + (B a + b) B + c], B = letters + 1:
+                            * the edge reached, as its child list and terminal bit (child << 1 |
+                            * terminal), -1 for none: the walk's first levels in one read (NULL:
+                            * no member walk, or a graph of 2^30 edges or more) */
     int first_base;        /* B */
     int member_reverse;    /* walk the word backwards (a GADDAG's i = n path) */
 } Graph;
