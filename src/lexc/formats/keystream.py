@@ -1,9 +1,12 @@
 """The key stream: a prefix-closed, sorted key set as pre-order (depth, letter) byte pairs.
 
 Both prefix-set formats store their key set this way (spec: ``formats/prefixset.md``) and
-build their in-memory index from it on load: the stream is small, simple to validate in one
-pass, and never handed to a C library unchecked (libmarisa and pyahocorasick do not
-validate their own serializations; a crafted marisa image crashed the process).
+query it where it lies: it is a front-coded sorted list, simple to prove in one pass, and
+never handed to a library unchecked (libmarisa and pyahocorasick do not validate their own
+serializations; a crafted marisa image crashed the process). Here: the writer
+(``encode_stream``), the reference proof and decoder (``decode_stream``, whose rules and
+order the compiled core's ``KeySet`` repeats), the message of a fault found by either
+(``fault``), and the reference store (``PureKeySet``: Norvig's Python sets).
 """
 
 from __future__ import annotations

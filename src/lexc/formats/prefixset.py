@@ -228,10 +228,10 @@ class PrefixClosed(native.KeyMember, LexiconBase):
     # -- sizes, invariants, dump ----------------------------------------------------------
     def stats(self) -> dict[str, int]:
         """The trie the keys spell: a node per key plus the root, an edge per key (nothing
-        is stored per edge); payload bytes; the key count; the bytes of the store's index
-        beside the stream (the sampled keys; 0 on the pure path, whose sets are Python's)."""
+        is stored per edge); payload bytes; the key count (the same on either backend: the
+        store's index beside the stream is ``store.counts()``'s)."""
         return {"nodes": self.key_count + 1, "edges": self.key_count, "bytes": len(self.stream),
-                "keys": self.key_count, "index_bytes": self.store.counts()[2]}
+                "keys": self.key_count}
 
     def check(self) -> list[str]:
         """Invariants: keys strictly increasing with letters in range, every key's proper
