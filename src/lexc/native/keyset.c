@@ -395,7 +395,7 @@ static PyObject *KeySet_children(PyObject *self, PyObject *args) {
             q = seek(ks, w, n + 2, &equal);
             equal = 1;
         }
-        p = q;
+        p = q > p ? q : p + 1; /* (a proved stream always moves on; any stream must end) */
     }
     PyObject *a = mask_to_long(keys), *b = a ? mask_to_long(words) : NULL, *out = NULL;
     if (b) out = Py_BuildValue("(OO)", a, b);
