@@ -198,7 +198,7 @@ def test_the_core_reads_a_mapped_file_in_place(tmp_path, enable_list):
     assert isinstance(lex.stream, memoryview)  # the file's view, not a copy
     keys, words, index = lex.store.counts()
     assert (keys, words) == (387_880, len(enable_list.words))
-    assert 0 < index < len(lex.stream) // 3  # every 32nd key whole: a fraction of the stream
+    assert 0 < index < len(lex.stream) // 2  # every 32nd key whole: with the stream, under twice the file
 
 
 # -- the aho variant: wildcard search, stream validation ----------------------------------
