@@ -25,7 +25,8 @@ setup(
         Extension(
             "lexc.native._core",
             sources=[f"{NATIVE}/{name}.c"
-                     for name in ("_core", "movegen", "anatrie", "minimize", "probability", "equity", "leaves")],
+                     for name in ("_core", "movegen", "anatrie", "minimize", "probability", "equity", "leaves",
+                                  "keyset")],
             depends=[f"{NATIVE}/core.h", f"{NATIVE}/search.inc"],
             define_macros=[("Py_LIMITED_API", "0x030B0000")],
             py_limited_api=True,

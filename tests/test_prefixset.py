@@ -1,23 +1,23 @@
 """The two prefix-set formats (Norvig's words + prefixes): cross-checked against the DAWG and
-brute force, round trips, the aho stream's validation, and the worked example of the spec."""
+brute force, round trips, the key stream's validation on both stores (the compiled core's
+KeySet and the reference's Python sets), and the worked example of the spec."""
 
 from __future__ import annotations
 
 import random
 import re
 
-import marisa_trie
 import pytest
 from ahocorasick import MATCH_AT_LEAST_PREFIX, MATCH_EXACT_LENGTH
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import reference as ref
-from lexc import formats
+from lexc import formats, native
 from lexc.formats import build, container, dumps, loads
 from lexc.formats.base import Capability
 from lexc.formats.errors import FormatError
-from lexc.formats.keystream import encode_stream
+from lexc.formats.keystream import PureKeySet, encode_stream
 from lexc.formats.prefixset import PrefixSet, prefix_closure
 from lexc.formats.prefixset_aho import WILDCARD, AhoPrefixSet, wildcard_head
 from lexc.pattern import parse_pattern
@@ -99,8 +99,7 @@ def test_enable_anagrams_with_blanks(lexicon, dawg):
 def test_enable_file_size(lexicon):
     data = dumps(lexicon)
     assert len(data) <= 1_000_000
-    if lexicon.name == "prefixset-aho":
-        assert len(lexicon.payload()) == 2 * 387_880
+    assert len(lexicon.payload()) == 2 * 387_880
 
 
 # -- small lists against brute force ------------------------------------------------------
@@ -147,11 +146,59 @@ def test_prefix_closure_is_the_set_of_non_empty_prefixes(words):
     assert prefix_closure(sorted(words)) == expected
 
 
-def test_marisa_iterates_in_code_order_and_builds_deterministically(enable_list):
-    keys = prefix_closure(enable_list.words[:20_000])
-    trie = marisa_trie.BinaryTrie(keys, order=marisa_trie.LABEL_ORDER)
-    assert list(trie.iterkeys()) == keys
-    assert trie.tobytes() == marisa_trie.BinaryTrie(keys, order=marisa_trie.LABEL_ORDER).tobytes()
+BACKENDS = [pytest.param(native.PURE, id="pure"),
+            pytest.param(native.COMPILED, id="core", marks=pytest.mark.skipif(not native.available(),
+                                                                             reason="no compiled core"))]
+
+
+def stores(keys, words, letters=4):
+    """The reference store and (when built) the compiled core's, of one key stream."""
+    stream = encode_stream(keys, words)
+    out = [PureKeySet(stream, letters)]
+    if native.available():
+        out.append(native.COMPILED.keyset(stream, letters, None, lambda: None))
+    return out
+
+
+PROBES = st.lists(st.binary(max_size=8), max_size=30)
+
+
+@pytest.mark.parametrize("spread", [1, 40])  # 4 letters (buckets by two letters), 121 (by the first)
+@settings(max_examples=100, deadline=None)
+@given(words=st.sets(st.binary(min_size=1, max_size=7), max_size=120), probes=PROBES,
+       letters=st.integers(0, 2**128 - 1))
+def test_the_core_store_answers_as_the_reference(spread, words, probes, letters):
+    """KeySet (buckets, a binary search over every 32nd key, then a short scan) against Norvig's
+    sets, on lists long enough to hold many samples: flags, subtrees, listings from any
+    position, children of a mask; probes of any bytes (past the alphabet, past 127)."""
+    words = {bytes(1 + x % 4 * spread for x in w) for w in words}
+    keys = prefix_closure(sorted(words))
+    found = stores(keys, words, 1 + 3 * spread)
+    probes = (probes + keys + [k + b"\x01" for k in keys[:20]] + [k[:-1] + b"\xff" for k in keys[:20]]
+              + [b"\x05" * 3, b"\x04" * 70, b"\x7f", b"\x80", b"\x01\x80", b"\x01\x20"])
+    for store in found:
+        assert store.counts()[:2] == (len(keys), len(words))
+    for store in found[1:]:
+        reference = found[0]
+        for p in probes:
+            assert store.flag(p) == reference.flag(p), p
+            assert store.subtree(p) == reference.subtree(p), p
+            assert store.children(p, letters) == reference.children(p, letters), p
+        for start in range(-1, len(keys) + 2, 7):
+            assert store.keys(start, start + 40) == reference.keys(start, start + 40)
+        assert store.keys(0, len(keys)) == (keys, bytes(w in words for w in keys))
+
+
+def test_the_core_reads_a_mapped_file_in_place(tmp_path, enable_list):
+    if not native.available():
+        pytest.skip("no compiled core")
+    path = tmp_path / "e.prefixset"
+    formats.save(enable_built(enable_list, "prefixset"), path)
+    lex = formats.load(path, backend=native.COMPILED)
+    assert isinstance(lex.stream, memoryview)  # the file's view, not a copy
+    keys, words, index = lex.store.counts()
+    assert (keys, words) == (387_880, len(enable_list.words))
+    assert 0 < index < len(lex.stream) // 2  # every 32nd key whole: with the stream, under twice the file
 
 
 # -- the aho variant: wildcard search, stream validation ----------------------------------
@@ -172,11 +219,11 @@ def aho_file(english):
     return header, bytes(payload)
 
 
-def load_stream(header, stream, fmt="prefixset-aho"):
+def load_stream(header, stream, fmt="prefixset-aho", backend=None):
     """Load a crafted stream with correct checksums (and meta.keys fitted to its length)."""
     meta = {**header["meta"], "keys": len(stream) // 2}
     header = {**header, "format": fmt, "format_version": formats.get_format(fmt).version, "meta": meta}
-    return loads(container.pack(header, stream), f"crafted.{fmt}")
+    return loads(container.pack(header, stream), f"crafted.{fmt}", backend=backend)
 
 
 # CAT CATS COT: keys C, CA, CAT*, CATS*, CO, COT* -> pairs 0003 0101 0294 0393 010f 0294
@@ -189,16 +236,19 @@ def load_stream(header, stream, fmt="prefixset-aho"):
     ("0003 0101 0294 0294", "not after its previous sibling"),  # CAT twice
     ("0003 0101 0214 010f 0294", "pair 3 (offset 6): the previous key (length 3) is neither a word nor a prefix"),
     ("0003 0101 0294 0393 01", "odd length"),
+    ("".join(f"{d:02x}01" for d in range(64)) + "4081", "pair 64 (offset 128): a key longer than 64 letters"),
+    ("0003 0101 0214", "the last key is not a word"),
 ])
 @pytest.mark.parametrize("fmt", VARIANTS)
-def test_corrupt_stream_raises_format_error(english, stream, message, fmt):
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_corrupt_stream_raises_format_error(english, stream, message, fmt, backend):
     header, _ = aho_file(english)
     bad = bytes.fromhex(stream)
     with pytest.raises(FormatError, match=re.escape(message)) as info:
         if len(bad) % 2:
-            formats.get_format(fmt)(bad, english.alphabet, 3)
+            formats.get_format(fmt)(bad, english.alphabet, 3, backend=backend)
         else:
-            load_stream(header, bad, fmt)
+            load_stream(header, bad, fmt, backend)
     assert "\n" not in str(info.value) and "key stream" in str(info.value)
 
 
@@ -226,7 +276,7 @@ def test_key_longer_than_the_stream_allows():
         encode_stream([key[:i] for i in range(1, 301)], {key})
 
 
-# -- the marisa variant: the same file, check() over a hand-made store ------------------------
+# -- the same file for both, check() over a hand-made store ----------------------------------
 
 def test_both_stores_write_the_same_payload(english):
     words = ["CAT", "CATS", "COT"]
@@ -234,15 +284,11 @@ def test_both_stores_write_the_same_payload(english):
 
 
 def hand_store(english, keys, words, word_count):
-    """A PrefixSet whose marisa store holds ``keys`` (flagging ``words``) as given: a state no
-    file can produce (the stream is validated), for check()'s own checks."""
+    """A PrefixSet whose store holds ``keys`` (flagging ``words``) as given: a state no file
+    can produce (the stream is validated), for check()'s own checks."""
     lex = small(["CAT"], "prefixset", english)
-    trie = marisa_trie.BinaryTrie(keys, order=marisa_trie.LABEL_ORDER)
-    bitmap = bytearray((len(trie) + 7) // 8)
-    for w in words:
-        bitmap[trie.key_id(w) >> 3] |= 1 << (trie.key_id(w) & 7)
-    lex.trie, lex.bitmap, lex._get, lex._has = trie, bytes(bitmap), trie.get, trie.__contains__
-    lex.key_count, lex.word_count = len(trie), word_count
+    lex._bind(PureKeySet.from_keys(keys, bytes(k in words for k in keys)))
+    lex.key_count, lex.word_count = len(keys), word_count
     return lex
 
 
@@ -273,17 +319,27 @@ def test_norvig_example(english, fmt):
     assert lex.is_prefix("HELP") and "HELP" in lex and "HELPE" not in lex and lex.is_prefix("HELPE")
 
 
-def test_norvig_example_bytes(english):
-    marisa = small(NORVIG, "prefixset", english)
-    assert marisa.bitmap.hex() == "b0"  # marisa key ids 4 (HELP), 5 (HELLO), 7 (HELPER)
-    assert [marisa.trie.key_id(english.alphabet.encode(w)) for w in NORVIG] == [5, 4, 7]
-    assert {row["key"]: row["index"] for row in marisa.dump_rows()} == {  # rows: stream order
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_norvig_example_bytes(english, backend):
+    lex = build(from_words(NORVIG, english.alphabet, min_len=1), "prefixset", backend=backend)
+    assert {row["key"]: row["index"] for row in lex.dump_rows()} == {  # rows: stream order
         "H": 0, "HE": 1, "HEL": 2, "HELL": 3, "HELLO": 4, "HELP": 5, "HELPE": 6, "HELPER": 7}
     aho = small(NORVIG, "prefixset-aho", english)
     assert aho.payload().hex(" ", 2) == "0008 0105 020c 030c 048f 0390 0405 0592"
     codes = [english.alphabet.encode(w) for w in NORVIG]
-    assert aho.payload() == marisa.payload() == encode_stream(prefix_closure(codes), set(codes))
-    assert sorted(marisa.trie.keys()) == prefix_closure(codes)
+    assert aho.payload() == lex.payload() == encode_stream(prefix_closure(codes), set(codes))
+    store, code = lex.store, english.alphabet.encode  # the spec's three lookups
+    assert (store.flag(code("HELP")), store.flag(code("HELPE")), store.flag(code("HELPS"))) == (1, 0, -1)
+    assert store.subtree(code("HELP")) == (5, 8) and store.subtree(code("HELPS")) == (8, 8)
+    hel = store.children(code("HEL"), lex._all)
+    assert hel == (1 << code("L")[0] | 1 << code("P")[0], 1 << code("P")[0])
+
+
+def test_the_automaton_is_built_on_the_first_pattern(english):
+    aho = small(NORVIG, "prefixset-aho", english)
+    assert aho._automaton is None and "HELP" in aho and aho.words("HEL") == ["HELLO", "HELP", "HELPER"]
+    assert aho._automaton is None  # membership and listings: the store
+    assert aho.pattern("HEL?") == ["HELP"] and aho._automaton is not None
 
 
 def test_dump_rows_fit_the_cli_columns(english):

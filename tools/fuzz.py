@@ -559,6 +559,53 @@ def m_anatrie_words(rng, base, bases):
     return seal(base["header"], bytes(p))
 
 
+PREFIX_SETS = ("prefixset", "prefixset-aho")  # the formats whose payload is a key stream (formats/prefixset.md)
+
+
+def m_keystream(rng, base, bases):
+    """A prefix set's key stream edited pair by pair and re-sealed with ``meta.keys`` fitted
+    (and, mostly, the header's word count fitted to the flags): a depth moved by one or past
+    64 letters, a word flag flipped, a letter moved to a neighbour or out of the alphabet, a
+    pair dropped, doubled or swapped with the next, a run of pairs moved elsewhere. Most
+    mutants break one of the proof's rules, which the compiled core's ``KeySet`` and the
+    reference must name alike; the rest are valid files both stores must answer alike."""
+    if base["format"] not in PREFIX_SETS:
+        return m_flip_payload(rng, base, bases)
+    pairs = [bytearray(base["payload"][i : i + 2]) for i in range(0, len(base["payload"]), 2)]
+    op = rng.randrange(9)
+    i = rng.randrange(len(pairs))
+    if op == 0:
+        pairs[i][0] = max(0, min(255, pairs[i][0] + rng.choice([-1, 1])))
+    elif op == 1:
+        pairs[i][1] ^= 0x80
+    elif op == 2:
+        letter = (pairs[i][1] & 0x7F) + rng.choice([-1, 1, 26, -26, 100])
+        pairs[i][1] = pairs[i][1] & 0x80 | max(0, min(127, letter))
+    elif op == 3:
+        del pairs[i]
+    elif op == 4:
+        pairs.insert(i, bytearray(pairs[i]))
+    elif op == 5 and i + 1 < len(pairs):
+        pairs[i], pairs[i + 1] = pairs[i + 1], pairs[i]
+    elif op == 6:  # a chain of one letter from the pair's depth down past the longest word
+        depth = pairs[i][0]
+        pairs[i + 1 : i + 1] = [bytearray((d, 1)) for d in range(depth + 1, rng.choice([64, 65, 70]))]
+    elif op == 7:
+        n = rng.randint(1, 40)
+        run, rest = pairs[i : i + n], pairs[:i] + pairs[i + n :]
+        at = rng.randrange(len(rest) + 1)
+        pairs = rest[:at] + run + rest[at:]
+    else:  # the last pair's word flag cleared, or the stream cut after a prefix
+        pairs = pairs[: i + 1]
+        if rng.random() < 0.5:
+            pairs[-1][1] &= 0x7F
+    payload = b"".join(pairs)
+    words = sum(p[1] >> 7 for p in pairs)
+    h = dict(base["header"], meta={**base["header"]["meta"], "keys": len(pairs)},
+             words=words if rng.random() < 0.9 else words + rng.choice([-1, 1]))
+    return seal(h, payload)
+
+
 def m_relabel(rng, base, bases):
     """One edge of a word graph given another letter that keeps its sibling list ascending,
     re-sealed: every count stays right, so the loader cannot tell. In a GADDAG this is issue
@@ -611,6 +658,7 @@ MUTATIONS: dict[str, Callable] = {
     "header-ruleset": m_header_ruleset,
     "graph": m_graph,
     "anatrie-words": m_anatrie_words,
+    "keystream": m_keystream,
     "truncate-raw": m_truncate,
     "truncate-payload": m_truncate_payload,
     "extend-payload": m_extend_payload,
@@ -635,7 +683,7 @@ MUTATIONS: dict[str, Callable] = {
 # the kinds that reach the formats' own checks are drawn more often
 WEIGHTS = {name: (3 if name in {"flip-payload", "bytes-payload", "splice-payload", "header-field", "counts",
                                "swap-header", "format-name", "random-payload", "header-types", "graph",
-                               "relabel"} else 1)
+                               "relabel", "keystream"} else 1)
            for name in MUTATIONS}
 
 

@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # what the lazy names are, for the type checker (imported on 
 
 # name -> (module, class): the registered formats, in the order they are listed. A format's
 # module is imported when its class is first asked for, so a command that opens one file
-# never imports the libraries of the others (marisa-trie, pyahocorasick).
+# never imports the libraries of the others (pyahocorasick).
 _WHERE = {
     "dawg": ("dawg", "Dawg"),
     "dawg-packed": ("dawg_packed", "PackedDawg"),

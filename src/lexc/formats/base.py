@@ -125,7 +125,7 @@ class LexiconBase:
     @property
     def engine(self) -> str:
         """What answers this lexicon's queries and searches: ``"compiled core (C)"`` or
-        ``"pure Python"`` (a prefix set names the C/C++ library it sits on)."""
+        ``"pure Python"`` (``prefixset-aho`` adds the library its patterns go to)."""
         return "pure Python"
 
     # -- what every format provides -------------------------------------------------------

@@ -4,32 +4,34 @@ Norvig ("Refactoring a Crossword Game Program", 2015) keeps the dictionary as a 
 beside ``PREFIXES``, the set of every proper prefix of every word; a move generator asks only
 "is this a word?" and "does some word start so?". Here the two sets are one *key set*: every
 non-empty prefix of every word, the words included (the prefix closure), each key flagged
-word or not. Two stores hold it:
+word or not.
 
-- ``PrefixSet`` (``prefixset``): a marisa-trie ``BinaryTrie`` plus a bitmap of word flags
-  indexed by marisa key id.
-- ``AhoPrefixSet`` (``prefixset-aho``, in ``prefixset_aho.py``): a pyahocorasick
-  ``Automaton``; it answers patterns with its wildcard key search.
+Both formats' files hold the key set as the key stream (``keystream.py``: pre-order (depth,
+letter) byte pairs, a front-coded sorted list), and both query that stream where it lies: on
+the compiled core, ``KeySet`` (``src/lexc/native/keyset.c``) proves it in one pass over the
+mapped file and keeps every 32nd key whole, so a lookup is a binary search over those and a
+scan of fewer than 32 pairs; on the pure path, the reference, ``keystream.PureKeySet`` decodes
+it into Norvig's own Python sets. Neither hands the file to a third-party library (libmarisa
+and pyahocorasick trust their own serializations: a crafted marisa image crashed the process).
 
-Both files hold the same payload, the key stream (``keystream.py``: pre-order (depth,
-letter) byte pairs), validated as it is decoded and turned into the store's index on load.
-Neither library's own serialization is stored: they do not validate what they load, and a
-crafted marisa image crashed the process (a segfault) or made it allocate gigabytes.
+- ``PrefixSet`` (``prefixset``): the key set alone.
+- ``AhoPrefixSet`` (``prefixset-aho``, in ``prefixset_aho.py``): the same store, plus a
+  pyahocorasick ``Automaton`` built from it on the first pattern query, whose wildcard key
+  search answers patterns.
 
 Both emulate the trie primitives Norvig's way: a node is its prefix, and its children are
-found by trying every letter of the alphabet (or only the letters a caller can use:
-``children_among``). A pattern search walks that way, trying only the letters the pattern
-can read next, until the pattern reaches a ``*``; every key below may then match, so those
-keys are read in the store's own sorted order, one matcher step each.
+the letters that extend it to a key (the store finds them child by child, skipping each
+child's subtree). A pattern search walks that way, trying only the letters the pattern can
+read next, until the pattern reaches a ``*``; every key below may then match, so those keys
+are read in sorted order, one matcher step each.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import compress
 from operator import index
 from typing import Any, ClassVar
-
-import marisa_trie
 
 from .. import native
 from ..alphabet import Alphabet
@@ -37,9 +39,10 @@ from ..pattern import Matcher
 from ..plural import plural
 from . import schema
 from .base import Capability, LexiconBase, is_count, require
-from .keystream import decode_stream, encode_stream
+from .keystream import PIECES, PureKeySet, encode_stream, fault
 
 MAX_PROBLEMS = 20  # check() stops listing after this many
+BATCH = 4096  # keys a listing takes from the store at a time
 
 
 def prefix_closure(words: Sequence[bytes]) -> list[bytes]:
@@ -57,37 +60,53 @@ def prefix_closure(words: Sequence[bytes]) -> list[bytes]:
     return keys
 
 
-class PrefixClosed(LexiconBase):
-    """Shared behaviour of the two stores of a prefix-closed key set.
-
-    A subclass provides ``_flag`` (a key's word flag, or None when it is no key), ``_items``
-    (the (key, flag) pairs under a prefix, in increasing code order), the key type (bytes or
-    str, through ``_key`` / ``_codes``) and its bytes. A trie node is the key itself; the
-    root is the empty key.
-    """
+class PrefixClosed(native.KeyMember, LexiconBase):
+    """Shared behaviour of the two prefix-set formats over one store of the key stream: the
+    compiled core's ``KeySet`` or the reference ``PureKeySet`` (the backend chooses), with the
+    same calls: ``flag(key)``, ``children(prefix, letters)``, ``subtree(prefix)``,
+    ``keys(start, stop)``, ``contains_str(word)``, ``counts()``. ``word in lexicon`` is
+    ``native.KeyMember``'s: the compiled core searches its bound ``KeySet`` with no Python
+    call, and sends what it does not answer to ``_contains``. A trie node is the key itself
+    (letter codes as ``bytes``); the root is the empty key."""
 
     meta_specs: ClassVar[dict[str, schema.Spec]] = {"keys": schema.integer(0, 2**40)}
     meta_required = ("keys",)
 
     capabilities = Capability.TRIE
-    _root: ClassVar[bytes | str]
-    _letters: ClassVar[tuple[bytes, ...] | tuple[str, ...]]  # letter code -> the one-letter key piece
-    _ord: Callable[[Any], int]  # an item of a key (iterating it) -> its letter code (a class attribute)
+    zero_copy = True  # from_payload gets the file's view: the compiled core reads the stream in place
+    compiled = True  # the compiled core's KeySet answers the store's calls on the compiled backend
+    _root = b""
+    _letters = PIECES  # letter code -> the one-letter key piece
+    _ord = staticmethod(index)  # a key's items are its codes
 
-    def __init__(self, stream: bytes, alphabet: Alphabet, word_count: int,
+    def __init__(self, stream: bytes | memoryview, alphabet: Alphabet, word_count: int,
                  build_options: dict[str, Any] | None = None, backend: native.Backend | None = None):
-        self.backend = backend if backend is not None else native.select()  # (its store is a C/C++ library's)
+        self.backend = backend if backend is not None else native.select()
         self.alphabet = alphabet
         self.word_count = word_count
         self.key_count = len(stream) // 2
         self.build_options = dict(build_options or {})
-        self._pieces = tuple((c, self._letters[c]) for c in alphabet.codes)  # (letter, key piece)
-        self._among: dict[int, tuple[tuple[int, Any], ...]] = {}  # _pieces_among's, by mask
-        self.stream = bytes(stream)
-        words = self._index(self.stream)
+        self._pieces = tuple((c, PIECES[c]) for c in alphabet.codes)  # (letter, key piece)
+        self._all = sum(1 << c for c in alphabet.codes)
+        self.stream = stream if self.backend.zero_copy else bytes(stream)
+        n = len(alphabet)
+        try:
+            store = self.backend.keyset(self.stream, n, alphabet.latin1_codes(), lambda: PureKeySet(self.stream, n))
+        except native.MalformedTable as exc:  # the core's proof: worded as the reference words it
+            raise fault(self.stream, n, exc.kind, exc.index, exc.value) from None
+        self._bind(store)
+        words = store.counts()[1]
         require(words == word_count, f"the key stream flags {plural(words, 'word')}, the header says {word_count}")
 
-    # -- the file: the key stream, the store's index rebuilt from it ----------------------
+    def _bind(self, store: Any) -> None:
+        """Query ``store`` (its bound methods kept: lookups dominate)."""
+        self.store = store
+        self._bind_keys(store)
+        self._flag: Callable[[bytes], int] = store.flag
+        self._kids: Callable[[bytes, int], tuple[int, int]] = store.children
+        self._contains_str: Callable[[str], bool | None] = store.contains_str
+
+    # -- the file: the key stream, proved and queried in place ----------------------------
     @classmethod
     def build(cls, words: Sequence[bytes], alphabet: Alphabet, backend: native.Backend | None = None,
               **_: Any) -> PrefixClosed:
@@ -96,129 +115,112 @@ class PrefixClosed(LexiconBase):
 
     def payload(self) -> bytes:
         """The key stream."""
-        return self.stream
+        return bytes(self.stream)
 
     def meta(self) -> dict[str, Any]:
         """Header fields: the key count (= stream pairs)."""
         return {"keys": self.key_count}
 
     @classmethod
-    def from_payload(cls, payload: bytes, header: dict[str, Any], alphabet: Alphabet,
+    def from_payload(cls, payload: bytes | memoryview, header: dict[str, Any], alphabet: Alphabet,
                      backend: native.Backend | None = None) -> PrefixClosed:
-        """Check the pair count against ``meta.keys``, then rebuild (validating) the index."""
+        """Check the pair count against ``meta.keys``, then prove the stream and index it."""
         keys = header["meta"].get("keys")
         require(is_count(keys) and 2 * keys == len(payload),
                 f"meta keys={keys!r} does not match a {len(payload)}-byte key stream (2 bytes a key)")
         return cls(payload, alphabet, header["words"], header.get("options"), backend)
 
-    # -- what a store provides ------------------------------------------------------------
-    _has: Callable[[Any], bool]  # key presence, a C-level bound method (trie lookups dominate)
+    def _has(self, key: bytes) -> bool:
+        """Whether ``key`` is a key (a word or a prefix of one)."""
+        return self._flag(key) >= 0
 
-    def _index(self, stream: bytes) -> int:
-        """Build the store's index from a key stream (validated by ``decode_stream`` as it
-        is read); return the number of keys flagged words."""
-        raise NotImplementedError
-
-    def _flag(self, key: Any) -> int | None:
-        """1 for a word, 0 for a key that is only a prefix, None for no key."""
-        raise NotImplementedError
-
-    def _items(self, prefix: Any) -> Iterator[tuple[Any, int]]:
-        """(key, word flag) of every key starting with ``prefix``, in increasing code order."""
-        raise NotImplementedError
-
-    def _key(self, codes: bytes) -> Any:
-        """Letter codes as a key."""
-        raise NotImplementedError
-
-    def _codes(self, key: Any) -> bytes:
-        """A key as letter codes."""
-        raise NotImplementedError
+    def _items(self, prefix: bytes) -> Iterator[tuple[bytes, int]]:
+        """(key, word flag) of every key starting with ``prefix`` (itself included), in
+        increasing code order, taken from the store a batch at a time."""
+        start, stop = self.store.subtree(prefix)
+        for at in range(start, stop, BATCH):
+            keys, flags = self.store.keys(at, min(at + BATCH, stop))
+            yield from zip(keys, flags, strict=True)
 
     # -- trie primitives, Norvig's way ----------------------------------------------------
-    def root(self) -> bytes | str:
+    def root(self) -> bytes:
         """The empty prefix."""
         return self._root
 
-    def child(self, node: Any, letter: int) -> Any:
+    def child(self, node: bytes, letter: int) -> bytes | None:
         """``node`` + ``letter`` if that is a key."""
-        key = node + self._letters[letter]
-        return key if self._has(key) else None
+        key = node + PIECES[letter]
+        return key if self._flag(key) >= 0 else None
 
-    def children(self, node: Any) -> Iterator[tuple[int, Any]]:
-        """Try every letter of the alphabet; yield (letter, node + letter) for each key."""
-        has = self._has
-        for letter, piece in self._pieces:
-            key = node + piece
-            if has(key):
-                yield letter, key
+    def children(self, node: bytes) -> Iterator[tuple[int, bytes]]:
+        """(letter, node + letter) for each letter that extends ``node`` to a key."""
+        return iter(self.children_among(node, self._all))
 
-    def children_among(self, node: Any, letters: int) -> list[tuple[int, Any]]:
+    def children_among(self, node: bytes, letters: int) -> list[tuple[int, bytes]]:
         """``children`` for the letters in the bitmask ``letters`` only: Norvig's "for L in
-        the rack", one lookup per letter asked about instead of one per letter of the
-        alphabet."""
-        has = self._has
-        return [(letter, key) for letter, piece in self._pieces_among(letters) if has(key := node + piece)]
+        the rack"."""
+        found = self._kids(node, letters)[0]
+        return [(c, node + piece) for c, piece in self._pieces if found >> c & 1]
 
-    def _pieces_among(self, letters: int) -> tuple[tuple[int, Any], ...]:
-        """The (letter, key piece) pairs of the letters in the bitmask, remembered by mask (a
-        move generator asks with one rack's mask for a whole position)."""
-        found = self._among.get(letters)
-        if found is None:
-            if len(self._among) >= 256:
-                self._among.clear()
-            found = self._among[letters] = tuple((c, piece) for c, piece in self._pieces if letters >> c & 1)
-        return found
-
-    def is_word(self, node: Any) -> bool:
+    def is_word(self, node: bytes) -> bool:
         """The key's word flag."""
         return self._flag(node) == 1
 
-    def word_letters(self, node: Any) -> int:
+    def word_letters(self, node: bytes) -> int:
         """Letters L for which ``node`` + L is a word."""
-        flag = self._flag
-        return sum(1 << c for c, piece in self._pieces if flag(node + piece) == 1)
+        return self._kids(node, self._all)[1]
 
-    def walk(self, codes: bytes) -> Any:
+    def walk(self, codes: bytes) -> bytes | None:
         """One lookup: the key set is prefix-closed, so the path exists iff the key does."""
-        key = self._key(codes)
-        return key if not codes or self._has(key) else None
+        key = bytes(codes)
+        return key if not key or self._flag(key) >= 0 else None
 
     # -- native queries -------------------------------------------------------------------
+    def _contains(self, word: object) -> bool:
+        """Membership on the Python side (``KeyMember`` sends here what it does not answer):
+        the store encodes a word of one-character letters itself, the rest is encoded here."""
+        if type(word) is str:
+            found = self._contains_str(word)
+            if found is not None:
+                return found
+        return LexiconBase.__contains__(self, word)
+
     def contains_codes(self, codes: bytes) -> bool:
         """The key is present and flagged a word."""
-        return self._flag(self._key(codes)) == 1
+        return self._flag(bytes(codes)) == 1
 
     def is_prefix_codes(self, codes: bytes) -> bool:
         """The key is present; the empty prefix starts a word iff there are words."""
-        return self._has(self._key(codes)) if codes else self.word_count > 0
+        return self._flag(bytes(codes)) >= 0 if codes else self.word_count > 0
 
     def iter_codes(self, prefix: bytes = b"") -> Iterator[bytes]:
-        """The store's sorted iteration under ``prefix``, words only."""
-        codes = self._codes
-        return (codes(key) for key, flag in self._items(self._key(prefix)) if flag)
+        """The words under ``prefix`` in sorted order, a batch at a time."""
+        start, stop = self.store.subtree(bytes(prefix))
+        for at in range(start, stop, BATCH):
+            keys, flags = self.store.keys(at, min(at + BATCH, stop))
+            yield from compress(keys, flags)
 
     def pattern_codes(self, tokens: tuple[int, ...]) -> Iterator[bytes]:
         """Norvig's walk while the pattern is anchored, trying only the letters the pattern
         can read next; from a key where the pattern reaches a ``*`` any longer key may
-        match, so the keys below it are read in the store's sorted order, one matcher step
-        each, rather than by trying every letter at every key."""
+        match, so the keys below it are read in sorted order, one matcher step each, rather
+        than by trying every letter at every key."""
         matcher = Matcher(tokens)
         step, letters, starred, accept = matcher.step, matcher.letters, matcher.starred, matcher.accept_bit
-        among, is_word, items, codes = self.children_among, self.is_word, self._items, self._codes
+        among, is_word, items = self.children_among, self.is_word, self._items
 
-        def search(node: Any, states: int) -> Iterator[bytes]:
+        def search(node: bytes, states: int) -> Iterator[bytes]:
             if starred(states):
                 depth = len(node)
-                for key in matching_keys(matcher, items(node), depth, self._ord, states):
+                for key in matching_keys(matcher, items(node), depth, index, states):
                     if len(key) > depth:  # the key itself was judged one level up
-                        yield codes(key)
+                        yield key
                 return
             for letter, sub in among(node, letters(states)):
                 nxt = step(states, letter)
                 if nxt:
                     if nxt & accept and is_word(sub):
-                        yield codes(sub)
+                        yield sub
                     yield from search(sub, nxt)
 
         return search(self._root, matcher.start)
@@ -226,8 +228,9 @@ class PrefixClosed(LexiconBase):
     # -- sizes, invariants, dump ----------------------------------------------------------
     def stats(self) -> dict[str, int]:
         """The trie the keys spell: a node per key plus the root, an edge per key (nothing
-        is stored per edge); payload bytes; the key count."""
-        return {"nodes": self.key_count + 1, "edges": self.key_count, "bytes": len(self.payload()),
+        is stored per edge); payload bytes; the key count (the same on either backend: the
+        store's index beside the stream is ``store.counts()``'s)."""
+        return {"nodes": self.key_count + 1, "edges": self.key_count, "bytes": len(self.stream),
                 "keys": self.key_count}
 
     def check(self) -> list[str]:
@@ -251,45 +254,39 @@ class PrefixClosed(LexiconBase):
             problems.append(f"the store flags {plural(words, 'key')} as words, the header says {self.word_count}")
         return problems
 
-    def _key_problems(self, key: Any, previous: Any, previous_flag: int) -> list[str]:
+    def _key_problems(self, key: bytes, previous: bytes, previous_flag: int) -> list[str]:
         """What is wrong with one key, given the key before it in iteration order."""
         out = []
-        codes = self._codes(key)
-        if not codes or not 1 <= codes[-1] <= len(self.alphabet):
+        if not key or not 1 <= key[-1] <= len(self.alphabet):
             out.append(f"key {self._text(key)} is empty or ends with a letter outside the alphabet")
         if key <= previous:
             out.append(f"key {self._text(key)} comes after {self._text(previous)}: iteration is not sorted")
-        if len(codes) > 1 and not self._has(key[:-1]):
+        if len(key) > 1 and not self._has(key[:-1]):
             out.append(f"key {self._text(key)} lacks its prefix {self._text(key[:-1])}")
         if not previous_flag and key[:-1] != previous:
             out.append(f"key {self._text(previous)} is neither a word nor a prefix of a word")
         return out
 
-    def _text(self, key: Any) -> str:
+    def _text(self, key: bytes) -> str:
         """A key for messages: its labels, ``#n`` for a code outside the alphabet."""
         n = len(self.alphabet)
-        return repr("".join(self.alphabet.label(c) if 1 <= c <= n else f"#{c}" for c in self._codes(key)))
+        return repr("".join(self.alphabet.label(c) if 1 <= c <= n else f"#{c}" for c in key))
 
     def dump_rows(self) -> Iterator[dict[str, Any]]:
         """One row per key in increasing code order, with the columns of the DAWG's edge
-        table: ``letter`` the key's last letter, ``terminal`` its word flag, ``last`` whether
-        it is its parent's last child, ``child`` "-" (there are no pointers), ``note`` the key."""
-        for position, raw, key, flag in self._dump_items():
-            codes = self._codes(key)
-            yield {"index": position, "raw": raw, "letter": self.alphabet.label(codes[-1]), "terminal": bool(flag),
-                   "last": self._is_last_child(key, codes[-1]), "child": "-",
-                   "note": self.alphabet.decode(codes), "key": self.alphabet.decode(codes), "depth": len(codes)}
-
-    def _dump_items(self) -> Iterator[tuple[int, str, Any, int]]:
-        """(row index, raw hex, key, flag) of every key, in increasing code order: rows
-        indexed by position in the stream, raw is the pair's two bytes."""
+        table: ``index`` the pair's position in the stream, ``raw`` its two bytes,
+        ``letter`` the key's last letter, ``terminal`` its word flag, ``last`` whether it is
+        its parent's last child, ``child`` "-" (there are no pointers), ``note`` the key."""
         for n, (key, flag) in enumerate(self._items(self._root)):
-            yield n, self.stream[2 * n : 2 * n + 2].hex(), key, flag
+            text = self.alphabet.decode(key)
+            yield {"index": n, "raw": bytes(self.stream[2 * n : 2 * n + 2]).hex(),
+                   "letter": self.alphabet.label(key[-1]), "terminal": bool(flag),
+                   "last": self._is_last_child(key), "child": "-", "note": text, "key": text, "depth": len(key)}
 
-    def _is_last_child(self, key: Any, letter: int) -> bool:
+    def _is_last_child(self, key: bytes) -> bool:
         """No sibling key ends with a later letter."""
-        parent = key[:-1]
-        return not any(self._has(parent + self._letters[c]) for c in range(letter + 1, len(self.alphabet) + 1))
+        later = self._all & ~((2 << key[-1]) - 1)
+        return not self._kids(key[:-1], later)[0]
 
 
 def matching_keys(matcher: Matcher, items: Iterable[tuple[Any, int]], head_len: int,
@@ -321,59 +318,15 @@ def matching_keys(matcher: Matcher, items: Iterable[tuple[Any, int]], head_len: 
             yield key
 
 
-# -- marisa-trie ---------------------------------------------------------------------------
-
 class PrefixSet(PrefixClosed):
-    """The key set in a marisa-trie ``BinaryTrie`` (keys: letter-code bytes, label order),
-    built on load from the key stream, plus a bitmap of word flags indexed by marisa key id
-    (bit ``i``: byte ``i // 8``, bit ``i % 8``)."""
+    """The key set alone: the key stream, queried in place (``KeySet``) on the compiled core,
+    as Norvig's Python sets (``PureKeySet``) on the pure path."""
 
     @property
     def engine(self) -> str:
-        """Its keys sit in a compiled library; lexc's searches over them are Python."""
-        return "marisa-trie (C++) and pure Python"
+        """The compiled core's KeySet, or the pure path's sets."""
+        return "compiled core (C)" if self.backend.compiled else "pure Python"
 
     name = "prefixset"
     version = 2
-    description = "Norvig's words + prefixes: marisa-trie BinaryTrie built on load from a (depth, letter) key stream"
-    _root = b""
-    _letters: ClassVar[tuple[bytes, ...]] = tuple(bytes((c,)) for c in range(256))
-    _ord = staticmethod(index)  # a bytes key's items are its codes
-
-    def _index(self, stream: bytes) -> int:
-        """marisa-trie over the decoded keys, then the bitmap of the words' key ids."""
-        keys: list[bytes] = []
-        words: list[bytes] = []
-        add_key, add_word = keys.append, words.append
-        for key, word in decode_stream(stream, len(self.alphabet), self._letters):
-            add_key(key)
-            if word:
-                add_word(key)
-        trie = marisa_trie.BinaryTrie(keys, order=marisa_trie.LABEL_ORDER)
-        bitmap = bytearray((len(trie) + 7) // 8)
-        for i in map(trie.key_id, words):
-            bitmap[i >> 3] |= 1 << (i & 7)
-        self.trie, self.bitmap = trie, bytes(bitmap)
-        self._get = trie.get
-        self._has = trie.__contains__
-        return len(words)
-
-    def _flag(self, key: bytes) -> int | None:
-        """Key id lookup, then its bit."""
-        i = self._get(key)
-        return None if i is None else self.bitmap[i >> 3] >> (i & 7) & 1
-
-    def _items(self, prefix: bytes) -> Iterator[tuple[bytes, int]]:
-        """marisa's own iteration: label order is increasing code order; it includes
-        ``prefix`` itself when that is a key."""
-        bitmap = self.bitmap
-        for key, i in self.trie.iteritems(prefix):
-            yield key, bitmap[i >> 3] >> (i & 7) & 1
-
-    def _key(self, codes: bytes) -> bytes:
-        """Keys are the code bytes themselves."""
-        return bytes(codes)
-
-    def _codes(self, key: bytes) -> bytes:
-        """Keys are the code bytes themselves."""
-        return key
+    description = "Norvig's words + prefixes: a (depth, letter) key stream, proved on load and searched in place"

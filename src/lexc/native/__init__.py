@@ -76,9 +76,9 @@ from .errors import (  # noqa: E402
     UnsupportedWord,
 )
 
-__all__ = ["COMPILED", "PURE", "AnswerCap", "Backend", "CoreError", "GraphSpec", "MalformedGraph", "MalformedTable",
-           "Member", "Position", "PureMember", "TooDeep", "UnknownLayout", "UnsupportedWord", "Weighed", "Weights",
-           "available", "path_name", "select"]
+__all__ = ["COMPILED", "PURE", "AnswerCap", "Backend", "CoreError", "GraphSpec", "KeyMember", "MalformedGraph",
+           "MalformedTable", "Member", "Position", "PureKeyMember", "PureMember", "TooDeep", "UnknownLayout",
+           "UnsupportedWord", "Weighed", "Weights", "available", "path_name", "select"]
 
 PURE: Backend = Backend()  # the pure-Python backend (the reference)
 COMPILED: CompiledBackend | None = CompiledBackend(_core) if _core is not None else None
@@ -114,10 +114,23 @@ class PureMember:
         return bool(self._contains(word))  # type: ignore[attr-defined]
 
 
+class PureKeyMember:
+    """The base of the prefix-set lexicons where the compiled core is not built: ``word in
+    lexicon`` is the lexicon's ``_contains`` (the core's ``KeyMember`` answers it in C)."""
+
+    def _bind_keys(self, store: Any) -> None:
+        """Nothing to bind: ``_contains`` reads the lexicon's own store."""
+
+    def __contains__(self, word: object) -> bool:
+        return bool(self._contains(word))  # type: ignore[attr-defined]
+
+
 if TYPE_CHECKING:
     Member = PureMember
-else:  # the core's base class: its sq_contains slot walks the bound graph with no Python call
+    KeyMember = PureKeyMember
+else:  # the core's base classes: their sq_contains slots search the bound graph or key set with no Python call
     Member = _core.Member if _core is not None else PureMember
+    KeyMember = _core.KeyMember if _core is not None else PureKeyMember
 
 
 def path_name() -> str:

@@ -1703,6 +1703,7 @@ static int core_exec(PyObject *module) {
     if (probability_init(module) < 0) return -1;
     if (equity_init(module) < 0) return -1;
     if (leaves_init(module) < 0) return -1;
+    if (keyset_init(module) < 0) return -1;
     return 0;
 }
 

@@ -117,6 +117,11 @@ class Backend:
         the reference's here (``formats.graph.PureGraph``)."""
         return reference()
 
+    def keyset(self, stream: Any, letters: int, encode: bytes | None, reference: Callable[[], T]) -> Any:
+        """A prefix set's key stream, proved and ready for lookups (``formats.keystream.PureKeySet``'s
+        calls): the reference's store here (Norvig's Python sets)."""
+        return reference()
+
     def minimizer(self, reference: Callable[[], T], choose_layout: Callable[[int, str], Any]) -> Any:
         """A new incremental minimizer (``formats.minimize.Minimizer``'s interface; its ``pack``
         picks the edge layout with ``choose_layout(edges, requested)``)."""
@@ -192,6 +197,11 @@ class CompiledBackend(Backend):
         return self.core.Graph(edges, spec.layout, spec.letters, spec.pointers, spec.separator, spec.extra,
                                spec.member_root, spec.member_reverse, spec.encode,
                                (spec.edge_bytes, spec.child_bits) if spec.edge_bytes else None)
+
+    def keyset(self, stream: Any, letters: int, encode: bytes | None, reference: Callable[[], T]) -> Any:
+        """The core's ``KeySet``: the stream proved in one pass and searched in place
+        (``MalformedTable`` naming its first fault otherwise)."""
+        return self.core.KeySet(stream, letters, encode)
 
     def minimizer(self, reference: Callable[[], T], choose_layout: Callable[[int, str], Any]) -> Any:
         """The core's minimizer, the reference's step for step."""

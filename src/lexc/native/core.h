@@ -250,5 +250,6 @@ int minimize_init(PyObject *module);
 int probability_init(PyObject *module);
 int equity_init(PyObject *module);
 int leaves_init(PyObject *module);
+int keyset_init(PyObject *module);
 
 #endif

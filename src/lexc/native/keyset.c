@@ -1,0 +1,531 @@
+/* A prefix set's key stream, proved in one pass and queried in place (formats/prefixset.md).
+ *
+ * The stream is the payload of both prefix-set formats: K (depth, letter) byte pairs, the prefix
+ * closure of the words in sorted order (= the trie's pre-order), each key its parent (the key of
+ * length `depth` on the path to the previous key) plus one letter, bit 7 of the letter byte the
+ * word flag. It is a front-coded sorted list, so it is searched where it lies:
+ *
+ *   KeySet(stream, letters, encode=None)
+ *     proves the stream in one pass, with the rules of keystream.decode_stream (the reference) in
+ *     the same order, MalformedTable(kind, offset, value) naming the first pair that breaks one
+ *     ("skip", "deep", "letter", "dead", "order"; "last" at the stream's end, "odd" for an odd
+ *     length); the Python side words the message. While it reads, it copies every SAMPLE-th key
+ *     whole into a small index (for ENABLE: 12,122 keys, about 0.3 MB beside the 0.78 MB stream).
+ * KeyMember, the prefix sets' base class, is `word in lexicon` over a bound KeySet as a C slot.
+ *
+ * A search for a key w is a binary search over the sampled keys of w's bucket (its first two
+ * letters), comparing their first 8 letters packed in one integer (the whole key on a tie), then
+ * a forward scan from the last sample <= w that keeps only the length of the part the current key
+ * shares with w, four pairs at a time while they are deeper than that part: a pair
+ * (d, c) leaves the key below w when d is past that part, extends it when c is w's next letter,
+ * and passes w (so w is absent) when d falls inside it or c is larger. In a proved stream every
+ * key is larger than the one before, which is what makes the scan right; whatever the bytes, it
+ * reads only pairs 0..K-1 and sampled keys inside the pool, so it is safe on any buffer.
+ *
+ * The stream is read in place from memory nobody can change while the set holds it (a bytes
+ * object, or a read-only mmap, or a memoryview of either); anything else is copied once.
+ */
+#include "core.h"
+
+#define SAMPLE 32 /* every SAMPLE-th key is kept whole: a search scans fewer than SAMPLE pairs */
+#define ABOVE 0x80 /* a byte after every letter (letters are 1..127): w + ABOVE follows w's subtree */
+#define BUCKETS 1024 /* a key's bucket: 32 a + b for first letters a, b (b = 0 for one letter) of an
+                      * alphabet of at most 31 letters, else its first letter a */
+
+typedef struct {
+    PyObject_HEAD
+    Py_buffer view;        /* the caller's buffer, held while `s` points into it */
+    int has_view;
+    unsigned char *owned;  /* or a copy the set owns */
+    const uint8_t *s;      /* 2 k bytes: the pairs */
+    Py_ssize_t k, words;
+    int letters;
+    uint8_t encode[256];   /* Latin-1 character -> letter code (0: not a one-character label) */
+    int has_encode;
+    Py_ssize_t samples;    /* keys 0, SAMPLE, 2 SAMPLE, ... kept whole */
+    Py_ssize_t *at;        /* samples + 1 offsets into pool: sample j is pool[at[j] .. at[j + 1]) */
+    uint8_t *pool;
+    uint64_t *head;        /* sample j's first 8 letters, big-endian, zero after a shorter key: in
+                            * the keys' order, so the binary search compares one word a step */
+    int two;               /* the buckets are by the first two letters (an alphabet of at most 31) */
+    Py_ssize_t bucket[BUCKETS + 1]; /* bucket[i]: the first sample whose bucket is >= i */
+} KeySet;
+
+static PyTypeObject *KeySetType;
+static PyTypeObject *MapType; /* mmap.mmap */
+
+/* Whether `obj` exports memory nobody can change: bytes, a read-only mmap, a memoryview of either. */
+static int fixed_memory(PyObject *obj) {
+    Py_INCREF(obj);
+    if (PyMemoryView_Check(obj)) {
+        PyObject *under = PyObject_GetAttrString(obj, "obj");
+        Py_DECREF(obj);
+        if (!under) { PyErr_Clear(); return 0; }
+        obj = under;
+    }
+    int ok = 0;
+    if (PyBytes_CheckExact(obj)) ok = 1;
+    else if (MapType && Py_TYPE(obj) == MapType) {
+        Py_buffer v;
+        if (PyObject_GetBuffer(obj, &v, PyBUF_SIMPLE) == 0) { ok = v.readonly; PyBuffer_Release(&v); }
+        else PyErr_Clear();
+    }
+    Py_DECREF(obj);
+    return ok;
+}
+
+/* sample j's bucket, from its first two letters (its head) */
+static int sample_bucket(const KeySet *ks, Py_ssize_t j) {
+    int a = (int)(ks->head[j] >> 56), b = (int)(ks->head[j] >> 48 & 0xFF);
+    return ks->two ? 32 * a + b : a;
+}
+
+/* The proof: 0, or -1 with MalformedTable set (the rules and their order: keystream.decode_stream). */
+static int prove(KeySet *ks) {
+    uint8_t path[MAX_TILES + 1];
+    Py_ssize_t prev = 0; /* the previous key's length (0: the root) */
+    int prev_word = 1;
+    Buf pool = {NULL, 0, 0};
+    ks->samples = (ks->k + SAMPLE - 1) / SAMPLE;
+    ks->at = malloc(((size_t)ks->samples + 1) * sizeof *ks->at);
+    ks->head = malloc(((size_t)ks->samples + 1) * sizeof *ks->head);
+    if (!ks->at || !ks->head) { PyErr_NoMemory(); return -1; }
+    for (Py_ssize_t p = 0; p < ks->k; p++) {
+        int d = ks->s[2 * p], b = ks->s[2 * p + 1], c = b & 0x7F;
+        const char *kind = NULL;
+        if (d > prev) kind = "skip";
+        else if (d >= MAX_TILES) kind = "deep";
+        else if (c < 1 || c > ks->letters) kind = "letter";
+        else if (!prev_word && d != prev) kind = "dead";
+        else if (d < prev && c <= path[d]) kind = "order";
+        if (kind) { buf_free(&pool); raise_fault(MalformedTable, kind, 2 * p, (long long)prev); return -1; }
+        path[d] = (uint8_t)c;
+        prev = d + 1;
+        prev_word = b >> 7;
+        ks->words += prev_word;
+        if (p % SAMPLE == 0) {
+            uint64_t h = 0;
+            for (int i = 0; i < 8; i++) h = h << 8 | (i < prev ? path[i] : 0);
+            ks->at[p / SAMPLE] = pool.len;
+            ks->head[p / SAMPLE] = h;
+            if (buf_put(&pool, path, prev) < 0) { buf_free(&pool); return -1; }
+        }
+    }
+    if (!prev_word) { buf_free(&pool); raise_fault(MalformedTable, "last", 2 * ks->k, 0); return -1; }
+    ks->at[ks->samples] = pool.len;
+    ks->pool = pool.data; /* (NULL for an empty stream: no sample is ever read) */
+    ks->two = ks->letters <= 31;
+    Py_ssize_t j = 0;
+    for (int i = 0; i <= BUCKETS; i++) { /* (sample keys ascend, so their buckets do) */
+        while (j < ks->samples && sample_bucket(ks, j) < i) j++;
+        ks->bucket[i] = j;
+    }
+    return 0;
+}
+
+static PyObject *KeySet_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"stream", "letters", "encode", NULL};
+    PyObject *stream, *encode = Py_None;
+    int letters;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Oi|O", names, &stream, &letters, &encode)) return NULL;
+    if (letters < 1 || letters > 127) {
+        PyErr_SetString(PyExc_ValueError, "KeySet: letters must be 1..127");
+        return NULL;
+    }
+    KeySet *ks = (KeySet *)PyType_GenericNew(type, NULL, NULL);
+    if (!ks) return NULL;
+    ks->letters = letters;
+    if (encode != Py_None) {
+        Py_buffer e;
+        if (PyObject_GetBuffer(encode, &e, PyBUF_SIMPLE) < 0) goto fail;
+        if (e.len != 256) {
+            PyBuffer_Release(&e);
+            PyErr_SetString(PyExc_ValueError, "KeySet: encode must be 256 bytes");
+            goto fail;
+        }
+        memcpy(ks->encode, e.buf, 256);
+        PyBuffer_Release(&e);
+        ks->has_encode = 1;
+    }
+    if (PyObject_GetBuffer(stream, &ks->view, PyBUF_SIMPLE) < 0) goto fail;
+    ks->has_view = 1;
+    ks->s = (const uint8_t *)ks->view.buf;
+    if (ks->view.len % 2) { raise_fault(MalformedTable, "odd", ks->view.len, 0); goto fail; }
+    ks->k = ks->view.len / 2;
+    if (!(ks->view.readonly && fixed_memory(stream))) {
+        ks->owned = malloc(ks->view.len ? (size_t)ks->view.len : 1);
+        if (!ks->owned) { PyErr_NoMemory(); goto fail; }
+        memcpy(ks->owned, ks->view.buf, (size_t)ks->view.len);
+        ks->s = ks->owned;
+        PyBuffer_Release(&ks->view);
+        ks->has_view = 0;
+    }
+    if (prove(ks) < 0) goto fail;
+    return (PyObject *)ks;
+fail:
+    Py_DECREF((PyObject *)ks);
+    return NULL;
+}
+
+static void KeySet_dealloc(PyObject *self) {
+    KeySet *ks = (KeySet *)self;
+    if (ks->has_view) PyBuffer_Release(&ks->view);
+    free(ks->owned);
+    free(ks->at);
+    free(ks->head);
+    free(ks->pool);
+    PyTypeObject *tp = Py_TYPE(self);
+    freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+    tp_free(self);
+    Py_DECREF(tp);
+}
+
+/* sample j's key compared with w: <0, 0, >0 */
+static int sample_cmp(const KeySet *ks, Py_ssize_t j, const uint8_t *w, Py_ssize_t n) {
+    const uint8_t *key = ks->pool + ks->at[j];
+    Py_ssize_t len = ks->at[j + 1] - ks->at[j], m = len < n ? len : n;
+    int c = m ? memcmp(key, w, (size_t)m) : 0;
+    return c ? c : (len > n) - (len < n);
+}
+
+/* The first key >= w (its pair index; k when there is none), *equal set when it is w. w holds
+ * n >= 1 bytes. */
+static Py_ssize_t seek(const KeySet *ks, const uint8_t *w, Py_ssize_t n, int *equal) {
+    *equal = 0;
+    if (!ks->k) return 0;
+    /* the last sample <= w is in [lo - 1, hi): the samples of an earlier bucket than w's are
+     * below w, those of a later one above it (a byte past the letters: above them all) */
+    Py_ssize_t lo, hi;
+    int a = w[0], b = n > 1 ? w[1] : 0;
+    if (ks->two && a < 32 && b < 32) { lo = ks->bucket[32 * a + b]; hi = ks->bucket[32 * a + b + 1]; }
+    else if (ks->two && a < 32) lo = hi = ks->bucket[32 * (a + 1)];
+    else if (!ks->two && a < 128) { lo = ks->bucket[a]; hi = ks->bucket[a + 1]; }
+    else lo = hi = ks->samples;
+    uint64_t h = 0;
+    for (int i = 0; i < 8; i++) h = h << 8 | (i < n ? w[i] : 0);
+    while (lo < hi) {
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        uint64_t m = ks->head[mid];
+        if (m < h || (m == h && sample_cmp(ks, mid, w, n) <= 0)) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == 0) return 0; /* w is before the first key */
+    Py_ssize_t j = lo - 1, p = j * SAMPLE;
+    const uint8_t *key = ks->pool + ks->at[j];
+    Py_ssize_t len = ks->at[j + 1] - ks->at[j], shared = 0;
+    while (shared < len && shared < n && key[shared] == w[shared]) shared++;
+    if (shared == n) { *equal = shared == len; return p; } /* (shared == n < len: the key is above w) */
+    /* the key at p is below w and shares `shared` < n letters with it */
+    const uint8_t *s = ks->s;
+    const uint64_t ones = 0x0001000100010001ULL, low = 0x00FF00FF00FF00FFULL, nine = 0x0100010001000100ULL;
+    for (p++; p < ks->k; p++) {
+        /* four pairs at a time while every depth is past `shared` (the pair at 2p is the low 16
+         * bits, depth first: 0x100 + shared - depth keeps bit 8 iff depth <= shared, no borrow) */
+        while (p + 4 <= ks->k) {
+            uint64_t v, m;
+            memcpy(&v, s + 2 * p, 8);
+            m = (nine + (uint64_t)shared * ones - (v & low)) & nine;
+            if (m) { p += ((uint32_t)m ? LEXC_LOW_BIT((uint32_t)m) : 32 + LEXC_LOW_BIT((uint32_t)(m >> 32))) / 16; break; }
+            p += 4;
+        }
+        if (p >= ks->k) break;
+        Py_ssize_t d = s[2 * p];
+        if (d > shared) continue; /* the same first `shared` letters and the same one after: below w */
+        if (d < shared) return p; /* a later letter where w has the key's: above w */
+        int c = s[2 * p + 1] & 0x7F;
+        if (c > w[d]) return p;
+        if (c == w[d] && ++shared == n) { *equal = 1; return p; }
+    }
+    return ks->k;
+}
+
+/* the argument as a key of at most MAX_TILES + 1 letters, copied into `w`: its length, or -1
+ * with an exception */
+static Py_ssize_t key_arg(PyObject *arg, uint8_t *w) {
+    Py_buffer b;
+    if (PyObject_GetBuffer(arg, &b, PyBUF_SIMPLE) < 0) return -1;
+    Py_ssize_t n = b.len;
+    if (n > MAX_TILES + 1) n = MAX_TILES + 1; /* (no key is longer than MAX_TILES: still absent) */
+    memcpy(w, b.buf, (size_t)n);
+    PyBuffer_Release(&b);
+    return n;
+}
+
+/* the word flag of the key w: 1 a word, 0 a prefix only, -1 no key */
+static int key_flag(const KeySet *ks, const uint8_t *w, Py_ssize_t n) {
+    int equal;
+    if (!n) return -1;
+    Py_ssize_t p = seek(ks, w, n, &equal);
+    return equal ? ks->s[2 * p + 1] >> 7 : -1;
+}
+
+static PyObject *KeySet_flag(PyObject *self, PyObject *arg) {
+    uint8_t w[MAX_TILES + 1];
+    Py_ssize_t n = key_arg(arg, w);
+    if (n < 0) return NULL;
+    return PyLong_FromLong(key_flag((const KeySet *)self, w, n));
+}
+
+/* a str of one-character Latin-1 letters as codes: 1, or 0 when it is anything else (too long,
+ * a character that is no letter), or -1 with an exception */
+static int encode_word(const KeySet *ks, PyObject *word, uint8_t *codes, Py_ssize_t *len) {
+    Py_ssize_t size;
+    const char *text = PyUnicode_AsUTF8AndSize(word, &size);
+    if (!text) {
+        if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) return -1;
+        PyErr_Clear();
+        return 0;
+    }
+    *len = 0;
+    for (Py_ssize_t k = 0; k < size; k++) {
+        unsigned char ch = (unsigned char)text[k];
+        unsigned int cp = ch;
+        if (ch >= 0x80) {
+            if ((ch & 0xE0) != 0xC0 || k + 1 >= size || ch > 0xC3) return 0; /* beyond Latin-1 */
+            cp = ((ch & 0x1Fu) << 6) | ((unsigned char)text[++k] & 0x3Fu);
+        }
+        uint8_t code = ks->encode[cp];
+        if (!code || *len == MAX_TILES) return 0;
+        codes[(*len)++] = code;
+    }
+    return 1;
+}
+
+/* contains_str(word) -> True / False, or None for a word it does not encode (Python does) */
+static PyObject *KeySet_contains_str(PyObject *self, PyObject *word) {
+    const KeySet *ks = (const KeySet *)self;
+    uint8_t codes[MAX_TILES + 1];
+    Py_ssize_t len = 0;
+    int ok = ks->has_encode && PyUnicode_Check(word) ? encode_word(ks, word, codes, &len) : 0;
+    if (ok < 0) return NULL;
+    if (!ok) Py_RETURN_NONE;
+    return PyBool_FromLong(key_flag(ks, codes, len) == 1);
+}
+
+/* subtree(prefix) -> (start, stop): the pairs of the keys that start with prefix (all of them
+ * for the empty prefix; start == stop when none does) */
+static PyObject *KeySet_subtree(PyObject *self, PyObject *arg) {
+    const KeySet *ks = (const KeySet *)self;
+    uint8_t w[MAX_TILES + 2];
+    Py_ssize_t n = key_arg(arg, w);
+    if (n < 0) return NULL;
+    if (!n) return Py_BuildValue("(nn)", (Py_ssize_t)0, ks->k);
+    int equal;
+    Py_ssize_t start = seek(ks, w, n, &equal), stop = start;
+    if (equal) {
+        w[n] = ABOVE;
+        stop = seek(ks, w, n + 1, &equal);
+    }
+    return Py_BuildValue("(nn)", start, stop);
+}
+
+/* keys(start, stop) -> (list of bytes, flags): the keys of pairs start .. stop - 1 (clipped to
+ * the stream) and their word flags, one byte each */
+static PyObject *KeySet_keys(PyObject *self, PyObject *args) {
+    const KeySet *ks = (const KeySet *)self;
+    Py_ssize_t start, stop;
+    if (!PyArg_ParseTuple(args, "nn", &start, &stop)) return NULL;
+    if (start < 0) start = 0;
+    if (stop > ks->k) stop = ks->k;
+    if (stop < start) stop = start;
+    PyObject *list = PyList_New(stop - start), *flags = NULL, *out = NULL;
+    if (!list) return NULL;
+    char *f = malloc(stop > start ? (size_t)(stop - start) : 1);
+    if (!f) { PyErr_NoMemory(); goto done; }
+    uint8_t path[MAX_TILES + 1];
+    Py_ssize_t len = 0, p = start;
+    if (start < stop) { /* the path at `start`: its sample's key, then the pairs after it */
+        Py_ssize_t j = start / SAMPLE;
+        len = ks->at[j + 1] - ks->at[j];
+        memcpy(path, ks->pool + ks->at[j], (size_t)len);
+        for (p = j * SAMPLE + 1; p < start; p++) {
+            int d = ks->s[2 * p];
+            path[d] = ks->s[2 * p + 1] & 0x7F;
+            len = d + 1;
+        }
+    }
+    for (p = start; p < stop; p++) {
+        if (p > start || p % SAMPLE) {
+            int d = ks->s[2 * p];
+            path[d] = ks->s[2 * p + 1] & 0x7F;
+            len = d + 1;
+        }
+        PyObject *key = PyBytes_FromStringAndSize((const char *)path, len);
+        if (!key) goto done;
+        PyList_SetItem(list, p - start, key);
+        f[p - start] = (char)(ks->s[2 * p + 1] >> 7);
+    }
+    flags = PyBytes_FromStringAndSize(f, stop - start);
+    if (flags) out = Py_BuildValue("(OO)", list, flags);
+done:
+    free(f);
+    Py_DECREF(list);
+    Py_XDECREF(flags);
+    return out;
+}
+
+/* children(prefix, letters) -> (keys, words): of the letters L in the mask `letters`, those for
+ * which prefix + L is a key, and those for which it is a word (letter masks as ints). Each child
+ * is found after the previous one's subtree: a short scan, or a search past it. */
+static PyObject *KeySet_children(PyObject *self, PyObject *args) {
+    const KeySet *ks = (const KeySet *)self;
+    PyObject *prefix, *asked;
+    if (!PyArg_ParseTuple(args, "OO", &prefix, &asked)) return NULL;
+    Mask want, keys = {0, 0}, words = {0, 0};
+    if (long_to_mask(asked, &want) < 0) return NULL;
+    uint8_t w[MAX_TILES + 3];
+    Py_ssize_t n = key_arg(prefix, w), p = 0;
+    if (n < 0) return NULL;
+    int equal = 1;
+    if (n) {
+        p = seek(ks, w, n, &equal) + 1; /* the first child, if any, follows its parent */
+        if (n > MAX_TILES) equal = 0;
+    }
+    const uint8_t *s = ks->s;
+    int top = mask_empty(want) ? 0 : mask_top(want);
+    while (equal && p < ks->k && s[2 * p] == n) {
+        int c = s[2 * p + 1] & 0x7F;
+        if (c > top) break;
+        if (mask_has(want, c)) {
+            mask_set(&keys, c);
+            if (s[2 * p + 1] >> 7) mask_set(&words, c);
+        }
+        Py_ssize_t q = p + 1, limit = p + 2 * SAMPLE; /* past the child's subtree */
+        while (q < ks->k && q < limit && s[2 * q] > n) q++;
+        if (q < ks->k && s[2 * q] > n) {
+            w[n] = (uint8_t)c;
+            w[n + 1] = ABOVE;
+            q = seek(ks, w, n + 2, &equal);
+            equal = 1;
+        }
+        p = q > p ? q : p + 1; /* (a proved stream always moves on; any stream must end) */
+    }
+    PyObject *a = mask_to_long(keys), *b = a ? mask_to_long(words) : NULL, *out = NULL;
+    if (b) out = Py_BuildValue("(OO)", a, b);
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    return out;
+}
+
+/* counts() -> (keys, words, index bytes): the stream's keys and words, the bytes of the index
+ * beside the stream (the samples' offsets, heads and letters, the buckets) */
+static PyObject *KeySet_counts(PyObject *self, PyObject *unused) {
+    const KeySet *ks = (const KeySet *)self;
+    Py_ssize_t index = (ks->samples + 1) * (Py_ssize_t)(sizeof *ks->at + sizeof *ks->head) + ks->at[ks->samples] +
+                       (Py_ssize_t)sizeof ks->bucket;
+    return Py_BuildValue("(nnn)", ks->k, ks->words, index);
+}
+
+static PyMethodDef KeySet_methods[] = {
+    {"flag", KeySet_flag, METH_O, "flag(key) -> 1 a word, 0 a prefix only, -1 no key"},
+    {"contains_str", KeySet_contains_str, METH_O, "contains_str(word) -> bool, or None for a word it cannot encode"},
+    {"subtree", KeySet_subtree, METH_O, "subtree(prefix) -> (start, stop): the pairs of the keys under prefix"},
+    {"keys", KeySet_keys, METH_VARARGS, "keys(start, stop) -> (list of keys, word flags)"},
+    {"children", KeySet_children, METH_VARARGS, "children(prefix, letters) -> (key letters, word letters)"},
+    {"counts", KeySet_counts, METH_NOARGS, "counts() -> (keys, words, index bytes)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot KeySet_slots[] = {
+    {Py_tp_new, KeySet_new},
+    {Py_tp_dealloc, KeySet_dealloc},
+    {Py_tp_methods, KeySet_methods},
+    {Py_tp_doc, "A prefix set's key stream, proved on construction and searched in place."},
+    {0, NULL},
+};
+
+static PyType_Spec KeySet_spec = {"lexc.native._core.KeySet", sizeof(KeySet), 0, Py_TPFLAGS_DEFAULT, KeySet_slots};
+
+/* -- `word in lexicon` without a Python call ----------------------------------------------
+ * KeyMember is the base class of the prefix-set lexicons (formats/prefixset.py), as Member is
+ * the word graphs': its sq_contains slot answers a str of the alphabet's one-character letters
+ * from the bound KeySet, and sends anything else (a store of the pure backend, a word it does
+ * not encode) to the instance's `_contains`, the Python path. */
+static PyObject *CONTAINS_NAME;
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *store; /* the bound store (only a KeySet is searched here), or NULL */
+} KeyMember;
+
+static int KeyMember_contains(PyObject *self, PyObject *word) {
+    PyObject *store = ((KeyMember *)self)->store;
+    if (store && PyUnicode_Check(word) && PyObject_TypeCheck(store, KeySetType)) {
+        const KeySet *ks = (const KeySet *)store;
+        uint8_t codes[MAX_TILES + 1];
+        Py_ssize_t len = 0;
+        int ok = ks->has_encode ? encode_word(ks, word, codes, &len) : 0;
+        if (ok < 0) return -1;
+        if (ok) return key_flag(ks, codes, len) == 1;
+    }
+    PyObject *found = PyObject_CallMethodObjArgs(self, CONTAINS_NAME, word, NULL);
+    if (!found) return -1;
+    int truth = PyObject_IsTrue(found);
+    Py_DECREF(found);
+    return truth;
+}
+
+static PyObject *KeyMember_bind(PyObject *self, PyObject *store) {
+    KeyMember *m = (KeyMember *)self;
+    PyObject *old = m->store;
+    Py_INCREF(store);
+    m->store = store;
+    Py_XDECREF(old);
+    Py_RETURN_NONE;
+}
+
+static int KeyMember_traverse(PyObject *self, visitproc visit, void *arg) {
+    Py_VISIT(Py_TYPE(self));
+    Py_VISIT(((KeyMember *)self)->store);
+    return 0;
+}
+
+static int KeyMember_clear(PyObject *self) {
+    Py_CLEAR(((KeyMember *)self)->store);
+    return 0;
+}
+
+static void KeyMember_dealloc(PyObject *self) {
+    PyObject_GC_UnTrack(self);
+    KeyMember_clear(self);
+    PyTypeObject *tp = Py_TYPE(self);
+    freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+    tp_free(self);
+    Py_DECREF(tp);
+}
+
+static PyMethodDef KeyMember_methods[] = {
+    {"_bind_keys", KeyMember_bind, METH_O, "_bind_keys(store): the store `word in self` searches."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot KeyMember_slots[] = {
+    {Py_tp_doc, "The base of the prefix-set lexicons: `word in lexicon` searched in C."},
+    {Py_tp_dealloc, KeyMember_dealloc},
+    {Py_tp_traverse, KeyMember_traverse},
+    {Py_tp_clear, KeyMember_clear},
+    {Py_sq_contains, KeyMember_contains},
+    {Py_tp_methods, KeyMember_methods},
+    {0, NULL},
+};
+
+static PyType_Spec KeyMember_spec = {"lexc.native._core.KeyMember", sizeof(KeyMember), 0,
+                                     Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC, KeyMember_slots};
+
+int keyset_init(PyObject *module) {
+    PyObject *mmap = PyImport_ImportModule("mmap");
+    if (!mmap) return -1;
+    MapType = (PyTypeObject *)PyObject_GetAttrString(mmap, "mmap");
+    Py_DECREF(mmap);
+    if (!MapType) return -1;
+    KeySetType = (PyTypeObject *)PyType_FromSpec(&KeySet_spec);
+    if (!KeySetType) return -1;
+    Py_INCREF((PyObject *)KeySetType);
+    if (PyModule_AddObject(module, "KeySet", (PyObject *)KeySetType) < 0) { Py_DECREF(KeySetType); return -1; }
+    CONTAINS_NAME = PyUnicode_InternFromString("_contains");
+    if (!CONTAINS_NAME) return -1;
+    PyObject *member = PyType_FromSpec(&KeyMember_spec);
+    if (!member) return -1;
+    if (PyModule_AddObject(module, "KeyMember", member) < 0) { Py_DECREF(member); return -1; }
+    return 0;
+}
