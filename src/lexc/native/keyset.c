@@ -494,8 +494,17 @@ static void KeyMember_dealloc(PyObject *self) {
     Py_DECREF(tp);
 }
 
+/* `lexicon.__contains__(word)` as a method beside the slot (METH_COEXIST, as a set's is): the
+ * same answer, called with no argument tuple where the slot's wrapper makes one */
+static PyObject *KeyMember_direct_contains(PyObject *self, PyObject *word) {
+    int found = KeyMember_contains(self, word);
+    if (found < 0) return NULL;
+    return PyBool_FromLong(found);
+}
+
 static PyMethodDef KeyMember_methods[] = {
     {"_bind_keys", KeyMember_bind, METH_O, "_bind_keys(store): the store `word in self` searches."},
+    {"__contains__", KeyMember_direct_contains, METH_O | METH_COEXIST, "__contains__(word): word in self."},
     {NULL, NULL, 0, NULL},
 };
 
