@@ -181,6 +181,32 @@ def answer_digest(answer: Any) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
 
 
+def member_against_set(lexicon: Any, items: list[str], rounds: int = 21, passes: int = 10) -> dict[str, float]:
+    """``word in lexicon`` against ``word in set`` of the same words, hits and misses, in the
+    same loop (issue 38's measure): a Python set of the lexicon's own words is made here, and
+    each round times ``passes`` passes of the lexicon's ``__contains__`` over the member
+    queries, then as many of the set's, on the same query strings (objects apart from the
+    set's, as the baseline's are). Seconds per query, medians, and the median of the rounds'
+    ratios (the lexicon's time over the set's); AssertionError if they answer differently."""
+    words = set(lexicon.words())
+    ask, base = lexicon.__contains__, words.__contains__
+    assert [ask(q) for q in items] == [base(q) for q in items], "the lexicon and the set answer differently"
+    lex_s, set_s, ratios = [], [], []
+    for _ in range(rounds):
+        t = time.perf_counter()
+        for _ in range(passes):
+            [ask(q) for q in items]
+        mid = time.perf_counter()
+        for _ in range(passes):
+            [base(q) for q in items]
+        end = time.perf_counter()
+        lex_s.append((mid - t) / (passes * len(items)))
+        set_s.append((end - mid) / (passes * len(items)))
+        ratios.append((mid - t) / max(end - mid, 1e-12))
+    return {"lexicon_s": statistics.median(lex_s), "set_s": statistics.median(set_s),
+            "ratio": statistics.median(ratios)}
+
+
 def time_queries(ask: dict[str, Callable[[str], Any]], queries: dict[str, list[str]], repeat: int,
                  budget_s: float = 2.0, stats_of: Any = None) -> tuple[dict[str, Any], dict[str, list[str]]]:
     """Seconds per query for each kind ``ask`` answers: median, min and max over ``repeat``

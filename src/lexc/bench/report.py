@@ -69,9 +69,12 @@ def size_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
 
 
 def query_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
-    """Median time per query of every kind, per structure."""
-    head = ["structure"] + [LABELS[k] for k in KINDS]
-    rows = [[name] + [_fmt(_get(f, "query_s", k, "median"), "s") for k in KINDS]
+    """Median time per query of every kind, per structure; beside membership, ``x set``: the
+    structure's membership over a Python set's of the same words, timed in the same loop
+    (``queries.member_against_set``)."""
+    head = ["structure", LABELS["member"], "x set"] + [LABELS[k] for k in KINDS[1:]]
+    rows = [[name, _fmt(_get(f, "query_s", "member", "median"), "s"), _fmt(_get(f, "member_vs_set", "ratio"), ".2f")]
+            + [_fmt(_get(f, "query_s", k, "median"), "s") for k in KINDS[1:]]
             for name, f in result["formats"].items()]
     return head, rows
 
@@ -332,16 +335,17 @@ def write_out(result: dict[str, Any], out_dir: str | os.PathLike[str]) -> list[P
 def summary_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     """One row per structure, the figures a reader compares first: file size, load, four
     queries and the fastest move generation (compact results) with its strategy."""
-    head = ["structure", "file bytes", "load", "member", "sub-anagram 2?", "pattern", "hooks", "moves/s (strategy)"]
+    head = ["structure", "file bytes", "load", "member", "x set", "sub-anagram 2?", "pattern", "hooks",
+            "moves/s (strategy)"]
     rows = []
     for name, f in result["formats"].items():
         moves = [(m["compact_positions_per_s"]["median"], strategy) for strategy, m in (f.get("movegen") or {}).items()
                  if "skipped" not in m and m.get("compact_positions_per_s")]
         best = max(moves) if moves else None
         rows.append([name + (" *" if f.get("baseline") else ""), _fmt(f.get("file_bytes"), "int"),
-                     _fmt(_get(f, "load_s", "median"), "s")]
-                    + [_fmt(_get(f, "query_s", kind, "median"), "s") for kind in ("member", "subanagram2", "pattern",
-                                                                                  "hooks")]
+                     _fmt(_get(f, "load_s", "median"), "s"), _fmt(_get(f, "query_s", "member", "median"), "s"),
+                     _fmt(_get(f, "member_vs_set", "ratio"), ".2f")]
+                    + [_fmt(_get(f, "query_s", kind, "median"), "s") for kind in ("subanagram2", "pattern", "hooks")]
                     + [f"{best[0]:,.1f} ({best[1]})" if best else "-"])
     return head, rows
 

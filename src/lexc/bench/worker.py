@@ -183,6 +183,9 @@ def use_job(job: dict[str, Any]) -> dict[str, Any]:
     result: dict[str, Any] = {"load_s": summarize(load_s), "query_s": query_s, "answers": answers,
                               "memory": {"peak_mb": peak_mb(), "start_mb": start,
                                          "load_added_mb": statistics.median(added[1:] or added)}}
+    if name not in BASELINES and name != "marisa-trie":  # a lexc structure against a set of its words, one loop
+        progress("member against a set")
+        result["member_vs_set"] = bq.member_against_set(lex, queries["member"])
     if name not in BASELINES:  # lexc search's kinds, after the peak of the queries alone is taken
         from ..ruleset import load_ruleset
 
