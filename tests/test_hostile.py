@@ -191,6 +191,48 @@ def test_the_whole_graph_proof_waits_for_a_query_that_relies_on_it(monkeypatch, 
     assert lexicon.words() == sorted(WORDS) and lexicon.anagrams("TAE") == ["EAT", "TEA"] and walks == [1]
 
 
+def test_threads_asking_at_once_wait_for_the_one_proof(monkeypatch):
+    """Threads that count a freshly opened graph at the same moment: one makes the proof, the
+    others wait for it (none is given the header's claim while it runs); a lie is refused to
+    every one of them."""
+    import threading
+    import time
+
+    from lexc.formats.dawg import Dawg
+
+    walks = []
+    count_roots = Dawg.count_roots
+
+    def slow(self, most):
+        walks.append(1)
+        time.sleep(0.05)  # (the others arrive while it runs)
+        return count_roots(self, most)
+
+    monkeypatch.setattr(Dawg, "count_roots", slow)
+    for lie in (0, 1):
+        h, p = parts("gaddawg")
+        lexicon = formats.loads(seal(dict(h, words=h["words"] + lie), p))
+        walks.clear()
+        answers: list[object] = []
+
+        def ask(lexicon=lexicon, answers=answers):
+            try:
+                answers.append(len(lexicon))
+            except FormatError as exc:
+                answers.append(str(exc))
+
+        threads = [threading.Thread(target=ask) for _ in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert walks == [1]
+        if lie:
+            assert len(answers) == 6 and all("header says 6" in str(a) for a in answers), answers
+        else:
+            assert answers == [len(WORDS)] * 6
+
+
 def test_a_dawg_of_terminal_self_loops_is_refused_by_the_proof(tmp_path):
     root = 1
     node = [(c, 1, c == 26, root) for c in range(1, 27)]  # every letter, terminal, back to the node itself

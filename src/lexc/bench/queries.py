@@ -181,6 +181,9 @@ def answer_digest(answer: Any) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
 
 
+MIN_RUN_S = 0.005  # a timed run of a query kind lasts at least this long (passes over its queries), up to 100 passes
+
+
 def member_against_set(lexicon: Any, items: list[str], rounds: int = 21, passes: int = 10) -> dict[str, float]:
     """``word in lexicon`` against ``word in set`` of the same words, hits and misses, in the
     same loop (issue 38's measure): a Python set of the lexicon's own words is made here, and
@@ -212,7 +215,10 @@ def time_queries(ask: dict[str, Callable[[str], Any]], queries: dict[str, list[s
     """Seconds per query for each kind ``ask`` answers: median, min and max over ``repeat``
     runs of the mean over the kind's queries. A kind whose first query is slow (an anagram
     trie's is-prefix reads the whole file) is timed on as many leading queries as fit
-    ``budget_s`` per run; ``queries`` then says how many of ``of``. Also the digest of every
+    ``budget_s`` per run; ``queries`` then says how many of ``of``. A fast kind's run makes
+    as many passes over its queries as last ``MIN_RUN_S`` (a pass of a thousand lookups is
+    a tenth of a millisecond, shorter than the noise), after one untimed pass, for every
+    structure alike. Also the digest of every
     answer, by kind. ``stats_of``: a lexicon with ``last_stats`` (what a search read), whose
     medians per sub-anagram kind are added under ``read``."""
     timings: dict[str, Any] = {}
@@ -229,10 +235,14 @@ def time_queries(ask: dict[str, Callable[[str], Any]], queries: dict[str, list[s
         if spent * len(items) > budget_s:
             items = items[: max(1, int(budget_s / max(spent, 1e-9)))]
         samples, results = [], [first]
+        passes = max(1, min(100, int(MIN_RUN_S / max(spent * len(items), 1e-9))))  # a fast kind: several passes a run
+        if passes > 1:  # (and a pass untimed first: its runs are timed warm, as a slow kind's are after its first)
+            out = [fn(q) for q in items]
         for run in range(repeat):
             t = time.perf_counter()
-            out = [fn(q) for q in items]
-            samples.append(time.perf_counter() - t)
+            for _ in range(passes):
+                out = [fn(q) for q in items]
+            samples.append((time.perf_counter() - t) / passes)
             if run == 0:
                 results = out
         timings[kind] = {"median": statistics.median(samples) / len(items), "min": min(samples) / len(items),

@@ -12,6 +12,7 @@ terminal bit lives on the edge. The root handle is 0, the root pointer.
 from __future__ import annotations
 
 import sys
+import threading
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cached_property
@@ -205,24 +206,35 @@ class Dawg(native.Member, LexiconBase):
         the graph was made; membership, prefixes, hooks and move generation read no further
         and need nothing more. Listing, counting, patterns, anagrams, checks and the trie
         primitives settle the proof first (formats/README.md, "What the loader guarantees")."""
+        self._proof_lock = threading.RLock()
+        self._prover: int | None = None  # the thread making the proof (it reads the claims it proves)
         self._owed = proof
 
     def settle_proof(self) -> None:
-        """Make the whole-graph proof this lexicon still owes, once. FormatError (the file
-        named) when it fails, and the same error from every later call."""
-        owed, self._owed = self._owed, None
-        if owed is None:
+        """Make the whole-graph proof this lexicon still owes, once; another thread asking
+        meanwhile waits for it. FormatError (the file named) when it fails, and the same error
+        from every later call."""
+        if self._owed is None:
             return
-        try:
-            owed()
-        except FormatError as exc:
-            message = f"{self.source}: {exc}" if self.source and not str(exc).startswith(self.source) else str(exc)
+        with self._proof_lock:
+            owed = self._owed
+            if owed is None or self._prover == threading.get_ident():
+                return  # (made meanwhile; or asked by the proof itself, reading the header's claims)
+            self._prover = threading.get_ident()
+            try:
+                owed()
+            except FormatError as exc:
+                message = (f"{self.source}: {exc}" if self.source and not str(exc).startswith(self.source)
+                           else str(exc))
 
-            def refuse() -> None:
-                raise FormatError(message)
+                def refuse() -> None:
+                    raise FormatError(message)
 
-            self._owed = refuse
-            raise FormatError(message) from None
+                self._owed = refuse
+                raise FormatError(message) from None
+            finally:
+                self._prover = None
+            self._owed = None
 
     # -- the proof a loaded graph owes (formats/README.md, "What the loader guarantees") ---
     def _edge(self, i: int) -> int:
