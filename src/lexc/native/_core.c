@@ -36,7 +36,7 @@ int buf_put(Buf *b, const void *src, Py_ssize_t len) {
 
 void buf_free(Buf *b) { free(b->data); b->data = NULL; b->len = b->cap = 0; }
 
-#define SPARE_MOST ((Py_ssize_t)64 << 20)
+#define SPARE_MOST ((Py_ssize_t)8 << 20) /* (seven slots: at most 56 MB kept, for positions of tens of thousands of plays) */
 static Buf spares[SPARES];
 
 Buf buf_spare(int slot) {
