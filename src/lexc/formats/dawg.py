@@ -29,6 +29,24 @@ from .errors import FormatError
 from .minimize import minimizer
 
 
+class ProvedCount:
+    """A count a loaded graph's header (or a headerless file's proof) gives, read only once the
+    whole-graph proof it rests on is made (``Dawg.settle_proof``); set freely (the builder,
+    the proof itself). Stored on the instance as ``_`` + its name."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.slot = "_" + name
+
+    def __get__(self, lexicon: Any, owner: type | None = None) -> int:
+        if lexicon._owed is not None:
+            lexicon.settle_proof()
+        count: int = getattr(lexicon, self.slot)
+        return count
+
+    def __set__(self, lexicon: Any, value: int) -> None:
+        setattr(lexicon, self.slot, value)
+
+
 class Dawg(native.Member, LexiconBase):
     """A minimal DAWG over an edge array. ``word in lexicon`` is ``native.Member``'s: the compiled
     core's walk of the bound graph where it answers, else ``_contains``."""
@@ -56,8 +74,8 @@ class Dawg(native.Member, LexiconBase):
         self.edges = edges  # an array, or (loaded for the compiled core) a view of the file's edges
         self.layout = layout
         self.alphabet = alphabet
-        self._words = word_count
         self._owed: Callable[[], None] | None = None  # the whole-graph proof still to make (``owe_proof``)
+        self.word_count = word_count
         self.build_options = dict(build_options or {})
         self._nodes = nodes
         self.trie_nodes = trie_nodes
@@ -76,7 +94,7 @@ class Dawg(native.Member, LexiconBase):
         if self._extra:
             self._root = len(self.edges)
         self._graph = self._make_graph(edges if raw is None else raw)
-        self._bind_graph(self._graph)
+        self._bind_store(self._graph)
 
     def _member_walk(self) -> tuple[int, bool]:
         """Where ``word in lexicon`` walks from, and whether backwards (a GADDAG)."""
@@ -187,17 +205,7 @@ class Dawg(native.Member, LexiconBase):
         return lexicon
 
     # -- the whole-graph proof, made before the first query that relies on it --------------
-    @property
-    def word_count(self) -> int:
-        """The words the graph spells: the whole-graph proof is made (``settle_proof``)
-        before the number is given."""
-        if self._owed is not None:
-            self.settle_proof()
-        return self._words
-
-    @word_count.setter
-    def word_count(self, value: int) -> None:
-        self._words = value
+    word_count = ProvedCount()  # the words the graph spells
 
     def owe_proof(self, proof: Callable[[], None]) -> None:
         """Defer ``proof`` (the whole-graph proof: ``prove``, or a foreign file's count) to

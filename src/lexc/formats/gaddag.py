@@ -34,7 +34,7 @@ from ..alphabet import Alphabet
 from . import edges as edgemod
 from . import schema
 from .base import Capability
-from .dawg import Dawg
+from .dawg import Dawg, ProvedCount
 from .minimize import Minimizer, link, minimizer
 
 SEP = 0  # the separator's letter code
@@ -103,19 +103,10 @@ class Gaddag(Dawg):
                  build_options: dict[str, Any] | None = None, nodes: int | None = None,
                  trie_nodes: int | None = None, strings: int | None = None, raw: Any = None,
                  backend: native.Backend | None = None):
-        self._strings = strings if strings is not None else 0
+        self.strings = strings if strings is not None else 0
         super().__init__(edges, layout, alphabet, word_count, build_options, nodes, trie_nodes, raw, backend)
 
-    @property
-    def strings(self) -> int:
-        """The GADDAG's strings (one per letter of every word), proved as ``word_count`` is."""
-        if self._owed is not None:
-            self.settle_proof()
-        return self._strings
-
-    @strings.setter
-    def strings(self, value: int) -> None:
-        self._strings = value
+    strings = ProvedCount()  # the GADDAG's strings, one per letter of every word
 
     # -- build, bytes ---------------------------------------------------------------------
     @classmethod

@@ -235,11 +235,8 @@ def open_kwg(path: str | os.PathLike[str], ruleset: str = "english", backend: na
     default). Every query and the move generator then read it as they read lexc's own
     ``gaddawg``."""
     alphabet = load_ruleset(ruleset).alphabet
-    with open(path, "rb") as f:
-        size = os.fstat(f.fileno()).st_size
-        if size > LAYOUT.max_edges * 4:
-            raise FormatError(f"{path}: too big for a KWG (more than {LAYOUT.max_edges:,} four-byte edges)")
-        data: Any = container.map_file(f.fileno()) if size else b""  # (read in place, not copied)
+    with open(path, "rb") as f:  # (mapped, not read: _open checks the size before reading an edge)
+        data: Any = container.map_file(f.fileno()) if os.fstat(f.fileno()).st_size else b""
     lexicon = _open(data, alphabet, str(path), backend=backend)
     lexicon.ruleset = ruleset
     return lexicon

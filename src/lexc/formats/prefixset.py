@@ -60,13 +60,13 @@ def prefix_closure(words: Sequence[bytes]) -> list[bytes]:
     return keys
 
 
-class PrefixClosed(native.KeyMember, LexiconBase):
+class PrefixClosed(native.Member, LexiconBase):
     """Shared behaviour of the two prefix-set formats over one store of the key stream: the
     compiled core's ``KeySet`` or the reference ``PureKeySet`` (the backend chooses), with the
     same calls: ``flag(key)``, ``children(prefix, letters)``, ``subtree(prefix)``,
     ``keys(start, stop)``, ``contains_str(word)``, ``counts()``. ``word in lexicon`` is
-    ``native.KeyMember``'s: the compiled core searches its bound ``KeySet`` with no Python
-    call, and sends what it does not answer to ``_contains``. A trie node is the key itself
+    ``native.Member``'s (as a word graph's): the compiled core searches its bound ``KeySet``
+    with no Python call, and sends what it does not answer to ``_contains``. A trie node is the key itself
     (letter codes as ``bytes``); the root is the empty key."""
 
     meta_specs: ClassVar[dict[str, schema.Spec]] = {"keys": schema.integer(0, 2**40)}
@@ -101,7 +101,7 @@ class PrefixClosed(native.KeyMember, LexiconBase):
     def _bind(self, store: Any) -> None:
         """Query ``store`` (its bound methods kept: lookups dominate)."""
         self.store = store
-        self._bind_keys(store)
+        self._bind_store(store)
         self._flag: Callable[[bytes], int] = store.flag
         self._kids: Callable[[bytes, int], tuple[int, int]] = store.children
         self._contains_str: Callable[[str], bool | None] = store.contains_str
@@ -177,7 +177,7 @@ class PrefixClosed(native.KeyMember, LexiconBase):
 
     # -- native queries -------------------------------------------------------------------
     def _contains(self, word: object) -> bool:
-        """Membership on the Python side (``KeyMember`` sends here what it does not answer):
+        """Membership on the Python side (``native.Member`` sends here what it does not answer):
         the store encodes a word of one-character letters itself, the rest is encoded here."""
         if type(word) is str:
             found = self._contains_str(word)

@@ -76,8 +76,8 @@ from .errors import (  # noqa: E402
     UnsupportedWord,
 )
 
-__all__ = ["COMPILED", "PURE", "AnswerCap", "Backend", "CoreError", "GraphSpec", "KeyMember", "MalformedGraph",
-           "MalformedTable", "Member", "Position", "PureKeyMember", "PureMember", "TooDeep", "UnknownLayout",
+__all__ = ["COMPILED", "PURE", "AnswerCap", "Backend", "CoreError", "GraphSpec", "MalformedGraph",
+           "MalformedTable", "Member", "Position", "PureMember", "TooDeep", "UnknownLayout",
            "UnsupportedWord", "Weighed", "Weights", "available", "path_name", "select"]
 
 PURE: Backend = Backend()  # the pure-Python backend (the reference)
@@ -104,21 +104,11 @@ def select(pure: bool | None = None) -> Backend:
 
 
 class PureMember:
-    """The base of the word-graph lexicons where the compiled core is not built: ``word in
-    lexicon`` is the lexicon's ``_contains`` (the core's ``Member`` answers it in C)."""
+    """The base of the lexicons searched in place (word graphs, prefix sets) where the compiled
+    core is not built: ``word in lexicon`` is the lexicon's ``_contains`` (the core's
+    ``Member`` answers it in C)."""
 
-    def _bind_graph(self, graph: Any) -> None:
-        """Nothing to bind: ``_contains`` reads the lexicon's own graph."""
-
-    def __contains__(self, word: object) -> bool:
-        return bool(self._contains(word))  # type: ignore[attr-defined]
-
-
-class PureKeyMember:
-    """The base of the prefix-set lexicons where the compiled core is not built: ``word in
-    lexicon`` is the lexicon's ``_contains`` (the core's ``KeyMember`` answers it in C)."""
-
-    def _bind_keys(self, store: Any) -> None:
+    def _bind_store(self, store: Any) -> None:
         """Nothing to bind: ``_contains`` reads the lexicon's own store."""
 
     def __contains__(self, word: object) -> bool:
@@ -127,10 +117,8 @@ class PureKeyMember:
 
 if TYPE_CHECKING:
     Member = PureMember
-    KeyMember = PureKeyMember
-else:  # the core's base classes: their sq_contains slots search the bound graph or key set with no Python call
+else:  # the core's base class: its sq_contains slot searches the bound graph or key set with no Python call
     Member = _core.Member if _core is not None else PureMember
-    KeyMember = _core.KeyMember if _core is not None else PureKeyMember
 
 
 def path_name() -> str:

@@ -231,10 +231,10 @@ static Py_ssize_t scan_packed(const Graph *g, int lowest) {
 static const Layout LAYOUTS[2] = {LAYOUT_U32, LAYOUT_U64};
 static PyTypeObject *MmapType; /* mmap.mmap: a read-only map of a file is read in place */
 
-/* Whether `obj` exports memory nobody can change while a graph reads it: bytes, a read-only
+/* Whether `obj` exports memory nobody can change while the core reads it in place: bytes, a read-only
  * mmap (a file mapped with ACCESS_READ), or a memoryview of either. Anything else (an array,
  * a bytearray, a read-only view of writable memory) is copied: checked bytes must stay so. */
-static int immutable_memory(PyObject *obj) {
+int immutable_memory(PyObject *obj) {
     Py_INCREF(obj);
     if (PyMemoryView_Check(obj)) { /* its `obj` is the exporter underneath (views of views too) */
         PyObject *under = PyObject_GetAttrString(obj, "obj");
@@ -517,7 +517,7 @@ fail:
 }
 
 /* the end of a heap type's dealloc: free the object, release its type */
-static void free_object(PyObject *self) {
+void free_object(PyObject *self) {
     PyTypeObject *tp = Py_TYPE(self);
     freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
     tp_free(self);
@@ -1018,18 +1018,19 @@ done:
 }
 
 /* -- `word in lexicon` without a Python call --------------------------------------------------
- * Member is the base class of the word-graph lexicons (formats/dawg.py): its sq_contains slot is
- * `word in lexicon` itself, so CPython calls it with no method lookup and no Python frame. It
- * reads the Graph bound to the instance (`_bind_graph`, made by the lexicon's backend) and
- * answers a str of the alphabet's one-character letters from the graph's member walk; anything
- * else (a graph of the pure-Python backend, no walk set, bytes, a letter it cannot encode) goes
- * to the instance's `_contains`, the Python path. */
+ * Member is the base class of the lexicons the core searches in place: the word graphs
+ * (formats/dawg.py) and the prefix sets (formats/prefixset.py). Its sq_contains slot is `word in
+ * lexicon` itself, so CPython calls it with no method lookup and no Python frame. It reads the
+ * store bound to the instance (`_bind_store`, made by the lexicon's backend) and answers a str
+ * of the alphabet's one-character letters: a Graph by its member walk, a KeySet by its search
+ * (keyset_member); anything else (a store of the pure-Python backend, no walk set, bytes, a
+ * letter it cannot encode) goes to the instance's `_contains`, the Python path. */
 static PyObject *SLOW_NAME;
 static PyTypeObject *MemberType;
 
 typedef struct {
     PyObject_HEAD
-    PyObject *graph; /* the bound graph (any object: only a Graph is walked here), or NULL */
+    PyObject *graph; /* the bound store (any object: a Graph or a KeySet is searched here), or NULL */
 } Member;
 
 /* The member walk's state: the child list of the last edge it matched (`from`, 0: none) and
@@ -1172,13 +1173,18 @@ fail:
 
 static int Member_contains(PyObject *self, PyObject *word) {
     PyObject *graph = ((Member *)self)->graph;
-    if (graph && PyUnicode_Check(word) && PyObject_TypeCheck(graph, GraphType)) {
-        const Graph *g = (const Graph *)graph;
-        uint8_t codes[MAX_TILES + 1];
-        Py_ssize_t len = 0;
-        int ok = g->has_encode && g->member_root >= 0 ? encode_str(g, word, codes, &len) : 0;
-        if (ok < 0) return -1;
-        if (ok) return member_walk(g, codes, len);
+    if (graph && PyUnicode_Check(word)) {
+        if (PyObject_TypeCheck(graph, GraphType)) {
+            const Graph *g = (const Graph *)graph;
+            uint8_t codes[MAX_TILES + 1];
+            Py_ssize_t len = 0;
+            int ok = g->has_encode && g->member_root >= 0 ? encode_str(g, word, codes, &len) : 0;
+            if (ok < 0) return -1;
+            if (ok) return member_walk(g, codes, len);
+        } else {
+            int found = keyset_member(graph, word);
+            if (found != KEYSET_NOT_ANSWERED) return found;
+        }
     }
     PyObject *found = PyObject_CallMethodObjArgs(self, SLOW_NAME, word, NULL);
     if (!found) return -1;
@@ -1223,12 +1229,12 @@ static PyObject *Member_direct_contains(PyObject *self, PyObject *word) {
 }
 
 static PyMethodDef Member_methods[] = {
-    {"_bind_graph", Member_bind, METH_O, "_bind_graph(graph): the graph `word in self` walks."},
+    {"_bind_store", Member_bind, METH_O, "_bind_store(store): the Graph or KeySet `word in self` searches."},
     {"__contains__", Member_direct_contains, METH_O | METH_COEXIST, "__contains__(word): word in self."},
     {NULL, NULL, 0, NULL}};
 
 static PyType_Slot Member_slots[] = {
-    {Py_tp_doc, "Base of the word-graph lexicons: `word in lexicon` walks the bound graph in C."},
+    {Py_tp_doc, "Base of the lexicons searched in place: `word in lexicon` searches the bound store in C."},
     {Py_tp_new, PyType_GenericNew},
     {Py_tp_dealloc, Member_dealloc},
     {Py_tp_traverse, Member_traverse},

@@ -251,5 +251,14 @@ int probability_init(PyObject *module);
 int equity_init(PyObject *module);
 int leaves_init(PyObject *module);
 int keyset_init(PyObject *module);
+/* whether `obj` exports memory nobody can change while it is read in place: bytes, a read-only
+ * mmap, a memoryview of either (_core.c; anything else is copied by its reader) */
+int immutable_memory(PyObject *obj);
+/* the end of a heap type's dealloc: free the object, release its type (_core.c) */
+void free_object(PyObject *self);
+/* `word in` a lexicon whose bound store is a KeySet (keyset.c): 1, 0, -1 with an exception set,
+ * or KEYSET_NOT_ANSWERED (no KeySet, or a word it does not encode: the Python path answers) */
+#define KEYSET_NOT_ANSWERED 2
+int keyset_member(PyObject *store, PyObject *word);
 
 #endif

@@ -11,7 +11,7 @@
  *     ("skip", "deep", "letter", "dead", "order"; "last" at the stream's end, "odd" for an odd
  *     length); the Python side words the message. While it reads, it copies every SAMPLE-th key
  *     whole into a small index (for ENABLE: 12,122 keys, about 0.3 MB beside the 0.78 MB stream).
- * KeyMember, the prefix sets' base class, is `word in lexicon` over a bound KeySet as a C slot.
+ * `word in lexicon` for a prefix set is Member's C slot (_core.c) over the bound KeySet: keyset_member.
  *
  * A search for a key w is a binary search over the sampled keys of w's bucket (its first two
  * letters), comparing their first 8 letters packed in one integer (the whole key on a tie), then
@@ -52,28 +52,6 @@ typedef struct {
 } KeySet;
 
 static PyTypeObject *KeySetType;
-static PyTypeObject *MapType; /* mmap.mmap */
-
-/* Whether `obj` exports memory nobody can change: bytes, a read-only mmap, a memoryview of either. */
-static int fixed_memory(PyObject *obj) {
-    Py_INCREF(obj);
-    if (PyMemoryView_Check(obj)) {
-        PyObject *under = PyObject_GetAttrString(obj, "obj");
-        Py_DECREF(obj);
-        if (!under) { PyErr_Clear(); return 0; }
-        obj = under;
-    }
-    int ok = 0;
-    if (PyBytes_CheckExact(obj)) ok = 1;
-    else if (MapType && Py_TYPE(obj) == MapType) {
-        Py_buffer v;
-        if (PyObject_GetBuffer(obj, &v, PyBUF_SIMPLE) == 0) { ok = v.readonly; PyBuffer_Release(&v); }
-        else PyErr_Clear();
-    }
-    Py_DECREF(obj);
-    return ok;
-}
-
 /* sample j's bucket, from its first two letters (its head) */
 static int sample_bucket(const KeySet *ks, Py_ssize_t j) {
     int a = (int)(ks->head[j] >> 56), b = (int)(ks->head[j] >> 48 & 0xFF);
@@ -152,7 +130,7 @@ static PyObject *KeySet_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     ks->s = (const uint8_t *)ks->view.buf;
     if (ks->view.len % 2) { raise_fault(MalformedTable, "odd", ks->view.len, 0); goto fail; }
     ks->k = ks->view.len / 2;
-    if (!(ks->view.readonly && fixed_memory(stream))) {
+    if (!(ks->view.readonly && immutable_memory(stream))) {
         ks->owned = malloc(ks->view.len ? (size_t)ks->view.len : 1);
         if (!ks->owned) { PyErr_NoMemory(); goto fail; }
         memcpy(ks->owned, ks->view.buf, (size_t)ks->view.len);
@@ -174,10 +152,7 @@ static void KeySet_dealloc(PyObject *self) {
     free(ks->at);
     free(ks->head);
     free(ks->pool);
-    PyTypeObject *tp = Py_TYPE(self);
-    freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
-    tp_free(self);
-    Py_DECREF(tp);
+    free_object(self);
 }
 
 /* sample j's key compared with w: <0, 0, >0 */
@@ -436,105 +411,23 @@ static PyType_Slot KeySet_slots[] = {
 
 static PyType_Spec KeySet_spec = {"lexc.native._core.KeySet", sizeof(KeySet), 0, Py_TPFLAGS_DEFAULT, KeySet_slots};
 
-/* -- `word in lexicon` without a Python call ----------------------------------------------
- * KeyMember is the base class of the prefix-set lexicons (formats/prefixset.py), as Member is
- * the word graphs': its sq_contains slot answers a str of the alphabet's one-character letters
- * from the bound KeySet, and sends anything else (a store of the pure backend, a word it does
- * not encode) to the instance's `_contains`, the Python path. */
-static PyObject *CONTAINS_NAME;
-
-typedef struct {
-    PyObject_HEAD
-    PyObject *store; /* the bound store (only a KeySet is searched here), or NULL */
-} KeyMember;
-
-static int KeyMember_contains(PyObject *self, PyObject *word) {
-    PyObject *store = ((KeyMember *)self)->store;
-    if (store && PyUnicode_Check(word) && PyObject_TypeCheck(store, KeySetType)) {
-        const KeySet *ks = (const KeySet *)store;
-        uint8_t codes[MAX_TILES + 1];
-        Py_ssize_t len = 0;
-        int ok = ks->has_encode ? encode_word(ks, word, codes, &len) : 0;
-        if (ok < 0) return -1;
-        if (ok) return key_flag(ks, codes, len) == 1;
-    }
-    PyObject *found = PyObject_CallMethodObjArgs(self, CONTAINS_NAME, word, NULL);
-    if (!found) return -1;
-    int truth = PyObject_IsTrue(found);
-    Py_DECREF(found);
-    return truth;
+/* `word in` the lexicon a KeySet is bound to (Member, _core.c, calls it for a bound store that
+ * is no Graph): 1 or 0; KEYSET_NOT_ANSWERED for a store that is no KeySet or a word it does not
+ * encode (the Python path answers); -1 with an exception set. */
+int keyset_member(PyObject *store, PyObject *word) {
+    if (!PyObject_TypeCheck(store, KeySetType)) return KEYSET_NOT_ANSWERED;
+    const KeySet *ks = (const KeySet *)store;
+    uint8_t codes[MAX_TILES + 1];
+    Py_ssize_t len = 0;
+    int ok = ks->has_encode ? encode_word(ks, word, codes, &len) : 0;
+    if (ok < 0) return -1;
+    return ok ? key_flag(ks, codes, len) == 1 : KEYSET_NOT_ANSWERED;
 }
-
-static PyObject *KeyMember_bind(PyObject *self, PyObject *store) {
-    KeyMember *m = (KeyMember *)self;
-    PyObject *old = m->store;
-    Py_INCREF(store);
-    m->store = store;
-    Py_XDECREF(old);
-    Py_RETURN_NONE;
-}
-
-static int KeyMember_traverse(PyObject *self, visitproc visit, void *arg) {
-    Py_VISIT(Py_TYPE(self));
-    Py_VISIT(((KeyMember *)self)->store);
-    return 0;
-}
-
-static int KeyMember_clear(PyObject *self) {
-    Py_CLEAR(((KeyMember *)self)->store);
-    return 0;
-}
-
-static void KeyMember_dealloc(PyObject *self) {
-    PyObject_GC_UnTrack(self);
-    KeyMember_clear(self);
-    PyTypeObject *tp = Py_TYPE(self);
-    freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
-    tp_free(self);
-    Py_DECREF(tp);
-}
-
-/* `lexicon.__contains__(word)` as a method beside the slot (METH_COEXIST, as a set's is): the
- * same answer, called with no argument tuple where the slot's wrapper makes one */
-static PyObject *KeyMember_direct_contains(PyObject *self, PyObject *word) {
-    int found = KeyMember_contains(self, word);
-    if (found < 0) return NULL;
-    return PyBool_FromLong(found);
-}
-
-static PyMethodDef KeyMember_methods[] = {
-    {"_bind_keys", KeyMember_bind, METH_O, "_bind_keys(store): the store `word in self` searches."},
-    {"__contains__", KeyMember_direct_contains, METH_O | METH_COEXIST, "__contains__(word): word in self."},
-    {NULL, NULL, 0, NULL},
-};
-
-static PyType_Slot KeyMember_slots[] = {
-    {Py_tp_doc, "The base of the prefix-set lexicons: `word in lexicon` searched in C."},
-    {Py_tp_dealloc, KeyMember_dealloc},
-    {Py_tp_traverse, KeyMember_traverse},
-    {Py_tp_clear, KeyMember_clear},
-    {Py_sq_contains, KeyMember_contains},
-    {Py_tp_methods, KeyMember_methods},
-    {0, NULL},
-};
-
-static PyType_Spec KeyMember_spec = {"lexc.native._core.KeyMember", sizeof(KeyMember), 0,
-                                     Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC, KeyMember_slots};
 
 int keyset_init(PyObject *module) {
-    PyObject *mmap = PyImport_ImportModule("mmap");
-    if (!mmap) return -1;
-    MapType = (PyTypeObject *)PyObject_GetAttrString(mmap, "mmap");
-    Py_DECREF(mmap);
-    if (!MapType) return -1;
     KeySetType = (PyTypeObject *)PyType_FromSpec(&KeySet_spec);
     if (!KeySetType) return -1;
     Py_INCREF((PyObject *)KeySetType);
     if (PyModule_AddObject(module, "KeySet", (PyObject *)KeySetType) < 0) { Py_DECREF(KeySetType); return -1; }
-    CONTAINS_NAME = PyUnicode_InternFromString("_contains");
-    if (!CONTAINS_NAME) return -1;
-    PyObject *member = PyType_FromSpec(&KeyMember_spec);
-    if (!member) return -1;
-    if (PyModule_AddObject(module, "KeyMember", member) < 0) { Py_DECREF(member); return -1; }
     return 0;
 }

@@ -148,10 +148,7 @@ static void Minimizer_dealloc(PyObject *self) {
     free(m->slots);
     free(m->position);
     free(m->laid);
-    PyTypeObject *type = Py_TYPE(self);
-    freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
-    tp_free(self);
-    Py_DECREF(type);
+    free_object(self);
 }
 
 static int check_open(const Minimizer *m) {
