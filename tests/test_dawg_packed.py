@@ -53,6 +53,21 @@ def test_enable_holds_the_dawgs_graph_edge_for_edge(enable_list):
     assert packed.check() == []
 
 
+@pytest.mark.parametrize("pure", BACKENDS)
+def test_enable_membership_matches_a_set_hits_and_misses(enable_list, pure):
+    """`word in` over ENABLE's file, loaded on either path (the core's walk reads packed edges
+    in its own loop): every word, and near misses one letter changed, cut or added."""
+    words = set(enable_built(enable_list, "dawg").words())
+    packed = loads(dumps(enable_built(enable_list, "dawg-packed")), backend=native.select(pure=pure))
+    sample = sorted(words)[:: 1 if not pure else 7]
+    for word in sample:
+        assert word in packed
+    near = {w[:-1] for w in sample} | {w + "Z" for w in sample} | {"Q" + w[1:] for w in sample}
+    near |= {w[:2] + "X" + w[3:] for w in sample if len(w) > 3}
+    assert {w for w in near if w in packed} == near & words
+    assert "" not in packed and "A" * 40 not in packed
+
+
 @pytest.mark.parametrize("n_edges, letters, widths", [
     (1, 26, (1, 5, 1)),  # an empty lexicon: the root pointer alone
     (8, 26, (2, 5, 9)),  # three.txt

@@ -1103,6 +1103,27 @@ static int member_walk(const Graph *g, const uint8_t *codes, Py_ssize_t len) {
         }
         return term;
     }
+    if (g->wide == 2 && g->member_root < g->n) { /* packed edges, their widths held in registers:
+        * each an unaligned 8-byte read (the zero padding keeps the last inside the buffer) */
+        const uint8_t *base = g->base;
+        const Py_ssize_t w = g->edge_bytes;
+        const uint64_t em = g->emask, cm = g->cmask;
+        const int ls = g->lshift, lastshift = g->lastshift, ts = g->tshift;
+        for (; k < len; k++) {
+            uint64_t want = codes[back ? len - 1 - k : k], e;
+            if (!from) return 0;
+            for (;; from++) { /* (every list closes inside the array: proved) */
+                memcpy(&e, base + from * w, 8);
+                e &= em;
+                uint64_t lt = e >> ls;
+                if (lt >= want) { if (lt != want) return 0; break; }
+                if (e >> lastshift & 1u) return 0;
+            }
+            term = (int)(e >> ts & 1u);
+            from = (Py_ssize_t)(e & cm);
+        }
+        return term;
+    }
     for (; k < len; k++)
         if (!member_find(g, &from, codes[back ? len - 1 - k : k], &term)) return 0;
     return term;
