@@ -26,7 +26,7 @@ setup(
             "lexc.native._core",
             sources=[f"{NATIVE}/{name}.c"
                      for name in ("_core", "movegen", "anatrie", "minimize", "probability", "equity", "leaves",
-                                  "keyset")],
+                                  "keyset", "endgame")],
             depends=[f"{NATIVE}/core.h", f"{NATIVE}/search.inc"],
             define_macros=[("Py_LIMITED_API", "0x030B0000")],
             py_limited_api=True,

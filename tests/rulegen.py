@@ -347,16 +347,19 @@ def brute_plays(board: Board, letters: list[int], blanks: int, words: set[bytes]
     tiles where it has them, the rest from the rack (every choice of natural or blank), the
     start square covered on an empty board or else a tile of the board used or touched,
     every cross word a word; a one-tile play that makes words both ways listed once, across.
-    Scored by ``lexc.board.scoring.score``."""
+    Scored by ``lexc.board.scoring.score``. (The words tried are those the rack and the
+    board's tiles together could spell: no other can be played.)"""
     n, ruleset = board.size, board.ruleset
     naturals = Counter(letters)
     tiles = len(letters) + blanks
     empty = board.is_empty()
     out = set()
+    spare = naturals + Counter(c & ~BLANK_FLAG for row in board.rows for c in row if c)
+    tried = [w for w in words if sum((Counter(w) - spare).values()) <= blanks]
     for down in (False, True):
         for index in range(n):
             line = board.line(index, down)
-            for word in words:
+            for word in tried:
                 length = len(word)
                 if length < 2 or length > n:
                     continue

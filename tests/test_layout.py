@@ -13,8 +13,8 @@ import lexc
 PACKAGE = Path(lexc.__file__).resolve().parent
 
 # From the ground floor up; a module may import its own wing and any wing of a lower rank.
-WINGS = ["foundations", "native", "formats", "lexicons", "board", "movegen", "equity", "game", "leavemodel", "bench",
-         "cli"]
+WINGS = ["foundations", "native", "formats", "lexicons", "board", "movegen", "equity", "game", "leavemodel", "engine",
+         "bench", "cli"]
 FOUNDATIONS = {"lexc", "lexc._version", "lexc.errors", "lexc.alphabet", "lexc.ruleset", "lexc.wordlist", "lexc.pattern",
                "lexc.limits", "lexc.textfile", "lexc.lazy", "lexc.plural", "lexc.parallel", "lexc.__main__"}
 

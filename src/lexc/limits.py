@@ -19,3 +19,5 @@ MAX_REPEAT = 1_000  # runs of one benchmark figure (--repeat, --movegen-repeat)
 MAX_BUDGET_S = 86_400.0  # seconds of a benchmark's time budget (--budget): one day
 MAX_SYNTH_WORDS = 50_000_000  # words of one synthetic list (lexc synth -n): beyond it a chain runs thin
 MAX_LINE_BYTES = 1 << 20  # bytes of one line of a line-by-line text file (JSONL positions) or of stdin
+MAX_SEARCH_S = 86_400.0  # seconds one search may be given (lexc endgame --time): one day
+MAX_PLIES = 1_000  # a search's depth limit in plies (lexc endgame --depth)

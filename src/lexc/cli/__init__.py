@@ -2,8 +2,9 @@
 
 ``lexicons`` (build, convert, edit, export, synth), ``inspect`` (info, verify, dump, formats,
 rulesets, diff, stats), ``query`` (check, words, anagram, hooks, search), ``board`` (moves, judge),
-``game`` (replay, selfplay, match, play), ``bench`` and ``leaves`` (leave-value files: leaves, learn); ``common``
-holds what they share, ``reading`` how they read words, racks, files and the ruleset. Each
+``game`` (replay, selfplay, match, play), ``engine`` (endgame), ``bench`` and ``leaves``
+(leave-value files: leaves, learn); ``common`` holds what they share, ``reading`` how they
+read words, racks, files and the ruleset. Each
 command is a thin wrapper over one library function, which its ``--help`` names, and imports
 it when it runs: start-up imports only what the chosen command needs. The CLI is the top
 wing: it may import every wing, and nothing imports it.
@@ -33,7 +34,7 @@ import click
 from .. import native
 from .._version import __version__
 from ..errors import LexcError
-from . import bench, board, game, inspect, leaves, lexicons, query
+from . import bench, board, engine, game, inspect, leaves, lexicons, query
 from .common import Negative, check_arguments, one_line
 from .reading import FilePath
 
@@ -72,6 +73,7 @@ LIBRARY = {
     "bench": "lexc.bench.runner.run_bench",
     "leaves": "lexc.formats.leaves.read_leaves and LeaveTable.value",
     "learn": "lexc.leavemodel.learn (the model file: lexc.leavemodel.modelfile)",
+    "endgame": "lexc.engine.endgame.solve",
 }
 
 
@@ -88,7 +90,7 @@ def cli() -> None:
 
 def _register(group: click.Group) -> None:
     """Add every command module's commands to the group, each --help naming its code."""
-    for module in (lexicons, inspect, query, board, game, bench, leaves):
+    for module in (lexicons, inspect, query, board, game, engine, bench, leaves):
         assert module.__file__ is not None  # (each is a file of this package)
         where = f"src/lexc/cli/{Path(module.__file__).name}"
         for command in vars(module).values():

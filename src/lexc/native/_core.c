@@ -1731,6 +1731,7 @@ static int core_exec(PyObject *module) {
     if (equity_init(module) < 0) return -1;
     if (leaves_init(module) < 0) return -1;
     if (keyset_init(module) < 0) return -1;
+    if (endgame_init(module) < 0) return -1;
     return 0;
 }
 

@@ -170,6 +170,15 @@ class Backend:
         reference's here."""
         return Weighed.of(reference())
 
+    def endgame(self, position: Position, other: bytes, graph: Any, strategy: str, roots: tuple[int, int, int],
+                scoreless: int, seconds: float, table_bits: int, max_depth: int,
+                report: Callable[[int, int, int, float, bool], None] | None = None) -> tuple[Any, ...]:
+        """The exact endgame search over ``graph`` (``lexc.engine.endgame``): (value, proven,
+        depth, nodes, seconds, line records, stopped); ``report(depth, value, nodes, seconds,
+        proven)`` after each iteration. Only the compiled core runs it; the engine runs its
+        pure-Python reference where ``runs_whole`` is false."""
+        raise NotImplementedError("the endgame search runs in the compiled core")
+
     def __repr__(self) -> str:
         return f"<backend: {self.name}>"
 
@@ -282,6 +291,17 @@ class CompiledBackend(Backend):
     def runs_whole(self, strategy: str, graph: Any) -> bool:
         """Appel & Jacobson's and Gordon's strategies over a graph of the core's own."""
         return strategy in CORE_STRATEGIES and isinstance(graph, self.core.Graph)
+
+    def endgame(self, position: Position, other: bytes, graph: Any, strategy: str, roots: tuple[int, int, int],
+                scoreless: int, seconds: float, table_bits: int, max_depth: int,
+                report: Callable[[int, int, int, float, bool], None] | None = None) -> tuple[Any, ...]:
+        """The core's search (``src/lexc/native/endgame.c``), ``position.rack`` the side to
+        move's, ``other`` the opponent's (counts by letter code)."""
+        found: tuple[Any, ...] = self.core.endgame(
+            graph, position.board, position.size, position.rack, other, CORE_STRATEGIES[strategy], roots[0],
+            roots[1], roots[2], position.values, position.letter_mult, position.word_mult, position.rack_size,
+            position.bingo, position.start[0], position.start[1], scoreless, seconds, table_bits, max_depth, report)
+        return found
 
     def equities(self, records: bytes, count: int, weights: Weights,
                  reference: Callable[[], Sequence[int]]) -> Weighed:

@@ -244,6 +244,35 @@ PyObject *raise_fault(PyObject *type, const char *kind, Py_ssize_t index, long l
 PyObject *raise_count(PyObject *type, const char *name, Py_ssize_t count);
 
 extern PyTypeObject *GraphType;
+
+/* The whole-position move generator (movegen.c), shared by movegen and the endgame search:
+ * a square's cross-check for plays one way (`check`, any letter where `crossing` is 0) and
+ * its cross-sum; the generator's graph, roots and ruleset arrays (lm, wm held by the caller). */
+typedef struct { Mask check; int64_t sum; uint8_t crossing; } Cross;
+typedef struct {
+    const Graph *g;
+    int n, rack_size, bingo, sr, sc, strategy, fixed, masked;
+    Py_ssize_t dawg_root, root, gaddag_root;
+    int32_t values[256];
+    const uint8_t *lm, *wm;
+} Gen;
+typedef struct Lane Lane; /* a search's scratch */
+int gen_check_args(const Graph *g, const Py_buffer *board, int n, Py_ssize_t rack_len, Py_ssize_t dawg_root,
+                   Py_ssize_t root, Py_ssize_t gaddag_root, const Py_buffer *values, const Py_buffer *lm,
+                   const Py_buffer *wm, int tiles, int rack_size, int bingo, int sr, int sc, int strategy);
+int gen_setup(Gen *G, const Graph *g, int n, const int32_t *values, const uint8_t *lm, const uint8_t *wm,
+              int rack_size, int bingo, int sr, int sc, Py_ssize_t dawg_root, Py_ssize_t root, Py_ssize_t gaddag_root,
+              int strategy);
+Lane *gen_lane_new(void);
+uint64_t gen_score_bound(const Gen *G, int tiles);
+void gen_cross(const Gen *G, const uint8_t *b, int r, int c, int down, Cross *x);
+void gen_all_cross(const Gen *G, const uint8_t *b, Cross *x);
+Py_ssize_t gen_plays(const Gen *G, Lane *L, const uint8_t *b, const Cross *x, const int *counts, Buf *out,
+                     Py_ssize_t cap, unsigned long long *edges);
+#define RECORD 40      /* bytes of a play record */
+#define REC_ROW 8      /* the score fills bytes 0-7 */
+#define REC_TILES 12   /* row, column, down, length, then the tiles (28 bytes: MAX_BOARD fit) */
+int endgame_init(PyObject *module);
 int movegen_init(PyObject *module);
 int anatrie_init(PyObject *module);
 int minimize_init(PyObject *module);

@@ -12,11 +12,8 @@
  */
 #include "core.h"
 
-#define RECORD 40      /* bytes of a play record */
-#define REC_ROW 8      /* the score fills bytes 0-7 */
-#define REC_TILES 12   /* row, column, down, length, then the tiles (28 bytes: MAX_BOARD fit) */
 
-typedef struct {
+struct Lane {
     const Graph *g;
     int n, letters, rack_size, bingo, down, lane;
     Py_ssize_t root;                 /* DAWG root pointer (A&J) or GADDAG root pointer (Gordon) */
@@ -38,7 +35,7 @@ typedef struct {
     Py_ssize_t found, cap;
     int failed;
     unsigned long long edges;        /* edges the search read (for the bench's explanation of Gordon's claim) */
-} Lane;
+};
 
 /* a play's score (scoring.LaneScoring's rule), in 64 bits: movegen checked that no play's
  * score, nor any sum or product on the way to it, can pass INT64_MAX (score_bound) */
@@ -226,6 +223,143 @@ static Mask cross_check(const Graph *g, Py_ssize_t dawg_root, Py_ssize_t gaddag_
     return m;
 }
 
+/* -- a whole position: the generator (core.h), which movegen and the endgame search share -- */
+
+/* the cross-check of square (r, c) for plays `down` (its perpendicular line's tiles before
+ * and after it), with the cross-sum; `crossing` 0 where the square touches no tile that way
+ * (any letter fits) */
+void gen_cross(const Gen *G, const uint8_t *b, int r, int c, int down, Cross *x) {
+    int n = G->n;
+    uint8_t before[MAX_BOARD], after[MAX_BOARD];
+    int nb = 0, na = 0;
+    int64_t sum = 0;
+    int p = down ? c : r; /* position along the perpendicular line */
+    int q = p;
+    while (q > 0 && b[down ? r * n + q - 1 : (q - 1) * n + c]) q--;
+    for (int t = q; t < p; t++) {
+        int code = b[down ? r * n + t : t * n + c];
+        before[nb++] = (uint8_t)(code & ~BLANK_FLAG);
+        sum += G->values[code];
+    }
+    for (int t = p + 1; t < n && b[down ? r * n + t : t * n + c]; t++) {
+        int code = b[down ? r * n + t : t * n + c];
+        after[na++] = (uint8_t)(code & ~BLANK_FLAG);
+        sum += G->values[code];
+    }
+    if (!nb && !na) { *x = (Cross){ALL, 0, 0}; return; }
+    *x = (Cross){cross_check(G->g, G->dawg_root, G->gaddag_root, before, nb, after, na), sum, 1};
+}
+
+/* every empty square's cross-checks both ways: x[down * n * n + r * n + c] */
+void gen_all_cross(const Gen *G, const uint8_t *b, Cross *x) {
+    int n = G->n;
+    for (int down = 0; down < 2; down++)
+        for (int r = 0; r < n; r++)
+            for (int c = 0; c < n; c++)
+                if (!b[r * n + c]) gen_cross(G, b, r, c, down, &x[down * n * n + r * n + c]);
+}
+
+/* A generator for the graph and ruleset arrays of a movegen call (checked by the caller):
+ * 0, or -1 with an exception (no memory for the letter masks). */
+int gen_setup(Gen *G, const Graph *g, int n, const int32_t *values, const uint8_t *lm, const uint8_t *wm,
+              int rack_size, int bingo, int sr, int sc, Py_ssize_t dawg_root, Py_ssize_t root, Py_ssize_t gaddag_root,
+              int strategy) {
+    memset(G, 0, sizeof *G);
+    G->g = g; G->n = n; G->lm = lm; G->wm = wm; G->rack_size = rack_size; G->bingo = bingo;
+    G->sr = sr; G->sc = sc; G->dawg_root = dawg_root; G->root = root; G->gaddag_root = gaddag_root;
+    G->strategy = strategy;
+    memcpy(G->values, values, sizeof G->values);
+    G->fixed = fixed_u32(g) && root < g->n;
+    if (G->fixed && graph_masks((Graph *)g) < 0) return -1;
+    G->masked = G->fixed && g->kids;
+    return 0;
+}
+
+/* the bound on any play's score (score_bound) with at most `tiles` tiles */
+uint64_t gen_score_bound(const Gen *G, int tiles) {
+    return score_bound(G->values, G->lm, G->wm, (Py_ssize_t)G->n * G->n, G->n, tiles, G->bingo);
+}
+
+Lane *gen_lane_new(void) {
+    Lane *L = calloc(1, sizeof(Lane));
+    if (!L) PyErr_NoMemory();
+    return L;
+}
+
+/* Every play of the board `b` for the rack `counts` (by letter code, [0] the blanks), its
+ * cross-checks `x` (gen_all_cross's, kept up to date by the caller; read only at empty
+ * squares), appended to `out` as records; `L` is scratch (gen_lane_new). The plays found, -1
+ * out of memory (MemoryError set), -2 past `cap` plays. `edges` += the edges the searches read. */
+Py_ssize_t gen_plays(const Gen *G, Lane *L, const uint8_t *b, const Cross *x, const int *counts, Buf *out,
+                     Py_ssize_t cap, unsigned long long *edges) {
+    int n = G->n;
+    L->g = G->g; L->n = n; L->letters = G->g->n_letters; L->rack_size = G->rack_size; L->bingo = G->bingo;
+    L->root = G->root; L->board = b; L->out = out; L->cap = cap; L->found = 0; L->failed = 0; L->edges = 0;
+    memcpy(L->values, G->values, sizeof L->values);
+    memcpy(L->counts, counts, sizeof L->counts);
+    rack_mask(L);
+    int empty = 1;
+    for (Py_ssize_t k = 0; k < (Py_ssize_t)n * n; k++) if (b[k]) { empty = 0; break; }
+    for (int down = 0; down < 2 && !L->failed; down++) {
+        L->down = down;
+        const Cross *xd = x + (size_t)down * n * n;
+        for (int lane = 0; lane < n && !L->failed; lane++) {
+            int has_anchor = 0;
+            L->lane = lane;
+            for (int i = 0; i < n; i++) {
+                int r = down ? i : lane, c = down ? lane : i; /* square i of the lane */
+                int code = b[r * n + c];
+                L->squares[i] = (uint8_t)code;
+                L->lm[i] = G->lm[r * n + c]; L->wm[i] = G->wm[r * n + c];
+                L->anchor[i] = 0;
+                if (code) { L->cross[i] = 0; L->crossing[i] = 0; L->checks[i] = (Mask){0, 0}; continue; }
+                if (empty) L->anchor[i] = r == G->sr && c == G->sc;
+                else L->anchor[i] = (r > 0 && b[(r - 1) * n + c]) || (r + 1 < n && b[(r + 1) * n + c]) ||
+                                    (c > 0 && b[r * n + c - 1]) || (c + 1 < n && b[r * n + c + 1]);
+                has_anchor |= L->anchor[i];
+                const Cross *q = &xd[r * n + c];
+                L->checks[i] = q->check; L->cross[i] = q->sum; L->crossing[i] = q->crossing;
+            }
+            if (!has_anchor) continue;
+            if (G->masked) { if (G->strategy == 0) appel_jacobson_m32(L); else gordon_m32(L); }
+            else if (G->fixed) { if (G->strategy == 0) appel_jacobson_u32(L); else gordon_u32(L); }
+            else { if (G->strategy == 0) appel_jacobson_any(L); else gordon_any(L); }
+        }
+    }
+    if (edges) *edges += L->edges;
+    if (L->failed == 2) return -2;
+    if (L->failed) return -1;
+    return L->found;
+}
+
+/* the checks movegen and the endgame search make of a position's arguments: 0, or -1 with
+ * ValueError set */
+int gen_check_args(const Graph *g, const Py_buffer *board, int n, Py_ssize_t rack_len, Py_ssize_t dawg_root,
+                   Py_ssize_t root, Py_ssize_t gaddag_root, const Py_buffer *values, const Py_buffer *lm,
+                   const Py_buffer *wm, int tiles, int rack_size, int bingo, int sr, int sc, int strategy) {
+    Py_ssize_t total = g->n + g->n_extra;
+    if (n < 1 || n > MAX_BOARD || board->len != (Py_ssize_t)n * n || lm->len != board->len || wm->len != board->len ||
+        values->len != 256 * 4 || rack_len > 128 || dawg_root < 0 || dawg_root >= total || root < 0 || root >= total ||
+        gaddag_root < -1 || gaddag_root >= total ||
+        sr < 0 || sr >= n || sc < 0 || sc >= n || (strategy != 0 && strategy != 1)) {
+        PyErr_SetString(PyExc_ValueError, "movegen: bad arguments");
+        return -1;
+    }
+    const uint8_t *b = (const uint8_t *)board->buf;
+    for (Py_ssize_t k = 0; k < board->len; k++)
+        if ((b[k] & ~BLANK_FLAG) > g->n_letters || b[k] == BLANK_FLAG) {
+            PyErr_SetString(PyExc_ValueError, "movegen: a board code outside the alphabet");
+            return -1;
+        }
+    int32_t v[256];
+    memcpy(v, values->buf, sizeof v);
+    if (score_bound(v, lm->buf, wm->buf, board->len, n, tiles, bingo) > (uint64_t)INT64_MAX) {
+        PyErr_SetString(PyExc_ValueError, "movegen: a play's score could pass 64 bits (tile values, premiums)");
+        return -1;
+    }
+    return 0;
+}
+
 /* movegen(graph, board, n, rack, strategy, dawg_root, search_root, gaddag_root, values,
  *         letter_mult, word_mult, rack_size, bingo, start_row, start_col, cap)
  *   -> (records, count, edges)
@@ -246,106 +380,34 @@ static PyObject *movegen(PyObject *module, PyObject *args) {
                           &root, &gaddag_root, &values, &lm, &wm, &rack_size, &bingo, &sr, &sc, &cap))
         return NULL;
     const Graph *g = (const Graph *)graph;
-    int fixed = 0; /* set once the roots are checked: the u32 copy when the search root is stored */
-    int masked = 0; /* ... with the letter masks when the graph has them */
-    Py_ssize_t total = g->n + g->n_extra;
     PyObject *result = NULL;
     Lane *L = NULL;
+    Cross *x = NULL;
     Buf out = buf_spare(SPARE_PLAYS);
-    if (n < 1 || n > MAX_BOARD || board.len != (Py_ssize_t)n * n || lm.len != board.len || wm.len != board.len ||
-        values.len != 256 * 4 || rack.len > 128 || dawg_root < 0 || dawg_root >= total || root < 0 || root >= total ||
-        gaddag_root < -1 || gaddag_root >= total ||
-        sr < 0 || sr >= n || sc < 0 || sc >= n || (strategy != 0 && strategy != 1)) {
-        PyErr_SetString(PyExc_ValueError, "movegen: bad arguments");
-        goto done;
-    }
-    fixed = fixed_u32(g) && root < g->n;
-    if (fixed && graph_masks((Graph *)graph) < 0) goto done;
-    masked = fixed && g->kids;
-    const uint8_t *b = (const uint8_t *)board.buf;
-    for (Py_ssize_t k = 0; k < board.len; k++)
-        if ((b[k] & ~BLANK_FLAG) > g->n_letters || b[k] == BLANK_FLAG) {
-            PyErr_SetString(PyExc_ValueError, "movegen: a board code outside the alphabet");
-            goto done;
-        }
-    L = calloc(1, sizeof(Lane));
-    if (!L) { PyErr_NoMemory(); goto done; }
-    L->g = g; L->n = n; L->letters = g->n_letters; L->rack_size = rack_size; L->bingo = bingo;
-    L->root = root; L->board = b; L->out = &out; L->cap = cap;
-    memcpy(L->values, values.buf, sizeof L->values);
+    Gen G;
+    int counts[128] = {0}, tiles = 0;
     const uint8_t *rc = (const uint8_t *)rack.buf;
-    int tiles = 0;
-    for (Py_ssize_t k = 0; k < rack.len; k++) { L->counts[k] = rc[k]; tiles += rc[k]; }
-    rack_mask(L);
-    const uint8_t *lmul = (const uint8_t *)lm.buf, *wmul = (const uint8_t *)wm.buf;
-    if (score_bound(L->values, lmul, wmul, board.len, n, tiles, bingo) > (uint64_t)INT64_MAX) {
-        PyErr_SetString(PyExc_ValueError, "movegen: a play's score could pass 64 bits (tile values, premiums)");
+    for (Py_ssize_t k = 0; k < rack.len && k < 128; k++) { counts[k] = rc[k]; tiles += rc[k]; }
+    if (gen_check_args(g, &board, n, rack.len, dawg_root, root, gaddag_root, &values, &lm, &wm, tiles, rack_size,
+                       bingo, sr, sc, strategy) < 0)
         goto done;
-    }
-    int empty = 1;
-    for (Py_ssize_t k = 0; k < board.len; k++) if (b[k]) { empty = 0; break; }
-    Mask any = {~0ULL, ~0ULL};
-    for (int down = 0; down < 2 && !L->failed; down++) {
-        L->down = down;
-        for (int lane = 0; lane < n && !L->failed; lane++) {
-            int has_anchor = 0;
-            L->lane = lane;
-            for (int i = 0; i < n; i++) {
-                int r = down ? i : lane, c = down ? lane : i; /* square i of the lane */
-                int code = b[r * n + c];
-                L->squares[i] = (uint8_t)code;
-                L->lm[i] = lmul[r * n + c]; L->wm[i] = wmul[r * n + c];
-                L->anchor[i] = 0;
-                L->cross[i] = 0;
-                L->crossing[i] = 0;
-                L->checks[i] = (Mask){0, 0};
-                if (code) continue;
-                if (empty) L->anchor[i] = r == sr && c == sc;
-                else L->anchor[i] = (r > 0 && b[(r - 1) * n + c]) || (r + 1 < n && b[(r + 1) * n + c]) ||
-                                    (c > 0 && b[r * n + c - 1]) || (c + 1 < n && b[r * n + c + 1]);
-                has_anchor |= L->anchor[i];
-                /* the perpendicular line through the square: its tiles before and after */
-                uint8_t before[MAX_BOARD], after[MAX_BOARD];
-                int nb = 0, na = 0;
-                int64_t sum = 0;
-                int p = down ? c : r; /* position along the perpendicular line */
-                int q = p;
-                while (q > 0 && b[down ? r * n + q - 1 : (q - 1) * n + c]) q--;
-                for (int t = q; t < p; t++) {
-                    int code2 = b[down ? r * n + t : t * n + c];
-                    before[nb++] = (uint8_t)(code2 & ~BLANK_FLAG);
-                    sum += L->values[code2];
-                }
-                for (int t = p + 1; t < n && b[down ? r * n + t : t * n + c]; t++) {
-                    int code2 = b[down ? r * n + t : t * n + c];
-                    after[na++] = (uint8_t)(code2 & ~BLANK_FLAG);
-                    sum += L->values[code2];
-                }
-                if (!nb && !na) { L->checks[i] = any; continue; }
-                L->cross[i] = sum;
-                L->crossing[i] = 1;
-                L->checks[i] = cross_check(g, dawg_root, gaddag_root, before, nb, after, na);
-            }
-            if (!has_anchor) continue;
-            if (masked) { if (strategy == 0) appel_jacobson_m32(L); else gordon_m32(L); }
-            else if (fixed) { if (strategy == 0) appel_jacobson_u32(L); else gordon_u32(L); }
-            else { if (strategy == 0) appel_jacobson_any(L); else gordon_any(L); }
-        }
-    }
-    if (L->failed == 2) {
-        raise_count(AnswerCap, "count", L->found);
+    if (gen_setup(&G, g, n, values.buf, lm.buf, wm.buf, rack_size, bingo, sr, sc, dawg_root, root, gaddag_root,
+                  strategy) < 0)
         goto done;
-    }
-    if (L->failed) goto done;
-    {
-        Py_ssize_t found = L->found;
-        unsigned long long edges = L->edges;
-        PyObject *blob = buf_copy(&out);
-        if (blob) result = Py_BuildValue("(NnK)", blob, found, edges);
-    }
+    L = gen_lane_new();
+    x = malloc(2 * (size_t)n * (size_t)n * sizeof *x);
+    if (!L || !x) { if (!PyErr_Occurred()) PyErr_NoMemory(); goto done; }
+    gen_all_cross(&G, board.buf, x);
+    unsigned long long edges = 0;
+    Py_ssize_t found = gen_plays(&G, L, board.buf, x, counts, &out, cap, &edges);
+    if (found == -2) { raise_count(AnswerCap, "count", L->found); goto done; }
+    if (found < 0) goto done;
+    PyObject *blob = buf_copy(&out);
+    if (blob) result = Py_BuildValue("(NnK)", blob, found, edges);
 done:
     buf_keep(SPARE_PLAYS, &out);
     free(L);
+    free(x);
     PyBuffer_Release(&board); PyBuffer_Release(&rack); PyBuffer_Release(&values);
     PyBuffer_Release(&lm); PyBuffer_Release(&wm);
     return result;
