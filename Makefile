@@ -80,7 +80,7 @@ define sanitized_build
 endef
 SANITIZE_TESTS := test_native.py test_contract.py test_generated.py test_queries.py test_movegen.py test_alphabets.py \
     test_biglist.py test_kwg.py test_hostile.py test_forgery.py test_dawg.py test_gaddag.py test_study.py test_search.py \
-    test_probability.py test_equity.py test_leaves_native.py test_prefixset.py
+    test_probability.py test_equity.py test_leaves_native.py test_prefixset.py test_endgame.py
 
 sanitize: $(STAMP) ## the compiled core under AddressSanitizer and UndefinedBehaviorSanitizer: the agreement tests, then 20,000 fuzz cases (CASES= to change)
 	$(call sanitized_build,$(SANITIZE))
@@ -92,11 +92,12 @@ sanitize: $(STAMP) ## the compiled core under AddressSanitizer and UndefinedBeha
 # The quick sanitizer run (CI, after make test; under 5 minutes on 2 cores): the same sanitized
 # build as make sanitize, then the agreement tests (the generated rulesets of test_generated.py
 # in full, the compiled core's own tests and its contract, move generation without ENABLE's
-# positions, hostile files, the prefix sets' KeySet against its reference) and QUICK_CASES fuzz cases, with Python allocating through malloc
+# positions, hostile files, the prefix sets' KeySet against its reference, the endgame search on generated
+# endgames and MAGPIE's quicker ones) and QUICK_CASES fuzz cases, with Python allocating through malloc
 # (PYTHONMALLOC=malloc) so that AddressSanitizer also sees an overflow of a small Python buffer,
 # which pymalloc's arenas hide (make sanitize, ten times longer, keeps pymalloc).
 QUICK_TESTS := test_generated.py test_native.py test_contract.py test_movegen.py test_hostile.py test_equity.py test_leaves_native.py \
-    test_prefixset.py
+    test_prefixset.py test_endgame.py
 
 sanitize-quick: $(STAMP) ## the quick sanitizer run (ASan + UBSan): the agreement tests on generated rulesets and the core's tests, then 3,000 fuzz cases (QUICK_CASES= to change)
 	$(call sanitized_build,$(SANITIZE_QUICK))

@@ -2,7 +2,7 @@
 
 ``lexicons`` (build, convert, edit, export, synth), ``inspect`` (info, verify, dump, formats,
 rulesets, diff, stats), ``query`` (check, words, anagram, hooks, search), ``board`` (moves, judge),
-``game`` (replay, selfplay, match, play), ``engine`` (endgame), ``bench`` and ``leaves``
+``game`` (replay, selfplay, match, play), ``engine`` (endgame, analyze), ``bench`` and ``leaves``
 (leave-value files: leaves, learn); ``common`` holds what they share, ``reading`` how they
 read words, racks, files and the ruleset. Each
 command is a thin wrapper over one library function, which its ``--help`` names, and imports
@@ -74,6 +74,7 @@ LIBRARY = {
     "leaves": "lexc.formats.leaves.read_leaves and LeaveTable.value",
     "learn": "lexc.leavemodel.learn (the model file: lexc.leavemodel.modelfile)",
     "endgame": "lexc.engine.endgame.solve",
+    "analyze": "lexc.engine.sim.simulate (without --sim: lexc.equity.candidates)",
 }
 
 

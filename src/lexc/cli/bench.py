@@ -34,10 +34,14 @@ from .common import Bounded, BoundedFloat, emit, note, status_line
 @click.option("-r", "--ruleset", default="english", show_default=True, help="Ruleset of the list and positions.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), metavar="DIR",
               help="Also write DIR/bench.md, DIR/bench.json and two SVG charts.")
+@click.option("--endgames", type=click.Path(dir_okay=False, exists=True), metavar="FILE.jsonl",
+              help="Instead: time the endgame solver on these solved endgames (a JSON line each: cgp, and the "
+                   "engine's value and seconds, as ../shared/interop/magpie/endgames-enable.jsonl has them), "
+                   "values compared, times beside the engine's; --out DIR writes endgames.json and endgames.md.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 def bench(wordlist: str | None, formats_: str | None, positions: str | None, full: bool, repeat: int | None,
           movegen_repeat: int | None, budget: float | None, movegen: bool, papers: bool, ruleset: str,
-          out_dir: str | None, as_json: bool) -> None:
+          out_dir: str | None, endgames: str | None, as_json: bool) -> None:
     """Measure every format side by side: build time, file bytes, nodes and edges, load time,
     peak memory, the time of every query kind, move generation per strategy, beside a plain
     Python set and marisa-trie; then the papers' claims measured again. Each structure is
@@ -51,6 +55,9 @@ def bench(wordlist: str | None, formats_: str | None, positions: str | None, ful
     from ..bench.report import format_report, write_out
     from ..bench.runner import run_bench
     from ..ruleset import load_ruleset
+
+    if endgames is not None:
+        return _endgames(wordlist, endgames, ruleset, out_dir, as_json)
 
     names = [f.strip() for f in formats_.split(",") if f.strip()] if formats_ is not None else list(FORMATS)
     if not names:
@@ -69,3 +76,26 @@ def bench(wordlist: str | None, formats_: str | None, positions: str | None, ful
     if result["disagreements"]:  # a bug in some structure: make it fail loudly (make bench, make biglist)
         raise BenchError(f"{plural(len(result['disagreements']), 'disagreement')} between the structures "
                          "(listed above)")
+
+
+def _endgames(wordlist: str | None, path: str, ruleset: str, out_dir: str | None, as_json: bool) -> None:
+    """``--endgames``: the solver timed on a file of solved endgames (``lexc.bench.endgames``)."""
+    import json
+    from pathlib import Path
+
+    from ..bench.endgames import format_endgames, time_endgames
+    from ..formats.container import write_atomic
+    from ..lexicons.source import open_lexicon
+
+    lexicon = open_lexicon(wordlist, "gaddawg", ruleset, progress=note)
+    with status_line("lexc bench") as show:
+        result = time_endgames(path, lexicon, ruleset, progress=lambda k, n, name: show(k, n, f"endgame {name}"))
+    text = format_endgames(result)
+    if out_dir:
+        folder = Path(out_dir)
+        folder.mkdir(parents=True, exist_ok=True)
+        write_atomic(folder / "endgames.json", (json.dumps(result, indent=1) + "\n").encode())
+        write_atomic(folder / "endgames.md", ("# The endgame solver on solved endgames\n\n```\n" + text +
+                                              "\n```\n").encode())
+        note(f"wrote {folder / 'endgames.json'} and {folder / 'endgames.md'}")
+    emit(result, as_json, text)

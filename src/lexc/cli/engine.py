@@ -1,16 +1,19 @@
-"""Search commands: endgame (``lexc.engine.endgame``)."""
+"""Search commands: endgame (``lexc.engine.endgame``), analyze (``lexc.engine.sim``)."""
 
 from __future__ import annotations
 
 import sys
+import time
 from typing import Any
 
 import click
 
-from ..limits import MAX_PLIES, MAX_SEARCH_S
+from ..limits import MAX_PLIES, MAX_SEARCH_S, MAX_SEED, MAX_WORKERS
 from ..plural import plural
 from . import common
 from .common import Bounded, BoundedFloat, emit, lexicon_file, lexicon_option, note
+
+PROGRESS_AFTER_S = 1.0  # a search shows its progress once it has run this long
 
 
 @click.command()
@@ -54,8 +57,9 @@ def endgame(cgp: str, lexfile: str | None, ruleset: str | None, seconds: float |
     position = read_position(load_ruleset(rules), cgp)
     with common.status_line(logged="lexc endgame") as show:
         def progress(plies: int, value: int, nodes: int, spent: float, proven: bool) -> None:
-            show(plies, plies, f"{plies} plies: value {value:+d}, {nodes:,} nodes, {spent:.1f} s"
-                               + (" (proven)" if proven else ""))
+            if spent >= PROGRESS_AFTER_S:  # (a quick search says nothing)
+                show(plies, plies, f"{plural(plies, 'ply', 'plies')}: value {value:+d}, {nodes:,} nodes, "
+                                   f"{spent:.1f} s" + (" (proven)" if proven else ""))
 
         try:
             result = solve(position, lexicon, seconds, depth, path, progress=progress)
@@ -74,6 +78,109 @@ def _show(result: Any, as_json: bool) -> None:
         lines.append(f"{k:>3}. {'me ' if move.side == 0 else 'opp'}  {move.text()}")
     path = "the compiled core" if result.path == "core" else "the pure-Python reference"
     stopped = {"time": ", stopped by the time limit", "interrupt": ", interrupted"}.get(result.stopped, "")
-    lines.append(f"searched {plural(result.plies, 'ply', 'plies')}, {plural(result.nodes, 'node')} in "
-                 f"{result.seconds:.2f} s ({path}{stopped})")
+    lines.append(f"searched {plural(result.plies, 'ply', 'plies')}, {plural(result.nodes, 'node')}, "
+                 f"seconds {result.seconds:.2f} ({path}{stopped})")
     emit(result.as_dict(), as_json, "\n".join(lines))
+
+
+@click.command()
+@click.argument("cgp")
+@click.argument("lexfile", required=False)
+@common.ruleset_option("Ruleset: board, tiles, bingo.")
+@click.option("--sim", is_flag=True, help="Simulate the candidates (MAVEN's simulation) instead of ranking them "
+                                          "by static equity alone.")
+@click.option("-n", "--candidates", "count", type=Bounded(1, 1000), default=20, show_default=True, metavar="N",
+              help="The best N moves by static equity are the candidates.")
+@click.option("--move", "moves", multiple=True, metavar="MOVE",
+              help="A candidate, as lexc moves --leaves writes it ('8H WORD', '-AEI' an exchange, '-' the pass); "
+                   "repeat it: these instead of the best N.")
+@click.option("--plies", type=Bounded(1, 20), default=2, show_default=True,
+              help="Moves played after each candidate in an iteration.")
+@click.option("--iterations", type=Bounded(1, 10_000_000), default=1000, show_default=True, metavar="N",
+              help="Stop after N iterations.")
+@click.option("--time", "seconds", type=BoundedFloat(0.001, MAX_SEARCH_S), metavar="SECONDS",
+              help="Stop after about SECONDS (checked between batches of iterations).")
+@click.option("--confidence", type=click.Choice(["0.9", "0.95", "0.99", "none"]), default="0.95",
+              show_default=True,
+              help="Stop once the leader is ahead of every other candidate at this confidence (none: never).")
+@click.option("--seed", type=Bounded(0, MAX_SEED), default=0, show_default=True, help="The draws' seed.")
+@click.option("--workers", type=Bounded(1, MAX_WORKERS), default=None, metavar="N",
+              help="Local processes to simulate on [default: every core]; the results are the same whatever N.")
+@click.option("--scheduler", metavar="ADDRESS", help="Simulate on a Dask distributed cluster, e.g. tcp://10.0.0.1:8786.")
+@click.option("--leaves", "leaves_file", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Leave values (any file lexc leaves reads) [default: the learned leaves bundled for the "
+                   "ruleset's bag].")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
+@lexicon_option
+def analyze(cgp: str, lexfile: str | None, ruleset: str | None, sim: bool, count: int, moves: tuple[str, ...],
+            plies: int, iterations: int, seconds: float | None, confidence: str, seed: int, workers: int | None,
+            scheduler: str | None, leaves_file: str | None, as_json: bool, lexicon_opt: str | None) -> None:
+    """Analyze the position of the CGP for the side to move: its candidates ranked by static
+    equity, or with --sim played forward (MAVEN's simulation): for each candidate, an
+    iteration draws the opponent's rack from the tiles the mover cannot see and plays
+    --plies moves after it, both sides by static equity, the same draws for every candidate;
+    the table gives each one's mean outcome (spread gained, plus the last mover's leave) with
+    its standard error, its win rate and its iterations. Reproducible from --seed whatever
+    the workers, unless --time stops it. Ctrl-C stops it with what it has.
+
+    Example: lexc analyze '15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0' --sim --iterations 200
+    """
+    from ..board.board import read_position
+    from ..engine.sim import SimSettings, simulate
+    from ..equity import candidates
+    from ..equity.rule import Situation
+    from ..game.tasks import task_leaves
+    from .game import games_lexicon, program_levels
+
+    rules_name, path_given, _ = games_lexicon(lexfile, lexicon_opt, ruleset)
+    _, leaves_path = program_levels(("equity",), leaves_file, rules_name)
+    from ..game.tasks import task_lexicon
+    from ..ruleset import load_ruleset
+
+    lexicon = task_lexicon(path_given, rules_name)
+    leaves = task_leaves(leaves_path, rules_name)
+    position = read_position(load_ruleset(rules_name), cgp)
+    if not position.rack:
+        raise click.UsageError("the CGP gives no rack for the side to move")
+    if not sim:
+        ranked = candidates(position.board, position.rack, lexicon, leaves,
+                            situation=Situation.of(position.board, position.rack)).ranked(count)
+        rows = [c.as_dict() for c in ranked]
+        text = "\n".join(f"{_num(c.equity):>8} {c.score:>5}  {c.leave:<8} {c.notation}" for c in ranked)
+        emit(rows, as_json, f"{'equity':>8} {'score':>5}  {'leave':<8} move\n{text}")
+        return
+    settings = SimSettings(count, plies, iterations, seconds, None if confidence == "none" else float(confidence),
+                           seed, workers, scheduler, moves)
+    with common.status_line(logged="lexc analyze") as show:
+        started = time.monotonic()
+
+        def progress(done: int, limit: int, rows: list[Any]) -> None:
+            if time.monotonic() - started >= PROGRESS_AFTER_S:  # (a quick simulation says nothing)
+                leader = max(rows, key=lambda r: r.mean)
+                show(done, limit, f"{done:,} iterations: {leader.notation} {leader.mean:+.1f}")
+
+        result = simulate(position, lexicon, leaves, settings, lexfile=path_given, leaves_file=leaves_path,
+                          ruleset=rules_name, progress=progress)
+    emit(result.as_dict(), as_json, _sim_table(result))
+    if result.stopped == "interrupt":
+        click.echo("lexc: interrupted: the figures so far are shown", err=True)
+        sys.exit(130)
+
+
+def _num(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}"
+
+
+def _sim_table(result: Any) -> str:
+    """The simulation's table: a line a candidate, best first, then how it stopped."""
+    lines = [f"{'':>3} {'move':<22} {'equity':>7} {'score':>5} {'leave':<8} {'mean':>7} {'± se':>6} {'win':>6} "
+             f"{'iters':>6}"]
+    for k, row in enumerate(result.rows, 1):
+        se = "-" if row.stderr == float("inf") else f"{row.stderr:.2f}"
+        lines.append(f"{k:>3} {row.notation:<22} {_num(row.equity):>7} {row.score:>5} {row.leave:<8} "
+                     f"{row.mean:>+7.2f} {se:>6} {row.win_rate:>6.1%} {row.iterations:>6,}")
+    why = {"limit": "the iteration limit", "confident": "a clear leader", "time": "the time budget",
+           "interrupt": "Ctrl-C"}[result.stopped]
+    lines.append(f"{plural(result.iterations, 'iteration')} of {plural(result.settings.plies, 'ply', 'plies')}, "
+                 f"seconds {result.seconds:.2f}, stopped by {why} (seed {result.settings.seed})")
+    return "\n".join(lines)

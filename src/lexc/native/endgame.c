@@ -219,6 +219,26 @@ static void look_up(Solver *S) {
     }
 }
 
+/* The order a node's moves are tried in (negamax.moves's, the reference's): the table's move
+ * first, then the pass where it ends the game, then plays going out (by their value), then by
+ * score, ties in generation order; the pass last where it does not end the game. `order`
+ * has room for count + 1 (the pass: index PASS_ID). */
+static void order_moves(const Solver *S, const Buf *buf, Py_ssize_t count, int me, int pass_ends, uint32_t tt_move,
+                        Order *order) {
+    int64_t out_bonus = 2 * S->rack_value[1 - me];
+    for (Py_ssize_t k = 0; k < count; k++) {
+        const uint8_t *rec = buf->data + k * RECORD;
+        int64_t key = rec_score(rec);
+        if (placed_count(rec) == S->tiles[me]) key += out_bonus + ((int64_t)1 << 56);
+        if (tt_move != NO_ID && play_id(rec) == tt_move) key = INT64_MAX;
+        order[k].key = key;
+        order[k].index = (uint32_t)k;
+    }
+    order[count].key = tt_move == PASS_ID ? INT64_MAX : pass_ends ? INT64_MAX - 1 : INT64_MIN;
+    order[count].index = PASS_ID;
+    qsort(order, (size_t)count + 1, sizeof(Order), by_key);
+}
+
 /* The value of the node for side `me` within (alpha, beta), fail-soft; *complete 1 when no
  * line below met the horizon. A stopped search (S->stop) returns 0 and is thrown away. */
 static int64_t search(Solver *S, int ply, int depth, int me, int passed, int scoreless, int64_t alpha, int64_t beta,
@@ -254,19 +274,8 @@ static int64_t search(Solver *S, int ply, int depth, int me, int passed, int sco
     }
     Order *order = S->order[ply];
     int64_t out_bonus = 2 * S->rack_value[opp];
-    for (Py_ssize_t k = 0; k < count; k++) {
-        const uint8_t *rec = buf->data + k * RECORD;
-        int64_t key2 = rec_score(rec);
-        if (placed_count(rec) == S->tiles[me]) key2 += out_bonus + ((int64_t)1 << 56);
-        if (tt_move != NO_ID && play_id(rec) == tt_move) key2 = INT64_MAX;
-        order[k].key = key2;
-        order[k].index = (uint32_t)k;
-    }
-    /* the pass: first when it ends the game (its value known) or the table says so, else last */
     int pass_ends = passed || scoreless + 1 >= SCORELESS_END;
-    order[count].key = tt_move == PASS_ID ? INT64_MAX : pass_ends ? pass_end + ((int64_t)1 << 56) : INT64_MIN;
-    order[count].index = PASS_ID;
-    qsort(order, (size_t)count + 1, sizeof(Order), by_key);
+    order_moves(S, buf, count, me, pass_ends, tt_move, order);
     int64_t best = -INF_VALUE, a = alpha;
     uint32_t best_move = NO_ID;
     int all_complete = 1;
@@ -324,8 +333,9 @@ static int64_t search(Solver *S, int ply, int depth, int me, int passed, int sco
  * node's; appended to `pv` as records (a pass: a record of length 0). A proven value's line
  * is searched to the end of the game at every node (`exact`: a node off the proof's lines is
  * searched whole, not to what is left of `depth`); else each node one ply shallower than
- * the one before. The moves are made as it goes and taken back at the end. 0, or -1 when
- * stopped. */
+ * the one before, and where no move has the value sought (the table holds deeper values of
+ * a stopped iteration) the move that looked best is taken at what it looked. The moves are
+ * made as it goes and taken back at the end. 0, or -1 when stopped. */
 static int principal_variation(Solver *S, int64_t value, int depth, int exact, int scoreless, Buf *pv) {
     int me = 0, passed = 0, made = 0;
     uint8_t line[512][RECORD];
@@ -338,22 +348,29 @@ static int principal_variation(Solver *S, int64_t value, int depth, int exact, i
         Py_ssize_t count = gen_plays(&S->G, S->L, S->board, S->x, S->counts[me], buf, (Py_ssize_t)1 << 30, &S->edges);
         if (count < 0) { S->stop = STOP_ERROR; break; }
         Buf mine = {NULL, 0, 0};
-        if (count && buf_put(&mine, buf->data, count * RECORD) < 0) { S->stop = STOP_ERROR; break; }
+        Order *order = malloc(((size_t)count + 1) * sizeof(Order));
+        if (!order || (count && buf_put(&mine, buf->data, count * RECORD) < 0)) {
+            free(order);
+            S->stop = STOP_ERROR;
+            break;
+        }
         int64_t pass_end = S->rack_value[opp] - S->rack_value[me], out_bonus = 2 * S->rack_value[opp];
         int pass_ends = passed || scoreless + 1 >= SCORELESS_END, ended = 0;
-        for (Py_ssize_t k = 0; k <= count && !found; k++) {
-            uint8_t rec[RECORD];
+        order_moves(S, &mine, count, me, pass_ends, NO_ID, order);
+        Py_ssize_t chosen = -1, best_k = -1;
+        int64_t best_v = 0;
+        for (Py_ssize_t j = 0; j <= count && chosen < 0; j++) {
+            Py_ssize_t k = order[j].index == PASS_ID ? count : (Py_ssize_t)order[j].index;
             int64_t v;
-            int c = 1, out = 0;
+            int c = 1;
             if (k == count) { /* the pass */
-                memset(rec, 0, RECORD);
                 if (pass_ends) v = pass_end;
                 else v = -search(S, 1, depth - 1, opp, 1, scoreless + 1, -value - 1, -value + 1, &c);
-                out = pass_ends;
             } else {
+                uint8_t rec[RECORD];
                 memcpy(rec, mine.data + k * RECORD, RECORD);
                 int64_t score = rec_score(rec);
-                if (placed_count(rec) == S->tiles[me]) { v = score + out_bonus; out = 1; }
+                if (placed_count(rec) == S->tiles[me]) v = score + out_bonus;
                 else {
                     Py_ssize_t mark = S->undo_len;
                     if (make_play(S, rec, me) < 0) { S->stop = STOP_ERROR; unmake_play(S, rec, me, mark); break; }
@@ -362,23 +379,41 @@ static int principal_variation(Solver *S, int64_t value, int depth, int exact, i
                 }
             }
             if (S->stop) break;
-            if (v != value) continue;
+            if (v == value) chosen = k;
+            else if (best_k < 0 || v > best_v) { best_k = k; best_v = v; }
+        }
+        if (!S->stop && chosen < 0 && best_k >= 0) { /* a value not proven, the table's entries deeper than
+            * `depth` (a later iteration's, stopped): the move that looked best, at what it looked */
+            chosen = best_k;
+            value = best_v;
+        }
+        if (!S->stop && chosen >= 0) {
+            uint8_t rec[RECORD];
+            int out;
             found = 1;
-            if (buf_put(pv, rec, RECORD) < 0) { S->stop = STOP_ERROR; break; }
-            if (out) { ended = 1; break; }
-            if (k == count) { value = -value; passed = 1; scoreless++; }
+            if (chosen == count) { memset(rec, 0, RECORD); out = pass_ends; }
+            else {
+                memcpy(rec, mine.data + chosen * RECORD, RECORD);
+                out = placed_count(rec) == S->tiles[me];
+            }
+            if (buf_put(pv, rec, RECORD) < 0) S->stop = STOP_ERROR;
+            else if (out) ended = 1;
+            else if (chosen == count) { value = -value; passed = 1; scoreless++; }
             else {
                 memcpy(line[made], rec, RECORD);
                 sides[made] = me;
                 marks[made] = S->undo_len;
-                if (make_play(S, rec, me) < 0) { S->stop = STOP_ERROR; break; }
-                made++;
-                value = rec_score(rec) - value;
-                passed = 0;
-                scoreless = 0;
+                if (make_play(S, rec, me) < 0) S->stop = STOP_ERROR;
+                else {
+                    made++;
+                    value = rec_score(rec) - value;
+                    passed = 0;
+                    scoreless = 0;
+                }
             }
         }
         buf_free(&mine);
+        free(order);
         if (S->stop || !found || ended) break;
         me = opp;
         if (!exact && --depth <= 0) break;
