@@ -68,7 +68,7 @@ LIBRARY = {
     "judge": "lexc.board.referee.judge",
     "replay": "lexc.game.replay.replay",
     "selfplay": "lexc.game.manager.selfplay",
-    "match": "lexc.game.match.match_games, play_match_game and summarise",
+    "match": "lexc.game.match.match_games and summarise, lexc.engine.player.play_match_game",
     "play": "lexc.game.interactive.play_game",
     "bench": "lexc.bench.runner.run_bench",
     "leaves": "lexc.formats.leaves.read_leaves and LeaveTable.value",

@@ -11,10 +11,10 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from ..limits import MAX_COUNT, MAX_GAMES, MAX_LINE_BYTES, MAX_MATCH_GAMES, MAX_SEED, MAX_WORKERS
+from ..limits import MAX_COUNT, MAX_GAMES, MAX_LINE_BYTES, MAX_MATCH_GAMES, MAX_SEARCH_S, MAX_SEED, MAX_WORKERS
 from ..plural import plural
 from . import common
-from .common import Bounded, Negative, emit, lexicon_file, lexicon_option, note
+from .common import Bounded, BoundedFloat, Negative, emit, lexicon_file, lexicon_option, note
 
 
 @click.command()
@@ -114,9 +114,10 @@ def _show_position(report: Any, position: Any, show_board: bool, show_cgp: bool,
               help="Write each game as DIR/selfplay-SEED.gcg.")
 @click.option("--positions", "positions_out", type=click.Path(dir_okay=False), metavar="OUT.jsonl",
               help='Write every position met, {"game", "turn", "cgp", "rack"} per line.')
-@click.option("--player", "levels", multiple=True, type=click.Choice(["greedy", "equity"]), metavar="LEVEL",
-              help="The programs: greedy (the best-scoring play) or equity (the best static equity: score plus the "
-                   "leave's value); once for both, twice for each seat [default: equity].")
+@click.option("--player", "levels", multiple=True, type=click.Choice(["greedy", "equity", "sim"]), metavar="LEVEL",
+              help="The programs: greedy (the best-scoring play), equity (the best static equity: score plus the "
+                   "leave's value) or sim (MAVEN's: simulation, the pre-endgame and the exact endgame); once for "
+                   "both, twice for each seat [default: equity].")
 @click.option("--leaves", "leaves_file", type=click.Path(dir_okay=False), metavar="FILE",
               help="The equity players' leave values (any file lexc leaves reads) [default: the learned leaves "
                    "bundled for the ruleset's bag].")
@@ -125,11 +126,15 @@ def _show_position(report: Any, position: Any, show_board: bool, show_cgp: bool,
 @click.option("--scheduler", metavar="ADDRESS",
               help="Play the games on a Dask distributed cluster, e.g. tcp://10.0.0.1:8786 (pip install "
                    "'lexc[cluster]'; every worker needs lexc and the lexicon and leave files at the same paths).")
+@click.option("--move-time", type=BoundedFloat(0.001, MAX_SEARCH_S), metavar="SECONDS",
+              help="A sim player's time per move (the games then depend on the machine) [default: its iteration "
+                   "limit].")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 @lexicon_option
 def selfplay(lexfile: str | None, ruleset: str | None, games: int, seed: int, strategy: str, end_rule: str,
              out_dir: str | None, positions_out: str | None, levels: tuple[str, ...], leaves_file: str | None,
-             workers: int | None, scheduler: str | None, as_json: bool, lexicon_opt: str | None) -> None:
+             workers: int | None, scheduler: str | None, move_time: float | None, as_json: bool,
+             lexicon_opt: str | None) -> None:
     """Programs play complete games (a real bag, exchanges and passes, the standard end of
     game): by default equity players (the move of the best static equity, with the learned
     leave values bundled with lexc or --leaves FILE's), or greedy ones; every game's GCG
@@ -139,8 +144,9 @@ def selfplay(lexfile: str | None, ruleset: str | None, games: int, seed: int, st
 
     Example: lexc selfplay enable.gaddawg --games 10 --seed 1 -o games --positions positions.jsonl
     """
+    from ..engine.player import play_selfplay
     from ..formats.container import write_atomic
-    from ..game.tasks import SelfplayTask, play_selfplay
+    from ..game.tasks import SelfplayTask
     from ..parallel import per_process, run_tasks
 
     ruleset, path_given, name = games_lexicon(lexfile, lexicon_opt, ruleset)
@@ -149,7 +155,7 @@ def selfplay(lexfile: str | None, ruleset: str | None, games: int, seed: int, st
     leaves_given = os.path.abspath(leaves_file) if leaves_file else None
     if table is not None:
         per_process(("leaves", leaves_given, ruleset), lambda: table)
-    tasks = [SelfplayTask(path_given, ruleset, seed + i, strategy, end_rule, name, seats, leaves_given)
+    tasks = [SelfplayTask(path_given, ruleset, seed + i, strategy, end_rule, name, seats, leaves_given, move_time)
              for i in range(games)]
     bar = click.progressbar(length=games, label="self-play", file=sys.stderr) if common.on_terminal() else None
     played = run_tasks(play_selfplay, tasks, workers=workers, scheduler=scheduler,
@@ -216,9 +222,10 @@ def program_levels(levels: tuple[str, ...], leaves_file: str | None,
     if len(levels) > 2:
         raise click.UsageError(f"--player given {len(levels)} times: once for both programs, or twice")
     seats = (levels * 2)[:2] if levels else ("equity", "equity")
-    if leaves_file is not None and "equity" not in seats:
+    valued = "equity" in seats or "sim" in seats  # (a sim player ranks its candidates by equity)
+    if leaves_file is not None and not valued:
         raise click.UsageError("--leaves is for an equity player: give --player equity")
-    if "equity" in seats and leaves_file is None:
+    if valued and leaves_file is None:
         rules = load_ruleset(ruleset)
         bundled = bundled_leaves_path(rules)
         if bundled is not None:
@@ -255,28 +262,35 @@ def leave_table(leaves_file: str | None, ruleset: str) -> Any:
 @click.option("--workers", type=Bounded(1, MAX_WORKERS), default=None, metavar="N",
               help="Local processes to play on [default: every core]; the games are the same whatever N.")
 @click.option("--scheduler", metavar="ADDRESS", help="Play on a Dask distributed cluster, e.g. tcp://10.0.0.1:8786.")
+@click.option("--move-time", type=BoundedFloat(0.001, MAX_SEARCH_S), metavar="SECONDS",
+              help="A sim player's time per move (its simulation and endgame search stop after about so long; "
+                   "the games then depend on the machine) [default: its iteration limit, the same games "
+                   "everywhere].")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output (with every game).")
 @lexicon_option
 def match(player_a: str, player_b: str, lexfile: str | None, ruleset: str | None, games: int, seed: int,
-          end_rule: str, workers: int | None, scheduler: str | None, as_json: bool, lexicon_opt: str | None) -> None:
+          end_rule: str, workers: int | None, scheduler: str | None, move_time: float | None, as_json: bool,
+          lexicon_opt: str | None) -> None:
     """Play a match between the program players A and B in paired games (each deal played
     twice, the seats swapped, so the luck of the draw cancels in each pair) and report A's mean
     spread a game with its 95% confidence interval over the pairs, and each side's win rate (a
     tie counts half). Players: greedy (the highest score), beginner (the middle of the
     ranking), equity (the best static equity with the learned leaves bundled with lexc),
-    equity:FILE (the same with FILE's leave values). The same seed
-    gives the same match on one core, on every core (the default) or on a cluster.
+    equity:FILE (the same with FILE's leave values), sim (MAVEN's player: simulation, the
+    pre-endgame and the exact endgame, lexc.engine.player; sim:FILE its leaves). The same
+    seed gives the same match on one core, on every core (the default) or on a cluster.
 
     Example: lexc match equity:TWL06.klv2 greedy enable.dawg --games 2000
     """
     import time
 
-    from ..game.match import match_games, play_match_game, resolved, summarise
+    from ..engine.player import SimMatchGame, play_match_game
+    from ..game.match import match_games, resolved, summarise
     from ..parallel import run_tasks
 
     ruleset, path_given, name = games_lexicon(lexfile, lexicon_opt, ruleset)
-    tasks = match_games(path_given, ruleset, resolved(player_a, ruleset), resolved(player_b, ruleset), games, seed,
-                        end_rule, name)
+    tasks = [SimMatchGame(game, move_time) for game in match_games(
+        path_given, ruleset, resolved(player_a, ruleset), resolved(player_b, ruleset), games, seed, end_rule, name)]
     started = time.perf_counter()
     bar = click.progressbar(length=games, label="match", file=sys.stderr) if common.on_terminal() else None
     results = run_tasks(play_match_game, tasks, workers=workers, scheduler=scheduler,

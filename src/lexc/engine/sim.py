@@ -87,6 +87,7 @@ class SimRow:
     leave: str
     outcomes: list[float] = field(default_factory=list, repr=False)
     wins: float = 0.0
+    candidate: Candidate | None = field(default=None, repr=False, compare=False)
 
     @property
     def iterations(self) -> int:
@@ -204,7 +205,7 @@ def simulate(position: Position, lexicon: Any, leaves: Any, settings: SimSetting
     chosen = choose_candidates(position, lexicon, leaves, settings)
     if not chosen:
         raise SimError("no candidate to simulate")
-    rows = [SimRow(c.notation, c.kind, c.equity, c.score, c.leave) for c in chosen]
+    rows = [SimRow(c.notation, c.kind, c.equity, c.score, c.leave, candidate=c) for c in chosen]
     spread = position.scores[0] - position.scores[1]
     name = ruleset or board.ruleset.name
     cgp = Position(board, (position.rack, ""), position.scores, position.scoreless_turns).cgp()

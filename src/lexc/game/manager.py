@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +30,7 @@ from ..plural import plural
 from ..ruleset import Ruleset, load_ruleset
 from . import gcg
 from .gcg import END_PENALTY, END_POINTS, EXCHANGE, PASS, PLAY, Event, Game, write_gcg
-from .players import Action, Player, ProgramPlayer, TurnView
+from .players import LEVELS, Action, Player, ProgramPlayer, TurnView
 from .replay import Report, replay
 
 DOUBLING, ADD_AND_SUBTRACT = "doubling", "add-and-subtract"
@@ -284,13 +284,17 @@ class GameManager:
 
 def selfplay(lexicon: Any, ruleset: Ruleset | str, seed: int = 0, strategy: str = "auto",
              end_rule: str = DOUBLING, lexicon_name: str | None = None, levels: tuple[str, str] = ("greedy", "greedy"),
-             leaves: Any = None) -> GameResult:
+             leaves: Any = None, maker: Callable[[str, str], Player] | None = None) -> GameResult:
     """One game between two programs at ``levels`` (``greedy1`` and ``greedy2`` by default,
     the nickname being the level and the seat; the draw deciding who is ``#player1``),
-    reproducible from the seed; ``leaves`` is the leave table of an ``equity`` player."""
+    reproducible from the seed; ``leaves`` is the leave table of an ``equity`` player.
+    ``maker(level, nick)`` makes a player of a level this wing does not play (the engine's
+    ``sim``)."""
     ruleset = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
-    players = [ProgramPlayer(lexicon, strategy, f"{level}{i}", f"lexc {level} player {i}", level=level, leaves=leaves)
-               for i, level in enumerate(levels, 1)]
+    players: list[Player] = [
+        maker(level, f"{level}{i}") if maker is not None and level not in LEVELS else
+        ProgramPlayer(lexicon, strategy, f"{level}{i}", f"lexc {level} player {i}", level=level, leaves=leaves)
+        for i, level in enumerate(levels, 1)]
     description = f"lexc selfplay: seed {seed}, strategy {strategy}, end rule {end_rule}"
     if tuple(levels) != ("greedy", "greedy"):
         description += f", players {' and '.join(levels)}"

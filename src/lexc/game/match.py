@@ -49,16 +49,20 @@ PLAYERS: dict[str, Callable[[Any, str, str, str], Any]] = {
 }
 
 
+SEARCHING = ("sim",)  # the kinds the engine wing plays (lexc.engine.player.make_player): known here, made there
+WITH_LEAVES = ("equity", "sim")
+
+
 def player_spec(spec: str) -> tuple[str, str]:
     """A player spec split into its kind and its argument (``equity:FILE`` -> ``equity``,
-    ``FILE``; ``equity`` -> ``equity``, ``""``: the bundled leaves); MatchError for a kind lexc
-    does not know."""
+    ``FILE``; ``equity`` -> ``equity``, ``""``: the bundled leaves; ``sim`` and ``sim:FILE``
+    alike); MatchError for a kind lexc does not know."""
     kind, _, arg = spec.partition(":")
-    if kind not in PLAYERS:
-        raise MatchError(f"unknown player {spec!r} (known: greedy, beginner, equity, equity:FILE)")
-    if kind == "equity" and not arg and spec.endswith(":"):
-        raise MatchError("equity:FILE names no file (equity alone plays with the bundled leaves)")
-    if kind != "equity" and arg:
+    if kind not in PLAYERS and kind not in SEARCHING:
+        raise MatchError(f"unknown player {spec!r} (known: greedy, beginner, equity, equity:FILE, sim, sim:FILE)")
+    if kind in WITH_LEAVES and not arg and spec.endswith(":"):
+        raise MatchError(f"{kind}:FILE names no file ({kind} alone plays with the bundled leaves)")
+    if kind not in WITH_LEAVES and arg:
         raise MatchError(f"player {kind} takes no argument, not {spec!r}")
     return kind, arg
 
@@ -68,7 +72,7 @@ def resolved(spec: str, ruleset: str) -> str:
     (and so proven, and kept for this process and the workers it forks) here and now, so that
     a bad file is refused before any game starts."""
     kind, arg = player_spec(spec)
-    if kind != "equity":
+    if kind not in WITH_LEAVES:
         return spec
     path = os.path.abspath(arg) if arg else bundled_file(ruleset)
     if not os.path.isfile(path):
@@ -91,9 +95,15 @@ def bundled_file(ruleset: str) -> str:
 
 
 def make_player(spec: str, lexicon: Any, ruleset: str, nick: str) -> Any:
-    """The program player a spec names, seated under ``nick``."""
+    """The program player a spec names, seated under ``nick`` (MatchError for a searching
+    player: ``lexc.engine.player.make_player`` makes those)."""
     kind, arg = player_spec(spec)
+    if kind not in PLAYERS:
+        raise MatchError(f"player {kind} is the engine's: lexc.engine.player.make_player makes it")
     return PLAYERS[kind](lexicon, ruleset, arg, nick)
+
+
+Maker = Callable[[str, Any, str, str], Any]
 
 
 @dataclass(frozen=True)
@@ -116,14 +126,16 @@ def nicknames(a: str, b: str) -> tuple[str, str]:
     return (f"{na}-A", f"{nb}-B") if na == nb else (na, nb)
 
 
-def play_match_game(game: MatchGame) -> dict[str, Any]:
-    """Play one game of a match; A's and B's scores, the turns and how it ended."""
+def play_match_game(game: MatchGame, maker: Maker | None = None) -> dict[str, Any]:
+    """Play one game of a match; A's and B's scores, the turns and how it ended. ``maker``
+    makes the players (default ``make_player``)."""
     lexicon = task_lexicon(game.lexfile, game.ruleset)
     from ..ruleset import load_ruleset
 
+    maker = maker or make_player
     nick_a, nick_b = nicknames(game.a, game.b)
-    a = make_player(game.a, lexicon, game.ruleset, nick_a)
-    b = make_player(game.b, lexicon, game.ruleset, nick_b)
+    a = maker(game.a, lexicon, game.ruleset, nick_a)
+    b = maker(game.b, lexicon, game.ruleset, nick_b)
     players = [b, a] if game.swapped else [a, b]
     result = GameManager(load_ruleset(game.ruleset), players, lexicon, game.seed, game.end_rule, game.lexicon_name,
                          f"lexc match: seed {game.seed}{', swapped' if game.swapped else ''}").run()

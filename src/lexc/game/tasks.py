@@ -5,6 +5,7 @@ result comes back as plain data."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +18,8 @@ class SelfplayTask:
     """One self-play game: the lexicon (``lexfile`` a path, None for the bundled ENABLE), the
     ruleset (a name or a ruleset's text, as ``load_ruleset`` reads), the game's seed, the
     move-generation strategy, the end-of-game rule, the lexicon's name for the record, the two
-    programs' levels (``greedy``, ``equity``) and the leave-value file of an equity player."""
+    programs' levels (``greedy``, ``equity``, the engine's ``sim``), the leave-value file of
+    an equity or sim player and a sim player's time per move."""
 
     lexfile: str | None
     ruleset: str
@@ -27,6 +29,7 @@ class SelfplayTask:
     lexicon_name: str | None = None
     levels: tuple[str, str] = ("greedy", "greedy")
     leaves_file: str | None = None
+    move_seconds: float | None = None  # a searching player's time per move (the engine's sim)
 
 
 def task_lexicon(lexfile: str | None, ruleset: str) -> Any:
@@ -47,13 +50,14 @@ def task_leaves(leaves_file: str | None, ruleset: str) -> Any:
     return per_process(("leaves", leaves_file, ruleset), lambda: read_leaves(leaves_file, load_ruleset(ruleset)))
 
 
-def play_selfplay(task: SelfplayTask) -> dict[str, Any]:
+def play_selfplay(task: SelfplayTask, maker: Callable[[str, str], Any] | None = None) -> dict[str, Any]:
     """Play the task's game, replay its record through the referee, and return what a caller
     keeps of it: the seed, the nicknames and scores (first mover first), the turns, how it
-    ended, whether the replay agrees, the GCG text and the positions the programs met."""
+    ended, whether the replay agrees, the GCG text and the positions the programs met.
+    ``maker(level, nick)``: ``manager.selfplay``'s, for a level of the engine's."""
     lexicon = task_lexicon(task.lexfile, task.ruleset)
     result = selfplay(lexicon, task.ruleset, task.seed, task.strategy, task.end_rule, lexicon_name=task.lexicon_name,
-                      levels=task.levels, leaves=task_leaves(task.leaves_file, task.ruleset))
+                      levels=task.levels, leaves=task_leaves(task.leaves_file, task.ruleset), maker=maker)
     report = check_replay(result, lexicon)
     return {"seed": task.seed, "players": list(result.players), "scores": list(result.scores),
             "turns": result.turns, "end": result.end, "replay_ok": result.agrees_with(report), "gcg": result.gcg,
