@@ -81,7 +81,8 @@ def test_the_command(capsys, tiny_dawg):
         assert code == 2 and not out and len(err.strip().splitlines()) == 1
     code, out, err = run_main(capsys, "match", "greedy", "nobody", tiny_dawg, "--games", "2")
     assert code == 2
-    assert err.strip() == "lexc: error: unknown player 'nobody' (known: greedy, beginner, equity, equity:FILE, sim, sim:FILE)"
+    assert err.strip() == ("lexc: error: unknown player 'nobody' (known: greedy, beginner, equity, equity:FILE, sim, "
+                           "sim:FILE)")
     for spec in ("equity", "greedy:x", "equity:/no/such.klv2"):
         code, out, err = run_main(capsys, "match", spec, "greedy", tiny_dawg, "--games", "2")
         assert code == 2 and not out and len(err.strip().splitlines()) == 1, spec
