@@ -99,3 +99,64 @@ def format_endgames(result: dict[str, Any]) -> str:
         lines.append(f"engine: median {s['engine']['median']:.2f} s, mean {s['engine']['mean']:.2f} s, "
                      f"largest {s['engine']['max']:.2f} s; lexc's median is {s['median_ratio']:.2f} of the engine's")
     return "\n".join(lines)
+
+
+def solver_gain(games: int, seed: int, lexicon: Any, ruleset: str, leaves_file: str, limit_s: float = LIMIT_S,
+                progress: Callable[[int, int, str], None] | None = None) -> dict[str, Any]:
+    """How often the endgame solver changes the equity player's move, and what it gains: in
+    ``games`` self-play games of two equity players (seeds ``seed`` ...), at the first turn of
+    each with the bag empty, the equity player's move is valued exactly (its score, then the
+    solved endgame after it) beside the solver's value. A move is changed when the equity
+    move's value falls short of the solver's; the gain is the difference, in points."""
+    from ..board.board import Position
+    from ..engine.endgame import solve
+    from ..equity import candidates
+    from ..game.manager import GameManager
+    from ..game.players import ProgramPlayer
+    from ..game.tasks import task_leaves
+    from ..ruleset import load_ruleset
+
+    rules = load_ruleset(ruleset)
+    leaves = task_leaves(leaves_file, ruleset)
+    rows: list[dict[str, Any]] = []
+    for k in range(games):
+        if progress:
+            progress(k + 1, games, f"game {seed + k}")
+        players = [ProgramPlayer(lexicon, "auto", f"equity{i}", level="equity", leaves=leaves) for i in (1, 2)]
+        game = GameManager(rules, players, lexicon, seed + k)
+        while not game.over and len(game.bag):
+            game.step()
+        p = game.on_turn
+        if game.over or not game.racks[p] or not game.racks[1 - p]:
+            continue
+        scores = (game.scores[p], game.scores[1 - p])
+        position = Position(game.board, (game.rack(p), game.rack(1 - p)), scores, game.scoreless, racks_given=True)
+        best = solve(position, lexicon, seconds=limit_s)
+        move = candidates(game.board, game.rack(p), lexicon, leaves, situation=game.view().situation()).best()
+        before = game.scores[p] - game.scores[1 - p]
+        game.submit(_action(move))
+        gained = game.scores[p] - game.scores[1 - p] - before
+        ended: bool = game.over  # (after the move: mypy keeps the narrowing of before it)
+        if not ended:
+            rest = Position(game.board, (game.rack(1 - p), game.rack(p)), (0, 0), game.scoreless, racks_given=True)
+            after = solve(rest, lexicon, seconds=limit_s)
+            value = gained - after.value
+            proven = best.proven and after.proven
+        else:
+            value, proven = gained, best.proven
+        rows.append({"seed": seed + k, "tiles": [len(game.racks[p]), len(game.racks[1 - p])],
+                     "equity_move": move.notation, "solver_move": best.pv[0].notation if best.pv else "",
+                     "equity_value": value, "solver_value": best.value, "proven": proven})
+    changed = [r for r in rows if r["equity_value"] < r["solver_value"]]
+    gains = [r["solver_value"] - r["equity_value"] for r in rows]
+    return {"games": games, "seed": seed, "endgames": len(rows), "changed": len(changed),
+            "mean_gain": statistics.fmean(gains) if gains else 0.0,
+            "mean_gain_when_changed": statistics.fmean(r["solver_value"] - r["equity_value"] for r in changed)
+            if changed else 0.0, "largest_gain": max(gains, default=0), "proven": sum(r["proven"] for r in rows),
+            "rows": rows}
+
+
+def _action(move: Any) -> Any:
+    from ..game.players import action_of
+
+    return action_of(move)

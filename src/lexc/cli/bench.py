@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..formats import FORMATS
-from ..limits import MAX_BUDGET_S, MAX_REPEAT
+from ..limits import MAX_BUDGET_S, MAX_GAMES, MAX_REPEAT, MAX_SEED
 from ..plural import plural
 from .common import Bounded, BoundedFloat, emit, note, status_line
 
@@ -38,10 +38,14 @@ from .common import Bounded, BoundedFloat, emit, note, status_line
               help="Instead: time the endgame solver on these solved endgames (a JSON line each: cgp, and the "
                    "engine's value and seconds, as ../shared/interop/magpie/endgames-enable.jsonl has them), "
                    "values compared, times beside the engine's; --out DIR writes endgames.json and endgames.md.")
+@click.option("--endgame-gain", "gain_games", type=Bounded(1, MAX_GAMES), metavar="GAMES",
+              help="Instead: how often the endgame solver changes the equity player's move, and what it gains, at "
+                   "the first empty-bag turn of GAMES self-play games of equity players (seeds from --seed).")
+@click.option("--seed", default=0, show_default=True, type=Bounded(0, MAX_SEED), help="--endgame-gain's first seed.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 def bench(wordlist: str | None, formats_: str | None, positions: str | None, full: bool, repeat: int | None,
           movegen_repeat: int | None, budget: float | None, movegen: bool, papers: bool, ruleset: str,
-          out_dir: str | None, endgames: str | None, as_json: bool) -> None:
+          out_dir: str | None, endgames: str | None, gain_games: int | None, seed: int, as_json: bool) -> None:
     """Measure every format side by side: build time, file bytes, nodes and edges, load time,
     peak memory, the time of every query kind, move generation per strategy, beside a plain
     Python set and marisa-trie; then the papers' claims measured again. Each structure is
@@ -58,6 +62,8 @@ def bench(wordlist: str | None, formats_: str | None, positions: str | None, ful
 
     if endgames is not None:
         return _endgames(wordlist, endgames, ruleset, out_dir, as_json)
+    if gain_games is not None:
+        return _gain(wordlist, gain_games, seed, ruleset, as_json)
 
     names = [f.strip() for f in formats_.split(",") if f.strip()] if formats_ is not None else list(FORMATS)
     if not names:
@@ -99,3 +105,19 @@ def _endgames(wordlist: str | None, path: str, ruleset: str, out_dir: str | None
                                               "\n```\n").encode())
         note(f"wrote {folder / 'endgames.json'} and {folder / 'endgames.md'}")
     emit(result, as_json, text)
+
+
+def _gain(wordlist: str | None, games: int, seed: int, ruleset: str, as_json: bool) -> None:
+    """``--endgame-gain``: the solver against the equity player's move (``lexc.bench.endgames.solver_gain``)."""
+    from ..bench.endgames import solver_gain
+    from ..game.match import bundled_file
+    from ..lexicons.source import open_lexicon
+
+    lexicon = open_lexicon(wordlist, "gaddawg", ruleset, progress=note)
+    with status_line("lexc bench") as show:
+        result = solver_gain(games, seed, lexicon, ruleset, bundled_file(ruleset), progress=show)
+    emit(result, as_json, (
+        f"{plural(result['endgames'], 'endgame')} (the first empty-bag turn of {plural(games, 'game')}, seeds "
+        f"{seed}..{seed + games - 1}; {result['proven']} proven): the solver changes the equity player's move in "
+        f"{result['changed']}, gaining {result['mean_gain_when_changed']:.2f} points where it does, "
+        f"{result['mean_gain']:.2f} an endgame on average, {result['largest_gain']} at most"))
