@@ -6,6 +6,7 @@ seed gives the same game; match specs name it."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from pathlib import Path
 
@@ -138,3 +139,22 @@ def test_match_specs_name_the_sim_player():
     with pytest.raises(match.MatchError, match="engine"):
         match.make_player("sim", None, "english", "sim")
     assert callable(play_match_game)
+
+
+def test_the_cli_searches_a_pre_endgame(tiny, tmp_path, capsys):
+    from test_cli import run_main
+
+    rules, lexicon, leaves = tiny
+    game = next(g for g in (game_until(rules, lexicon, leaves, seed, 1) for seed in range(40)) if g is not None)
+    p = game.on_turn
+    cgp = Position(game.board, (game.rack(p), ""), (game.scores[p], game.scores[1 - p]), game.scoreless).cgp()
+    path = tmp_path / "tiny.gaddawg"
+    formats.save(lexicon, path)
+    code, out, err = run_main(capsys, "analyze", cgp, str(path), "-r", "tiny", "--leaves", str(LEAVES), "--peg",
+                              "-n", "3", "--json")
+    assert code == 0, err
+    rows = json.loads(out)["candidates"]
+    assert 1 <= len(rows) <= 3 and all(r["exact"] == r["draws"] for r in rows)
+    expected = pre_endgame(Position(game.board, (game.rack(p), ""), (game.scores[p], game.scores[1 - p]), 0),
+                           lexicon, leaves, 3)
+    assert [r["move"] for r in rows] == [r.notation for r in expected.rows]

@@ -89,6 +89,9 @@ def _show(result: Any, as_json: bool) -> None:
 @common.ruleset_option("Ruleset: board, tiles, bingo.")
 @click.option("--sim", is_flag=True, help="Simulate the candidates (MAVEN's simulation) instead of ranking them "
                                           "by static equity alone.")
+@click.option("--peg", is_flag=True,
+              help="With one tile in the bag: the pre-endgame search instead (each candidate against every draw, "
+                   "each draw's endgame solved; ranked by win rate, then mean final spread).")
 @click.option("-n", "--candidates", "count", type=Bounded(1, 1000), default=20, show_default=True, metavar="N",
               help="The best N moves by static equity are the candidates.")
 @click.option("--move", "moves", multiple=True, metavar="MOVE",
@@ -112,16 +115,19 @@ def _show(result: Any, as_json: bool) -> None:
                    "ruleset's bag].")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 @lexicon_option
-def analyze(cgp: str, lexfile: str | None, ruleset: str | None, sim: bool, count: int, moves: tuple[str, ...],
-            plies: int, iterations: int, seconds: float | None, confidence: str, seed: int, workers: int | None,
-            scheduler: str | None, leaves_file: str | None, as_json: bool, lexicon_opt: str | None) -> None:
+def analyze(cgp: str, lexfile: str | None, ruleset: str | None, sim: bool, peg: bool, count: int,
+            moves: tuple[str, ...], plies: int, iterations: int, seconds: float | None, confidence: str, seed: int,
+            workers: int | None, scheduler: str | None, leaves_file: str | None, as_json: bool,
+            lexicon_opt: str | None) -> None:
     """Analyze the position of the CGP for the side to move: its candidates ranked by static
     equity, or with --sim played forward (MAVEN's simulation): for each candidate, an
     iteration draws the opponent's rack from the tiles the mover cannot see and plays
     --plies moves after it, both sides by static equity, the same draws for every candidate;
     the table gives each one's mean outcome (spread gained, plus the last mover's leave) with
     its standard error, its win rate and its iterations. Reproducible from --seed whatever
-    the workers, unless --time stops it. Ctrl-C stops it with what it has.
+    the workers, unless --time stops it. Ctrl-C stops it with what it has. With one tile in
+    the bag, --peg searches the pre-endgame instead (--time: each draw's endgame's time,
+    1 s by default).
 
     Example: lexc analyze '15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0' --sim --iterations 200
     """
@@ -142,6 +148,18 @@ def analyze(cgp: str, lexfile: str | None, ruleset: str | None, sim: bool, count
     position = read_position(load_ruleset(rules_name), cgp)
     if not position.rack:
         raise click.UsageError("the CGP gives no rack for the side to move")
+    if peg:
+        from ..engine.pre_endgame import pre_endgame
+
+        if sim:
+            raise click.UsageError("--sim and --peg are two searches: give one")
+        found = pre_endgame(position, lexicon, leaves, count, seconds or 1.0)
+        lines = [f"{'':>3} {'move':<22} {'equity':>7} {'score':>5} {'win':>6} {'spread':>8} {'exact':>7}"]
+        lines += [f"{k:>3} {r.notation:<22} {_num(r.equity):>7} {r.score:>5} {r.win_rate:>6.1%} "
+                  f"{r.mean_spread:>+8.2f} {r.exact:>3}/{r.draws:<3}" for k, r in enumerate(found.rows, 1)]
+        lines.append(f"{plural(len(found.rows), 'candidate')} against every draw, seconds {found.seconds:.2f}")
+        emit(found.as_dict(), as_json, "\n".join(lines))
+        return
     if not sim:
         ranked = candidates(position.board, position.rack, lexicon, leaves,
                             situation=Situation.of(position.board, position.rack)).ranked(count)
