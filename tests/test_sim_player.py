@@ -158,3 +158,18 @@ def test_the_cli_searches_a_pre_endgame(tiny, tmp_path, capsys):
     expected = pre_endgame(Position(game.board, (game.rack(p), ""), (game.scores[p], game.scores[1 - p]), 0),
                            lexicon, leaves, 3)
     assert [r["move"] for r in rows] == [r.notation for r in expected.rows]
+
+
+def test_lexc_play_watches_two_sim_players_and_refuses_a_stray_move_time(tiny, tmp_path, capsys):
+    from test_cli import assert_one_error_line, run_main
+
+    _, lexicon, _ = tiny
+    path = tmp_path / "tiny.gaddawg"
+    formats.save(lexicon, path)
+    code, out, err = run_main(capsys, "play", str(path), "-r", "tiny", "--leaves", str(LEAVES), "--player", "sim",
+                              "--watch", "--seed", "4", "--json")
+    assert code == 0, err
+    game = json.loads(out)
+    assert game["end"] in ("out", "six scoreless turns") and game["turns"] > 2
+    code, _, err = run_main(capsys, "play", str(path), "-r", "tiny", "--player", "equity", "--move-time", "1")
+    assert code == 2 and "sim player" in assert_one_error_line(err)

@@ -318,10 +318,13 @@ def match(player_a: str, player_b: str, lexfile: str | None, ruleset: str | None
               help="Seed of the deal [default: a random one, printed].")
 @click.option("--strategy", default="auto", show_default=True,
               help="The program's move generator: naive, appel-jacobson, gordon, shapiro-smith, or auto.")
-@click.option("--player", "--level", "level", type=click.Choice(["greedy", "beginner", "equity"]), default="equity",
-              show_default=True,
+@click.option("--player", "--level", "level", type=click.Choice(["greedy", "beginner", "equity", "sim"]),
+              default="equity", show_default=True,
               help="The program: equity, the move of the best static equity (score plus the leave's value); "
-                   "greedy, its best-scoring play; beginner, the middle of that ranking (--level: the old name).")
+                   "greedy, its best-scoring play; beginner, the middle of that ranking; sim, MAVEN's player "
+                   "(simulation, the pre-endgame, the exact endgame) (--level: the old name).")
+@click.option("--move-time", type=BoundedFloat(0.001, MAX_SEARCH_S), metavar="SECONDS",
+              help="The sim player's time per move [default: its iteration limit].")
 @click.option("--leaves", "leaves_file", type=click.Path(dir_okay=False), metavar="FILE",
               help="The equity player's leave values (any file lexc leaves reads) [default: the learned leaves "
                    "bundled for the ruleset's bag].")
@@ -337,8 +340,8 @@ def match(player_a: str, player_b: str, lexfile: str | None, ruleset: str | None
 @click.option("--json", "as_json", is_flag=True, help="The game's summary as JSON at the end (the game on stderr).")
 @lexicon_option
 def play(lexfile: str | None, ruleset: str | None, seed: int | None, strategy: str, level: str,
-         leaves_file: str | None, name: str, end_rule: str, save: str | None, watch: bool, color: bool | None,
-         as_json: bool, lexicon_opt: str | None) -> None:
+         move_time: float | None, leaves_file: str | None, name: str, end_rule: str, save: str | None, watch: bool,
+         color: bool | None, as_json: bool, lexicon_opt: str | None) -> None:
     """Play a game against lexc in the terminal (by default its equity program, with the
     learned leaves bundled with lexc): type plays as 8H WORD (across) or H8 WORD (down), or
     pass, exchange TILES, check, anagram, hooks, hint, add, score, board, help, quit (Ctrl-C
@@ -359,13 +362,16 @@ def play(lexfile: str | None, ruleset: str | None, seed: int | None, strategy: s
         raise click.BadParameter("a nickname without spaces or ':', other than 'lexc'", param_hint="--name")
     if save is not None:  # refused before the game, not after it
         check_save_path(save)
-    if leaves_file is not None and level != "equity":
+    if leaves_file is not None and level not in ("equity", "sim"):
         raise click.UsageError("--leaves is for the equity player: give --player equity")
+    if move_time is not None and level != "sim":
+        raise click.UsageError("--move-time is for the sim player: give --player sim")
     lexfile = lexicon_file(lexfile, lexicon_opt)
     lexicon = open_lexicon(lexfile, "gaddawg" if lexfile is None else "dawg", ruleset, progress=note)
     used = common.command_ruleset(lexicon, ruleset, lexfile)  # the lexicon's own unless -r
     rules = load_ruleset(used)
-    if level == "equity":  # the default player falls back to greedy where lexc ships no leaves; one asked for, not
+    if level in ("equity", "sim"):  # the default player falls back to greedy where lexc ships no leaves; one
+        # asked for, not
         asked = click.get_current_context().get_parameter_source("level") is not ParameterSource.DEFAULT
         (level, _), leaves_file = program_levels((level,) if asked else (), leaves_file, used)
     table = leave_table(leaves_file, used)
@@ -387,9 +393,16 @@ def play(lexfile: str | None, ruleset: str | None, seed: int | None, strategy: s
         return line
 
     session = Session(Console(ask, say, color), lexicon, leaves=table)
-    program = ProgramPlayer(lexicon, strategy, "lexc", f"lexc {level} player", level=level, leaves=table)
-    other = (ProgramPlayer(lexicon, strategy, "lexc2", f"lexc {level} player 2", level=level, leaves=table) if watch
-             else HumanPlayer(session, name, "human player"))
+
+    def program_player(nick: str, full: str) -> Any:
+        if level == "sim":
+            from ..engine.player import SimPlayer
+
+            return SimPlayer(lexicon, table, nick, full, seed=seed or 0, move_seconds=move_time)
+        return ProgramPlayer(lexicon, strategy, nick, full, level=level, leaves=table)
+
+    program = program_player("lexc", f"lexc {level} player")
+    other = program_player("lexc2", f"lexc {level} player 2") if watch else HumanPlayer(session, name, "human player")
     name_tag = Path(lexfile).stem if lexfile else "ENABLE"
     manager = GameManager(rules, [other, program], lexicon, seed, end_rule, name_tag,
                           f"lexc play: seed {seed}, strategy {strategy}, level {level}, end rule {end_rule}")
