@@ -257,10 +257,12 @@ def _cores() -> int:
 
 def confident(rows: list[SimRow], z: float) -> bool:
     """Whether the leader (the best mean) is ahead of every other candidate by more than
-    ``z`` standard errors of the paired difference (the iterations share their draws), after
-    at least 2 batches."""
-    if len(rows) < 2 or len(rows[0].outcomes) < 2 * BATCH:
-        return len(rows) < 2 and len(rows[0].outcomes) >= 2 * BATCH
+    ``z`` standard errors of the paired difference (the iterations share their draws), once
+    2 batches have run."""
+    if len(rows[0].outcomes) < 2 * BATCH:
+        return False
+    if len(rows) == 1:  # (nothing to compare: one candidate is its own leader)
+        return True
     leader = max(rows, key=lambda r: r.mean)
     for row in rows:
         if row is leader:
