@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-import lexc
 from lexc import formats
 from lexc.board.board import Position
 from lexc.engine.endgame import EndgameError, solve, solve_racks
@@ -26,8 +25,7 @@ from lexc.game.players import ProgramPlayer
 from lexc.ruleset import load_ruleset
 from lexc.wordlist import from_words
 
-ROOT = Path(lexc.__file__).resolve().parent.parent.parent
-LEAVES = ROOT / "docs" / "examples" / "leaves.csv"
+LEAVES = Path(__file__).resolve().parents[1] / "docs" / "examples" / "leaves.csv"  # (the checkout's)
 
 
 @pytest.fixture(scope="module")

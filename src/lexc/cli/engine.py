@@ -55,7 +55,7 @@ def endgame(cgp: str, lexfile: str | None, ruleset: str | None, seconds: float |
     from ..ruleset import load_ruleset
 
     position = read_position(load_ruleset(rules), cgp)
-    with common.status_line(logged="lexc endgame") as show:
+    with common.status_line() as show:  # (a terminal only: the output of a log or a pipe is the answer alone)
         def progress(plies: int, value: int, nodes: int, spent: float, proven: bool) -> None:
             if spent >= PROGRESS_AFTER_S:  # (a quick search says nothing)
                 show(plies, plies, f"{plural(plies, 'ply', 'plies')}: value {value:+d}, {nodes:,} nodes, "
@@ -169,7 +169,7 @@ def analyze(cgp: str, lexfile: str | None, ruleset: str | None, sim: bool, peg: 
         return
     settings = SimSettings(count, plies, iterations, seconds, None if confidence == "none" else float(confidence),
                            seed, workers, scheduler, moves)
-    with common.status_line(logged="lexc analyze") as show:
+    with common.status_line() as show:  # (a terminal only)
         started = time.monotonic()
 
         def progress(done: int, limit: int, rows: list[Any]) -> None:
