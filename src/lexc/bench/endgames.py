@@ -130,6 +130,7 @@ def solver_gain(games: int, seed: int, lexicon: Any, ruleset: str, leaves_file: 
         if game.over or not game.racks[p] or not game.racks[1 - p]:
             continue
         scores = (game.scores[p], game.scores[1 - p])
+        tiles = [len(game.racks[p]), len(game.racks[1 - p])]  # (before the move)
         position = Position(game.board, (game.rack(p), game.rack(1 - p)), scores, game.scoreless, racks_given=True)
         best = solve(position, lexicon, seconds=limit_s)
         move = candidates(game.board, game.rack(p), lexicon, leaves, situation=game.view().situation()).best()
@@ -144,7 +145,7 @@ def solver_gain(games: int, seed: int, lexicon: Any, ruleset: str, leaves_file: 
             proven = best.proven and after.proven
         else:
             value, proven = gained, best.proven
-        rows.append({"seed": seed + k, "tiles": [len(game.racks[p]), len(game.racks[1 - p])],
+        rows.append({"seed": seed + k, "tiles": tiles,
                      "equity_move": move.notation, "solver_move": best.pv[0].notation if best.pv else "",
                      "equity_value": value, "solver_value": best.value, "proven": proven})
     changed = [r for r in rows if r["equity_value"] < r["solver_value"]]
