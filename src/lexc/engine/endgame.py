@@ -22,7 +22,7 @@ from __future__ import annotations
 import struct
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..board.board import Board, Position, overdrawn, unseen
@@ -68,7 +68,8 @@ class EndgameResult:
     """What ``solve`` found: the value, the spread at the end (``final_spread``), the
     principal variation, the depth in plies of the deepest finished iteration, the nodes
     searched, the seconds it took, whether the value is proven exact, why it stopped early
-    (``""``, ``"time"``, ``"interrupt"``) and the path that searched it."""
+    (``""``, ``"time"``, ``"interrupt"``), the path that searched it, and the spread on
+    the board before it (the mover's score less the other's)."""
 
     value: int
     final_spread: int
@@ -79,7 +80,7 @@ class EndgameResult:
     proven: bool
     stopped: str = ""
     path: str = "core"
-    spread: int = field(default=0)
+    spread: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON form: value, final_spread, the line as text and as moves, the figures."""
