@@ -135,23 +135,33 @@ static int recheck(Solver *S, int r, int c, int down) {
     return 0;
 }
 
+/* Tile `t` of side `me` onto square `sq` (`onto` 1) or back onto the rack (0): the board, the
+ * rack's counts, tiles and value, and the hash, each the other's undo. */
+static void shift_tile(Solver *S, int me, Py_ssize_t sq, int t, int onto) {
+    int letter = tile_letter(t), step = onto ? -1 : 1;
+    S->board[sq] = (uint8_t)(onto ? t : 0);
+    S->hash ^= z_square(S, sq, t);
+    S->hash ^= z_rack(S, me, letter, S->counts[me][letter]);
+    S->counts[me][letter] += step;
+    S->hash ^= z_rack(S, me, letter, S->counts[me][letter]);
+    S->tiles[me] += step;
+    S->rack_value[me] += step * (int64_t)S->G.values[letter];
+}
+
+/* Each tile a record puts down, `onto` the board or back off it */
+static void shift_tiles(Solver *S, const uint8_t *rec, int me, int onto) {
+    int n = S->n, row = rec[REC_ROW], col = rec[REC_ROW + 1], down = rec[REC_ROW + 2], len = rec[REC_ROW + 3];
+    for (int k = 0; k < len; k++) {
+        int t = rec[REC_TILES + k];
+        if (t != THROUGH) shift_tile(S, me, (Py_ssize_t)(down ? row + k : row) * n + (down ? col : col + k), t, onto);
+    }
+}
+
 /* Make the play `rec` for side `me`: its tiles on the board, off the rack, the cross-checks
  * at the ends of every run they join made anew. 0, or -1 out of memory. */
 static int make_play(Solver *S, const uint8_t *rec, int me) {
     int n = S->n, row = rec[REC_ROW], col = rec[REC_ROW + 1], down = rec[REC_ROW + 2], len = rec[REC_ROW + 3];
-    for (int k = 0; k < len; k++) {
-        int t = rec[REC_TILES + k];
-        if (t == THROUGH) continue;
-        int r = down ? row + k : row, c = down ? col : col + k, letter = tile_letter(t);
-        Py_ssize_t sq = (Py_ssize_t)r * n + c;
-        S->board[sq] = (uint8_t)t;
-        S->hash ^= z_square(S, sq, t);
-        S->hash ^= z_rack(S, me, letter, S->counts[me][letter]);
-        S->counts[me][letter]--;
-        S->hash ^= z_rack(S, me, letter, S->counts[me][letter]);
-        S->tiles[me]--;
-        S->rack_value[me] -= S->G.values[letter];
-    }
+    shift_tiles(S, rec, me, 1);
     for (int k = 0; k < len; k++) {
         if (rec[REC_TILES + k] == THROUGH) continue;
         int r = down ? row + k : row, c = down ? col : col + k, q;
@@ -175,20 +185,7 @@ static void unmake_play(Solver *S, const uint8_t *rec, int me, Py_ssize_t mark) 
         S->undo_len--;
         S->x[S->undo[S->undo_len].at] = S->undo[S->undo_len].old;
     }
-    int n = S->n, row = rec[REC_ROW], col = rec[REC_ROW + 1], down = rec[REC_ROW + 2], len = rec[REC_ROW + 3];
-    for (int k = 0; k < len; k++) {
-        int t = rec[REC_TILES + k];
-        if (t == THROUGH) continue;
-        int r = down ? row + k : row, c = down ? col : col + k, letter = tile_letter(t);
-        Py_ssize_t sq = (Py_ssize_t)r * n + c;
-        S->board[sq] = 0;
-        S->hash ^= z_square(S, sq, t);
-        S->hash ^= z_rack(S, me, letter, S->counts[me][letter]);
-        S->counts[me][letter]++;
-        S->hash ^= z_rack(S, me, letter, S->counts[me][letter]);
-        S->tiles[me]++;
-        S->rack_value[me] += S->G.values[letter];
-    }
+    shift_tiles(S, rec, me, 0);
 }
 
 static int placed_count(const uint8_t *rec) {
