@@ -112,7 +112,7 @@ def solver_gain(games: int, seed: int, lexicon: Any, ruleset: str, leaves_file: 
     from ..engine.endgame import solve
     from ..equity import candidates
     from ..game.manager import GameManager
-    from ..game.players import ProgramPlayer
+    from ..game.players import ProgramPlayer, action_of
     from ..game.tasks import task_leaves
     from ..ruleset import load_ruleset
 
@@ -135,7 +135,7 @@ def solver_gain(games: int, seed: int, lexicon: Any, ruleset: str, leaves_file: 
         best = solve(position, lexicon, seconds=limit_s)
         move = candidates(game.board, game.rack(p), lexicon, leaves, situation=game.view().situation()).best()
         before = game.scores[p] - game.scores[1 - p]
-        game.submit(_action(move))
+        game.submit(action_of(move))
         gained = game.scores[p] - game.scores[1 - p] - before
         ended: bool = game.over  # (after the move: mypy keeps the narrowing of before it)
         if not ended:
@@ -155,9 +155,3 @@ def solver_gain(games: int, seed: int, lexicon: Any, ruleset: str, leaves_file: 
             "mean_gain_when_changed": statistics.fmean(r["solver_value"] - r["equity_value"] for r in changed)
             if changed else 0.0, "largest_gain": max(gains, default=0), "proven": sum(r["proven"] for r in rows),
             "rows": rows}
-
-
-def _action(move: Any) -> Any:
-    from ..game.players import action_of
-
-    return action_of(move)

@@ -43,17 +43,17 @@ def endgame(cgp: str, lexfile: str | None, ruleset: str | None, seconds: float |
     each side loses its own rack). The final spread adds it to the CGP's scores. Ctrl-C
     stops the search with the best line so far.
 
-    Example: lexc endgame '15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AB/CD 0/0 0' -r tiny
+    Example (the board's rows shortened to ...): lexc endgame '7U6O/7P4Q1W/.../KEG12 DINORRR/DEGLST 372/377 0'
+    (the whole position is in docs/searching.md)
     """
     from ..board.board import read_position
     from ..engine.endgame import EndgameInterrupted, solve
     from ..lexicons.source import open_lexicon
+    from ..ruleset import load_ruleset
 
     lexfile = lexicon_file(lexfile, lexicon_opt)
     lexicon = open_lexicon(lexfile, "gaddawg", ruleset, progress=note)
     rules = common.command_ruleset(lexicon, ruleset, lexfile)
-    from ..ruleset import load_ruleset
-
     position = read_position(load_ruleset(rules), cgp)
     with common.status_line() as show:  # (a terminal only: the output of a log or a pipe is the answer alone)
         def progress(plies: int, value: int, nodes: int, spent: float, proven: bool) -> None:
@@ -135,14 +135,12 @@ def analyze(cgp: str, lexfile: str | None, ruleset: str | None, sim: bool, peg: 
     from ..engine.sim import SimSettings, simulate
     from ..equity import candidates
     from ..equity.rule import Situation
-    from ..game.tasks import task_leaves
+    from ..game.tasks import task_leaves, task_lexicon
+    from ..ruleset import load_ruleset
     from .game import games_lexicon, program_levels
 
     rules_name, path_given, _ = games_lexicon(lexfile, lexicon_opt, ruleset)
     _, leaves_path = program_levels(("equity",), leaves_file, rules_name)
-    from ..game.tasks import task_lexicon
-    from ..ruleset import load_ruleset
-
     lexicon = task_lexicon(path_given, rules_name)
     leaves = task_leaves(leaves_path, rules_name)
     position = read_position(load_ruleset(rules_name), cgp)

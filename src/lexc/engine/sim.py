@@ -35,6 +35,7 @@ from ..board.notation import parse_play
 from ..equity import EXCHANGE, PASS, PLACEMENT, Candidate, Situation, candidates
 from ..equity.rule import RESOLUTION, unseen_tiles
 from ..errors import LexcError
+from ..parallel import local_cores, run_tasks
 
 BATCH = 25  # iterations a task
 Z = {0.9: 1.2816, 0.95: 1.6449, 0.99: 2.3263}  # one-sided normal quantiles of the confidences offered
@@ -161,7 +162,7 @@ def choose_candidates(position: Position, lexicon: Any, leaves: Any, settings: S
     """The candidates: the moves named in ``settings.moves`` (as the static ranking lists
     them), else the best ``settings.candidates`` of that ranking."""
     ranked = candidates(position.board, position.rack, lexicon, leaves,
-                        situation=_situation(position.board, position.rack)).ranked()
+                        situation=Situation.of(position.board, position.rack)).ranked()
     if not settings.moves:
         return ranked[: settings.candidates]
     by_name = {c.notation: c for c in ranked}
@@ -183,11 +184,6 @@ def _canonical(board: Board, name: str) -> str:
         return name
 
 
-def _situation(board: Board, rack: str) -> Situation:
-    """The mover's view: every tile it cannot see counts as in the bag (MAGPIE's count)."""
-    return Situation.of(board, rack)
-
-
 def simulate(position: Position, lexicon: Any, leaves: Any, settings: SimSettings, *, lexfile: str | None = None,
              leaves_file: str | None = None, ruleset: str | None = None,
              progress: Callable[[int, int, list[SimRow]], None] | None = None) -> SimResult:
@@ -195,8 +191,6 @@ def simulate(position: Position, lexicon: Any, leaves: Any, settings: SimSetting
     other than 1 or a ``scheduler`` the batches run as tasks that open ``lexfile`` and
     ``leaves_file`` in each worker (the lexicon and leave table given are this process's);
     ``progress(done, limit, rows)`` after each batch. Ctrl-C stops it with what it has."""
-    from ..parallel import run_tasks
-
     settings.check()
     local = settings.workers == 1 and settings.scheduler is None
     if not local and leaves_file is None:
@@ -211,7 +205,7 @@ def simulate(position: Position, lexicon: Any, leaves: Any, settings: SimSetting
     cgp = Position(board, (position.rack, ""), position.scores, position.scoreless_turns).cgp()
     start = time.perf_counter()
     done, stopped = 0, "limit"
-    wave = 1 if local else 2 * max(1, settings.workers or _cores())
+    wave = 1 if local else 2 * max(1, settings.workers or local_cores())
     try:
         while done < settings.iterations:
             batches: list[Batch] = []
@@ -247,12 +241,6 @@ def simulate(position: Position, lexicon: Any, leaves: Any, settings: SimSetting
         del row.outcomes[done:]
     rows.sort(key=lambda r: (-r.mean, r.notation))
     return SimResult(rows, done, time.perf_counter() - start, stopped, settings)
-
-
-def _cores() -> int:
-    from ..parallel import local_cores
-
-    return local_cores()
 
 
 def confident(rows: list[SimRow], z: float) -> bool:
