@@ -323,3 +323,19 @@ def test_a_time_limit_returns_the_deepest_finished_line(capsys):
     answer = json.loads(out)
     assert code == 0 and answer["stopped"] == "time" and not answer["proven"] and answer["pv"]
     assert answer["seconds"] < 5
+
+
+def test_the_bench_times_a_file_of_endgames_and_keeps_no_engine_figure(tmp_path, capsys):
+    """``lexc bench --endgames``: values compared, times beside the engine's on the terminal;
+    what ``--out`` writes holds lexc's figures and whether each value agrees, not the
+    engine's own values and times."""
+    rows = sorted(magpie_rows(), key=lambda r: r["seconds"])[:2]
+    source = tmp_path / "two.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    code, out, err = run_main(capsys, "bench", "--endgames", str(source), "--out", str(tmp_path / "out"))
+    assert code == 0, err
+    assert "values agree on 2 of 2" in out and "engine: median" in out
+    kept = json.loads((tmp_path / "out" / "endgames.json").read_text(encoding="utf-8"))
+    assert [r["agrees"] for r in kept["positions"]] == [True, True]
+    assert not any({"expected", "engine_seconds"} & set(r) for r in kept["positions"])
+    assert "agrees" in (tmp_path / "out" / "endgames.md").read_text(encoding="utf-8")

@@ -80,16 +80,31 @@ def _spread(times: list[float]) -> dict[str, float]:
             "min": min(times)}
 
 
+def kept(result: dict[str, Any]) -> dict[str, Any]:
+    """The result as ``--out`` keeps it in a tree: lexc's figures a position (whether its value
+    agrees, not the engine's value or time) and the summary; the engine's own file stays
+    where it is."""
+    rows = [{k: v for k, v in r.items() if k not in ("expected", "engine_seconds")}
+            | {"agrees": None if r["expected"] is None else r["value"] == r["expected"]} for r in result["positions"]]
+    return {**result, "positions": rows}
+
+
 def format_endgames(result: dict[str, Any]) -> str:
-    """The table, one line a position, then the summary."""
-    lines = [f"{'position':<14} {'tiles':>5} {'value':>6} {'engine':>6} {'lexc s':>8} {'engine s':>8} "
-             f"{'nodes':>11}"]
+    """The table, one line a position (the engine's value and time beside lexc's where the
+    result has them, else whether the values agree), then the summary."""
+    engine_rows = all("expected" in r for r in result["positions"])
+    lines = [f"{'position':<14} {'tiles':>5} {'value':>6} {'engine' if engine_rows else 'agrees':>6} {'lexc s':>8} "
+             + (f"{'engine s':>8} " if engine_rows else "") + f"{'nodes':>11}"]
     for r in result["positions"]:
-        expected = "" if r["expected"] is None else f"{r['expected']:+d}"
-        engine = "" if r["engine_seconds"] is None else f"{r['engine_seconds']:.2f}"
+        if engine_rows:
+            expected = "" if r["expected"] is None else f"{r['expected']:+d}"
+            engine = "" if r["engine_seconds"] is None else f"{r['engine_seconds']:.2f}"
+            middle = f"{expected:>6} {r['seconds']:>8.2f} {engine:>8}"
+        else:
+            middle = f"{'' if r['agrees'] is None else 'yes' if r['agrees'] else 'NO':>6} {r['seconds']:>8.2f}"
         mark = "" if r["proven"] else " (not proven)"
-        lines.append(f"{r['id']:<14} {'v'.join(map(str, r['tiles'])):>5} {r['value']:>+6d} {expected:>6} "
-                     f"{r['seconds']:>8.2f} {engine:>8} {r['nodes']:>11,}{mark}")
+        lines.append(f"{r['id']:<14} {'v'.join(map(str, r['tiles'])):>5} {r['value']:>+6d} {middle} "
+                     f"{r['nodes']:>11,}{mark}")
     s = result["summary"]
     lines.append(f"{s['positions']} positions, {s['proven']} proven; values agree on {s['agree']} of "
                  f"{s['with_value']}")

@@ -89,7 +89,7 @@ def _endgames(wordlist: str | None, path: str, ruleset: str, out_dir: str | None
     import json
     from pathlib import Path
 
-    from ..bench.endgames import format_endgames, time_endgames
+    from ..bench.endgames import format_endgames, kept, time_endgames
     from ..formats.container import write_atomic
     from ..lexicons.source import open_lexicon
 
@@ -100,9 +100,10 @@ def _endgames(wordlist: str | None, path: str, ruleset: str, out_dir: str | None
     if out_dir:
         folder = Path(out_dir)
         folder.mkdir(parents=True, exist_ok=True)
-        write_atomic(folder / "endgames.json", (json.dumps(result, indent=1) + "\n").encode())
-        write_atomic(folder / "endgames.md", ("# The endgame solver on solved endgames\n\n```\n" + text +
-                                              "\n```\n").encode())
+        tree = kept(result)  # (lexc's own figures: the engine's file is not copied)
+        write_atomic(folder / "endgames.json", (json.dumps(tree, indent=1) + "\n").encode())
+        write_atomic(folder / "endgames.md", ("# The endgame solver on solved endgames\n\n```\n" +
+                                              format_endgames(tree) + "\n```\n").encode())
         note(f"wrote {folder / 'endgames.json'} and {folder / 'endgames.md'}")
     emit(result, as_json, text)
 
