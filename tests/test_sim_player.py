@@ -8,20 +8,24 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from itertools import combinations
 from pathlib import Path
 
 import pytest
 
 from lexc import formats
 from lexc.board.board import Position
+from lexc.board.notation import Play
 from lexc.engine.endgame import EndgameError, solve, solve_racks
+from lexc.engine.negamax import SCORELESS_END, pass_value, rack_text, take
 from lexc.engine.player import SimPlayer, play_match_game
-from lexc.engine.pre_endgame import pre_endgame
+from lexc.engine.pre_endgame import draws, pre_endgame
 from lexc.equity.rule import unseen_tiles
 from lexc.formats.leaves import read_leaves
 from lexc.game import match
 from lexc.game.manager import GameManager, check_replay
 from lexc.game.players import ProgramPlayer
+from lexc.movegen import generate_plays
 from lexc.ruleset import load_ruleset
 from lexc.wordlist import from_words
 
@@ -49,44 +53,124 @@ def game_until(rules, lexicon, leaves, seed: int, bag: int) -> GameManager | Non
     return None
 
 
-def test_the_pre_endgame_is_every_draws_endgame_solved(tiny):
-    rules, lexicon, leaves = tiny
-    game = next(g for g in (game_until(rules, lexicon, leaves, seed, 1) for seed in range(40)) if g is not None)
-    p = game.on_turn
-    position = Position(game.board, (game.rack(p), ""), (game.scores[p], game.scores[1 - p]), game.scoreless)
-    result = pre_endgame(position, lexicon, leaves, count=4, solve_s=60)
-    assert result.rows and all(0 <= r.win_rate <= 1 for r in result.rows)
-    pool = Counter({c: n for c, n in enumerate(unseen_tiles(position.board, position.rack)) if n > 0})
+def won(final: float) -> float:
+    return 1.0 if final > 0 else 0.5 if final == 0 else 0.0
+
+
+def codes_rack(codes) -> tuple[int, ...]:
+    return tuple(sorted(c for c in codes if c)) + (0,) * list(codes).count(0)
+
+
+def reference_after(lexicon, board, score, play, mine, other, bag, scoreless, passed, spread):
+    """The pre-endgame's model computed the slow way, tile by tile: the bag a tuple of tiles
+    each drawn as likely as any other (itertools' subsets, not the odds of distinct draws),
+    every play tried, no table of endgames. (mean points, chance to win) for the mover."""
+    rules = board.ruleset
+    if play is None:
+        if passed:
+            value = pass_value(rules, mine, other)
+            return value, won(spread + value)
+        value, win = reference_turn(lexicon, board, other, mine, bag, scoreless + 1, True, -spread)
+        return -value, 1 - win
+    left = list(take(mine, play))
+    after = board.with_tiles(play.placed())
+    outs = []
+    for picked in combinations(range(len(bag)), min(len(mine) - len(left), len(bag))):
+        rack = codes_rack(left + [bag[i] for i in picked])
+        rest = tuple(t for i, t in enumerate(bag) if i not in picked)
+        if rest:
+            value, win = reference_turn(lexicon, after, other, rack, rest, 0, False, -(spread + score))
+        else:
+            value = solve_racks(after, (other, rack), lexicon).value
+            win = won(-(spread + score) + value)
+        outs.append((score - value, 1 - win))
+    return sum(o[0] for o in outs) / len(outs), sum(o[1] for o in outs) / len(outs)
+
+
+def reference_turn(lexicon, board, mine, other, bag, scoreless, passed, spread):
+    rules = board.ruleset
+    if scoreless >= SCORELESS_END:
+        value = pass_value(rules, mine, other)
+        return value, won(spread + value)
+    tried = [(s, Play(r, c, d, t)) for s, r, c, d, t in generate_plays(board, rack_text(rules, mine), lexicon).fields()]
+    outs = [reference_after(lexicon, board, s, p, mine, other, bag, scoreless, passed, spread)
+            for s, p in [*tried, (0, None)]]
+    return max(outs, key=lambda o: (o[1], o[0]))
+
+
+def reference_row(lexicon, position, row):
+    """A candidate's (win rate, mean final spread) over every split of the unseen tiles."""
+    rules = position.board.ruleset
+    unseen = [c for c, n in enumerate(unseen_tiles(position.board, position.rack)) for _ in range(n)]
+    letters, blanks = rules.alphabet.parse_rack(position.rack)
+    mine = codes_rack(letters + [0] * blanks)
     spread = position.scores[0] - position.scores[1]
+    play = row.candidate.play if row.notation != "-" else None
+    outs = []
+    for theirs in combinations(range(len(unseen)), rules.rack_size):
+        bag = tuple(t for i, t in enumerate(unseen) if i not in theirs)
+        outs.append(reference_after(lexicon, position.board, row.score, play, mine,
+                                    codes_rack([unseen[i] for i in theirs]), bag, position.scoreless_turns,
+                                    False, spread))
+    return sum(o[1] for o in outs) / len(outs), spread + sum(o[0] for o in outs) / len(outs)
+
+
+def peg_position(rules, lexicon, leaves, bag: int, skip: int = 0) -> Position:
+    """The ``skip``-th position of the equity self-play games with ``bag`` tiles in the bag
+    and three plays or more for the side to move."""
+    for seed in range(200):
+        game = game_until(rules, lexicon, leaves, seed, bag)
+        if game is None or sum(1 for _ in generate_plays(game.board, game.rack(game.on_turn), lexicon).fields()) < 3:
+            continue
+        if skip == 0:
+            p = game.on_turn
+            return Position(game.board, (game.rack(p), ""), (game.scores[p], game.scores[1 - p]), game.scoreless)
+        skip -= 1
+    raise AssertionError("no such position")
+
+
+@pytest.mark.parametrize("bag, skip", [(1, 0), (1, 1), (2, 0), (2, 1), (3, 0)])
+def test_the_pre_endgame_agrees_with_every_split_of_the_tiles_searched_the_slow_way(tiny, bag, skip):
+    rules, lexicon, leaves = tiny
+    position = peg_position(rules, lexicon, leaves, bag, skip)
+    result = pre_endgame(position, lexicon, leaves, count=3, solve_s=60, width=1000)
+    assert result.bag == bag and len(result.rows) == 4 and "-" in [r.notation for r in result.rows]
+    pool = Counter({c: n for c, n in enumerate(unseen_tiles(position.board, position.rack)) if n > 0})
     for row in result.rows:
-        assert row.draws == len(pool) and row.exact == row.draws  # (every endgame here solves within its time)
-        play = row.candidate.play
-        after = position.board.with_tiles(play.placed())
-        letters, blanks = rules.alphabet.parse_rack(position.rack)
-        left = letters + [0] * blanks
-        for code in play.rack_letters():
-            left.remove(code)
-        wins = total = 0.0
-        for tile, weight in pool.items():
-            theirs = pool.copy()
-            theirs[tile] -= 1
-            racks = (tuple(sorted(c for c in theirs.elements() if c)) + (0,) * theirs[0],
-                     tuple(sorted(c for c in [*left, tile] if c)) + (0,) * [*left, tile].count(0))
-            final = spread + row.score - solve_racks(after, racks, lexicon).value
-            wins += weight * (1.0 if final > 0 else 0.5 if final == 0 else 0.0)
-            total += weight * final
-        size = sum(pool.values())
-        assert row.win_rate == pytest.approx(wins / size) and row.mean_spread == pytest.approx(total / size)
+        assert row.draws == sum(1 for _ in draws(pool, bag)) and row.exact == row.draws
+        win, mean = reference_row(lexicon, position, row)
+        assert row.win_rate == pytest.approx(win) and row.mean_spread == pytest.approx(mean), row.notation
     keys = [(-r.win_rate, -r.mean_spread) for r in result.rows]
     assert keys == sorted(keys)
+    assert result.proven == result.endgames > 0
 
 
-def test_the_pre_endgame_wants_one_tile_in_the_bag(tiny):
+def test_the_draws_odds_are_the_hypergeometric_ones():
+    pool = Counter({1: 3, 2: 1, 5: 2, 0: 1})
+    tiles = list(pool.elements())
+    for size in range(8):
+        found = {tuple(sorted(d.elements())): odds for d, odds in draws(pool, size)}
+        brute = Counter(tuple(sorted(tiles[i] for i in pick)) for pick in combinations(range(len(tiles)), size))
+        total = sum(brute.values())
+        assert found == pytest.approx({k: n / total for k, n in brute.items()})
+
+
+def test_a_pre_endgame_out_of_time_estimates_what_is_left(tiny):
     rules, lexicon, leaves = tiny
-    game = next(g for g in (game_until(rules, lexicon, leaves, seed, 4) for seed in range(40)) if g is not None)
-    p = game.on_turn
-    with pytest.raises(EndgameError, match="one tile"):
-        pre_endgame(Position(game.board, (game.rack(p), ""), (0, 0), 0), lexicon, leaves)
+    position = peg_position(rules, lexicon, leaves, 2)
+    result = pre_endgame(position, lexicon, leaves, count=3, seconds=0.001, width=1000)
+    assert len(result.rows) == 4 and result.endgames > 0
+    full = pre_endgame(position, lexicon, leaves, count=3, width=1000)
+    assert [r.draws for r in result.rows] == [r.draws for r in full.rows] and full.proven == full.endgames
+
+
+def test_the_pre_endgame_wants_one_tile_in_the_bag_to_fewer_than_a_rack(tiny):
+    rules, lexicon, leaves = tiny
+    for bag in (0, rules.rack_size):
+        game = next(g for g in (game_until(rules, lexicon, leaves, seed, bag) for seed in range(40)) if g is not None)
+        p = game.on_turn
+        with pytest.raises(EndgameError, match=f"1 to {rules.rack_size - 1} tiles in the bag"):
+            pre_endgame(Position(game.board, (game.rack(p), ""), (0, 0), 0), lexicon, leaves)
 
 
 def test_the_players_endgame_move_keeps_the_solved_value(tiny):
@@ -152,7 +236,8 @@ def test_the_cli_searches_a_pre_endgame(tiny, tmp_path, capsys):
                               "-n", "3", "--json")
     assert code == 0, err
     rows = json.loads(out)["candidates"]
-    assert 1 <= len(rows) <= 3 and all(r["exact"] == r["draws"] for r in rows)
+    assert 2 <= len(rows) <= 4 and "-" in [r["move"] for r in rows]
+    assert all(r["exact"] == r["draws"] for r in rows if r["move"] != "-")  # (the pass's replies are cut to 5)
     expected = pre_endgame(Position(game.board, (game.rack(p), ""), (game.scores[p], game.scores[1 - p]), 0),
                            lexicon, leaves, 3)
     assert [r["move"] for r in rows] == [r.notation for r in expected.rows]
@@ -171,3 +256,38 @@ def test_lexc_play_watches_two_sim_players_and_refuses_a_stray_move_time(tiny, t
     assert game["end"] in ("out", "six scoreless turns") and game["turns"] > 2
     code, _, err = run_main(capsys, "play", str(path), "-r", "tiny", "--player", "equity", "--move-time", "1")
     assert code == 2 and "sim player" in assert_one_error_line(err)
+
+
+def test_ctrl_c_in_a_pre_endgame_keeps_the_candidates_finished(tiny):
+    rules, lexicon, leaves = tiny
+    position = peg_position(rules, lexicon, leaves, 2)
+    told = []
+
+    def progress(done, total, notation):
+        told.append((done, total, notation))
+        if done == 2:
+            raise KeyboardInterrupt
+
+    result = pre_endgame(position, lexicon, leaves, count=3, progress=progress)
+    full = pre_endgame(position, lexicon, leaves, count=3)
+    assert result.stopped == "interrupt" and len(result.rows) == 2 and [t[0] for t in told] == [0, 1, 2]
+    assert {r.notation: (r.win_rate, r.mean_spread) for r in result.rows} == {
+        r.notation: (r.win_rate, r.mean_spread) for r in full.rows if r.notation in {t[2] for t in told[:2]}}
+    assert full.stopped == "" and full.as_dict()["stopped"] is None
+
+
+def test_the_cli_searches_a_pre_endgame_of_two_tiles(tiny, tmp_path, capsys):
+    from test_cli import run_main
+
+    rules, lexicon, leaves = tiny
+    position = peg_position(rules, lexicon, leaves, 2, 1)
+    path = tmp_path / "tiny.gaddawg"
+    formats.save(lexicon, path)
+    code, out, err = run_main(capsys, "analyze", position.cgp(), str(path), "-r", "tiny", "--leaves", str(LEAVES),
+                              "--peg", "-n", "3", "--time", "60")
+    assert code == 0, err
+    expected = pre_endgame(position, lexicon, leaves, 3)
+    lines = out.splitlines()
+    assert [line.split()[1] for line in lines[1:-1]] == [r.notation.split()[0] for r in expected.rows]
+    assert lines[-1].startswith(f"{len(expected.rows)} candidates against every draw of 2 tiles, "
+                                f"{expected.endgames} endgames ({expected.proven} proven), seconds ")

@@ -90,8 +90,8 @@ def _show(result: Any, as_json: bool) -> None:
 @click.option("--sim", is_flag=True, help="Simulate the candidates (MAVEN's simulation) instead of ranking them "
                                           "by static equity alone.")
 @click.option("--peg", is_flag=True,
-              help="With one tile in the bag: the pre-endgame search instead (each candidate against every draw, "
-                   "each draw's endgame solved; ranked by win rate, then mean final spread).")
+              help="With 1 to 6 tiles in the bag: the pre-endgame search instead (the best -n placements and the "
+                   "pass against every draw, each endgame solved; ranked by win rate, then mean final spread).")
 @click.option("-n", "--candidates", "count", type=Bounded(1, 1000), default=20, show_default=True, metavar="N",
               help="The best N moves by static equity are the candidates.")
 @click.option("--move", "moves", multiple=True, metavar="MOVE",
@@ -125,9 +125,10 @@ def analyze(cgp: str, lexfile: str | None, ruleset: str | None, sim: bool, peg: 
     --plies moves after it, both sides by static equity, the same draws for every candidate;
     the table gives each one's mean outcome (spread gained, plus the last mover's leave) with
     its standard error, its win rate and its iterations. Reproducible from --seed whatever
-    the workers, unless --time stops it. Ctrl-C stops it with what it has. With one tile in
-    the bag, --peg searches the pre-endgame instead (--time: each draw's endgame's time,
-    1 s by default).
+    the workers, unless --time stops it. Ctrl-C stops it with what it has. With 1 to 6
+    tiles in the bag, --peg searches the pre-endgame instead: each candidate against every
+    draw, each endgame solved (1 s each; after --time, estimated), the plays that leave
+    tiles in the bag followed while they do.
 
     Example: lexc analyze '15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0' --sim --iterations 200
     """
@@ -151,12 +152,23 @@ def analyze(cgp: str, lexfile: str | None, ruleset: str | None, sim: bool, peg: 
 
         if sim:
             raise click.UsageError("--sim and --peg are two searches: give one")
-        found = pre_endgame(position, lexicon, leaves, count, seconds or 1.0)
+        with common.status_line() as show:  # (a terminal only)
+            started = time.monotonic()
+
+            def told(done: int, total: int, notation: str) -> None:
+                if time.monotonic() - started >= PROGRESS_AFTER_S:
+                    show(done, total, f"candidate {done + 1} of {total}: {notation}")
+
+            found = pre_endgame(position, lexicon, leaves, count, seconds=seconds, progress=told)
         lines = [f"{'':>3} {'move':<22} {'equity':>7} {'score':>5} {'win':>6} {'spread':>8} {'exact':>7}"]
         lines += [f"{k:>3} {r.notation:<22} {_num(r.equity):>7} {r.score:>5} {r.win_rate:>6.1%} "
                   f"{r.mean_spread:>+8.2f} {r.exact:>3}/{r.draws:<3}" for k, r in enumerate(found.rows, 1)]
-        lines.append(f"{plural(len(found.rows), 'candidate')} against every draw, seconds {found.seconds:.2f}")
+        lines.append(f"{plural(len(found.rows), 'candidate')} against every draw of {plural(found.bag, 'tile')}, "
+                     f"{plural(found.endgames, 'endgame')} ({found.proven:,} proven), seconds {found.seconds:.2f}")
         emit(found.as_dict(), as_json, "\n".join(lines))
+        if found.stopped == "interrupt":
+            click.echo("lexc: interrupted: the candidates finished are shown", err=True)
+            sys.exit(130)
         return
     if not sim:
         ranked = candidates(position.board, position.rack, lexicon, leaves,

@@ -1,42 +1,64 @@
-"""The pre-endgame with one tile in the bag (Sheppard 2002, section 7: a "PEG-1").
+"""The pre-endgame (Sheppard 2002, section 7): a few tiles in the bag, fewer than a rack.
 
-The mover cannot see the opponent's rack, but knows the unseen tiles: the bag's one tile and
-the opponent's rack are those tiles, in some split. Every placement empties the bag (the
-mover draws its last tile), so after it the game is an endgame the opponent moves first in,
-one for each tile the bag may hold. ``pre_endgame`` evaluates each candidate against every
-such draw (each distinct tile weighted by how many of it are unseen), solving each endgame
-(``engine.endgame``: exact when its search finishes within the time it is given, else the
-deepest finished iteration's estimate), and ranks the candidates by their chance to win the
-game, then by their mean spread. A pass leaves the tile in the bag for the opponent: it is
-valued by its static equity's sign (a PEG-1 of the opponent's is not searched), and it is
-ranked after every placement whose expected outcome is known.
+The mover cannot see the opponent's rack, but knows the unseen tiles: the bag's ``n`` tiles
+and the opponent's rack are those tiles, in some split. ``pre_endgame`` evaluates each
+candidate (the best placements by static equity, and the pass) against every way the tiles
+it draws may fall, each distinct way weighted by its odds (the tiles are drawn at random):
 
-Two or more tiles in the bag (a PEG-2 and beyond) are not searched here: the simulation
-(``engine.sim``) plays those positions forward instead.
+- A candidate that plays ``n`` tiles or more empties the bag: the mover draws all of it,
+  the opponent holds the rest, and the game is an endgame the opponent moves first in, one
+  for each set of ``n`` tiles the bag may hold. A "PEG-1" (one tile in the bag) is all of
+  this kind, but for the pass.
+- A candidate that plays fewer (and the pass) leaves tiles in the bag: after the mover's
+  draw the opponent's rack is known, and the search goes on with the opponent to move over
+  the bag that is left. There each side tries its ``width`` best-scoring plays and the
+  pass; a play that empties the bag leads to an endgame, one that does not to the next
+  draw (every way it may fall, at its odds: the drawer does not know the bag's order), and
+  a second pass in a row ends the game (the endgame's rule: each side loses its own rack).
+  A side picks the play with the best chance to win, then the best mean spread.
+
+Each endgame is solved (``engine.endgame``: exact when its search finishes within
+``solve_s``, else the deepest finished iteration's estimate); once ``seconds`` have passed,
+the endgames left are estimated by a one-ply search. A candidate's draws are **exact** when
+every endgame under them was proven and no side's plays were cut to ``width``. The
+candidates are ranked by their chance to win the game, then by their mean final spread.
+
+With a rack's worth of tiles in the bag or more the simulation (``engine.sim``) plays the
+position forward instead.
 """
 
 from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from math import comb
 from typing import Any
 
-from ..board.board import Position
-from ..equity import PLACEMENT, Candidate, Situation, candidates
+from ..board.board import Board, Position
+from ..board.notation import Play
+from ..equity import PASS, PLACEMENT, Candidate, Situation, candidates
 from ..equity.rule import unseen_tiles
+from ..movegen import generate_plays
 from .endgame import EndgameError, solve_racks
-from .negamax import Rack
+from .negamax import SCORELESS_END, Rack, pass_value, rack_text, take
 
-CANDIDATES = 10  # placements searched, the best by static equity
-SOLVE_S = 1.0  # the time one endgame of a draw is given before its estimate is taken
+CANDIDATES = 10  # placements searched, the best by static equity (the pass beside them)
+SOLVE_S = 1.0  # the time one endgame is given before its estimate is taken
+WIDTH = 5  # plays each side tries where the bag is not yet empty (the best-scoring)
+TABLE_BITS = 18  # each endgame's transposition table (2^18 entries: 6 MiB; many small searches)
+
+Progress = Callable[[int, int, str], None]
+Outcome = tuple[float, float, bool]  # (mean points the side to move gains, its chance to win, exact)
 
 
 @dataclass
 class PegRow:
     """A candidate's figures over the draws: the move, its static equity and score, the share
     of draws after which the mover wins (ties half, weighted by the draws' odds), the mean
-    final spread of the game, and how many of its endgames were solved exactly."""
+    final spread of the game, how many distinct draws it was evaluated against and how many
+    of those were exact (see the module's docstring)."""
 
     notation: str
     equity: float | None
@@ -55,10 +77,16 @@ class PegRow:
 
 @dataclass
 class PegResult:
-    """The candidates ranked (win rate, then mean spread), the seconds it took."""
+    """The candidates ranked (win rate, then mean spread), the tiles in the bag, the
+    endgames solved (and of them proven), the seconds it took, and ``stopped``:
+    ``"interrupt"`` when Ctrl-C stopped it (the candidates finished before are ranked)."""
 
     rows: list[PegRow]
     seconds: float
+    bag: int = 1
+    endgames: int = 0
+    proven: int = 0
+    stopped: str = ""
 
     def best(self) -> PegRow:
         """The move to make."""
@@ -66,54 +94,161 @@ class PegResult:
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON form."""
-        return {"seconds": round(self.seconds, 3), "candidates": [row.as_dict() for row in self.rows]}
+        return {"bag": self.bag, "seconds": round(self.seconds, 3), "endgames": self.endgames,
+                "proven": self.proven, "stopped": self.stopped or None,
+                "candidates": [row.as_dict() for row in self.rows]}
+
+
+def draws(pool: Counter[int], size: int) -> Iterator[tuple[Counter[int], float]]:
+    """Each distinct set of ``size`` tiles that may be drawn at random from ``pool`` (tile
+    code to count), with its probability (the hypergeometric odds)."""
+    codes = sorted(c for c, n in pool.items() if n > 0)
+    total = comb(sum(pool[c] for c in codes), size)
+
+    def pick(start: int, left: int, ways: int, chosen: Counter[int]) -> Iterator[tuple[Counter[int], float]]:
+        if left == 0:
+            yield Counter(chosen), ways / total
+            return
+        for k in range(start, len(codes)):
+            code = codes[k]
+            for n in range(min(left, pool[code]), 0, -1):
+                chosen[code] = n
+                yield from pick(k + 1, left - n, ways * comb(pool[code], n), chosen)
+            chosen.pop(code, None)
+
+    yield from pick(0, size, 1, Counter())
+
+
+def _rack(tiles: Counter[int] | list[int] | Rack) -> Rack:
+    """Tile codes as a rack: letters in order, then the blanks."""
+    codes = list(tiles.elements()) if isinstance(tiles, Counter) else list(tiles)
+    return tuple(sorted(c for c in codes if c)) + (0,) * codes.count(0)
+
+
+def _won(final: float) -> float:
+    return 1.0 if final > 0 else 0.5 if final == 0 else 0.0
+
+
+class _Search:
+    """One pre-endgame's search: its limits, the endgames it has solved (by position), and
+    its counts."""
+
+    def __init__(self, lexicon: Any, solve_s: float, seconds: float | None, width: int):
+        self.lexicon, self.solve_s, self.width = lexicon, solve_s, width
+        self.deadline = None if seconds is None else time.perf_counter() + seconds
+        self.solved: dict[tuple[Any, ...], tuple[int, bool]] = {}
+        self.endgames = self.proven = 0
+
+    def endgame(self, board: Board, mine: Rack, other: Rack, scoreless: int, spread: int) -> Outcome:
+        """An endgame's outcome for the side to move (holding ``mine``), ``spread`` ahead."""
+        if scoreless >= SCORELESS_END:  # (the game ended before it: each side loses its own rack)
+            value = pass_value(board.ruleset, mine, other)
+            return value, _won(spread + value), True
+        key = (board.rows, mine, other, scoreless)
+        if key not in self.solved:
+            late = self.deadline is not None and time.perf_counter() >= self.deadline
+            found = solve_racks(board, (mine, other), self.lexicon, scoreless, spread,
+                                seconds=self.solve_s, max_depth=1 if late else None, table_bits=TABLE_BITS)
+            self.solved[key] = found.value, found.proven
+            self.endgames += 1
+            self.proven += found.proven
+        value, proven = self.solved[key]
+        return value, _won(spread + value), proven
+
+    def after(self, board: Board, score: int, play: Play | None, mine: Rack, other: Rack, bag: Counter[int],
+              scoreless: int, passed: bool, spread: int) -> Outcome:
+        """The outcome, for the side that moved, of its play (None: the pass) with ``mine``
+        on its rack: its score, then the draw (every way it may fall) and what follows."""
+        if play is None:
+            if passed:  # (the second pass in a row ends the game)
+                ended = pass_value(board.ruleset, mine, other)
+                return ended, _won(spread + ended), True
+            theirs, win, exact = self.turn(board, other, mine, bag, scoreless + 1, True, -spread)
+            return -theirs, 1.0 - win, exact
+        left = take(mine, play)
+        played = len(mine) - len(left)
+        after = board.with_tiles(play.placed())
+        size = sum(bag.values())
+        mean = wins = 0.0
+        exact = True
+        for drawn, odds in draws(bag, min(played, size)):
+            rest = bag - drawn
+            rack = _rack([*left, *drawn.elements()])  # (not empty: a rack emptied draws from the bag)
+            if rest:
+                v, w, x = self.turn(after, other, rack, rest, 0, False, -(spread + score))
+            else:
+                v, w, x = self.endgame(after, other, rack, 0, -(spread + score))
+            mean += odds * (score - v)
+            wins += odds * (1.0 - w)
+            exact = exact and x
+        return mean, wins, exact
+
+    def turn(self, board: Board, mine: Rack, other: Rack, bag: Counter[int], scoreless: int, passed: bool,
+             spread: int) -> Outcome:
+        """The outcome for the side to move where the bag still holds tiles: its best of its
+        ``width`` best-scoring plays and the pass."""
+        if scoreless >= SCORELESS_END:
+            value = pass_value(board.ruleset, mine, other)
+            return value, _won(spread + value), True
+        plays = generate_plays(board, rack_text(board.ruleset, mine), self.lexicon).fields()
+        ranked = sorted(enumerate(plays), key=lambda item: (-item[1][0], item[0]))
+        tried: list[tuple[int, Play | None]] = [(s, Play(r, c, d, t)) for _, (s, r, c, d, t) in ranked[:self.width]]
+        tried.append((0, None))
+        outcomes = [self.after(board, score, play, mine, other, bag, scoreless, passed, spread)
+                     for score, play in tried]
+        best = max(outcomes, key=lambda o: (o[1], o[0]))  # (the first of equals: the order tried)
+        return best[0], best[1], all(o[2] for o in outcomes) and len(ranked) <= self.width
 
 
 def pre_endgame(position: Position, lexicon: Any, leaves: Any, count: int = CANDIDATES,
-                solve_s: float = SOLVE_S) -> PegResult:
-    """The candidates of a one-tile-in-the-bag position, evaluated against every draw (see
-    the module's docstring). EndgameError unless exactly one tile is in the bag and the
-    opponent's rack is not given (it is what the mover cannot see)."""
+                solve_s: float = SOLVE_S, seconds: float | None = None, width: int = WIDTH,
+                progress: Progress | None = None) -> PegResult:
+    """The candidates of a position with 1 to ``rack_size - 1`` tiles in the bag, evaluated
+    against every draw (see the module's docstring): the best ``count`` placements by static
+    equity and the pass. ``solve_s``: each endgame's time; ``seconds``: the whole search's,
+    after which endgames are estimated; ``width``: the plays a side tries while tiles are
+    left in the bag. ``progress(done, total, notation)`` is told as each candidate starts.
+    Ctrl-C returns the candidates finished (``stopped == "interrupt"``). EndgameError for
+    any other bag, or if the opponent's rack is given (it is what the mover cannot see)."""
     start = time.perf_counter()
     board, rack = position.board, position.rack
     rules = board.ruleset
-    situation = Situation.of(board, rack)
+    if position.racks_given and position.racks[1]:
+        raise EndgameError("a pre-endgame is searched from the mover's view: give no rack for the opponent")
     pool = Counter({code: n for code, n in enumerate(unseen_tiles(board, rack)) if n > 0})
     size = sum(pool.values())
-    if size - rules.rack_size != 1:
-        raise EndgameError(f"a pre-endgame of one tile: {size} unseen tiles are {size - rules.rack_size} in the "
-                           f"bag beside the opponent's {rules.rack_size}")
-    ranked = candidates(board, rack, lexicon, leaves, situation=situation).ranked()
+    bag = size - rules.rack_size
+    if not 1 <= bag < rules.rack_size:
+        raise EndgameError(f"a pre-endgame has 1 to {rules.rack_size - 1} tiles in the bag: {size} unseen tiles "
+                           f"are {bag} in the bag beside the opponent's {rules.rack_size}")
+    if not 0 <= position.scoreless_turns < SCORELESS_END:
+        raise EndgameError(f"{position.scoreless_turns} scoreless turns in a row: the game is over")
+    ranked = candidates(board, rack, lexicon, leaves, situation=Situation.of(board, rack)).ranked()
     chosen = [c for c in ranked if c.kind == PLACEMENT][:count]
+    chosen += [c for c in ranked if c.kind == PASS][:1]
     spread = position.scores[0] - position.scores[1]
     letters, blanks = rules.alphabet.parse_rack(rack)
-    mine: list[int] = letters + [0] * blanks
+    mine = _rack(letters + [0] * blanks)
+    search = _Search(lexicon, solve_s, seconds, width)
     rows = []
-    for move in chosen:
-        assert move.play is not None
-        after = board.with_tiles(move.play.placed())
-        left = list(mine)
-        for code in move.play.rack_letters():
-            left.remove(code)
-        wins = total = 0.0
-        exact = 0
-        for tile, weight in sorted(pool.items()):
-            theirs = pool.copy()
-            theirs[tile] -= 1
-            their_rack: Rack = tuple(sorted(c for c in theirs.elements() if c)) + (0,) * theirs[0]
-            my_rack: Rack = tuple(sorted(c for c in [*left, tile] if c)) + (0,) * [*left, tile].count(0)
-            result = solve_racks(after, (their_rack, my_rack), lexicon, seconds=solve_s)
-            final = spread + move.score - result.value
-            wins += weight * (1.0 if final > 0 else 0.5 if final == 0 else 0.0)
-            total += weight * final
-            exact += result.proven
-        rows.append(PegRow(move.notation, move.equity, move.score, wins / size, total / size, len(pool), exact,
-                           move))
+    stopped = ""
+    for done, move in enumerate(chosen):
+        play = move.play if move.kind == PLACEMENT else None
+        mean = wins = 0.0
+        seen = exact = 0
+        try:
+            if progress is not None:
+                progress(done, len(chosen), move.notation)
+            for theirs, odds in draws(pool, rules.rack_size):  # (the opponent's rack; the bag is the rest)
+                v, w, x = search.after(board, move.score, play, mine, _rack(theirs), pool - theirs,
+                                       position.scoreless_turns, False, spread)
+                mean, wins, seen, exact = mean + odds * v, wins + odds * w, seen + 1, exact + x
+        except KeyboardInterrupt:  # (EndgameInterrupted among them: this candidate is left out)
+            stopped = "interrupt"
+            break
+        rows.append(PegRow(move.notation, move.equity, move.score, wins, spread + mean, seen, exact, move))
     rows.sort(key=lambda r: (-r.win_rate, -r.mean_spread, r.notation))
-    if not rows:  # no placement: the pass (or the best non-placement the ranking has)
-        other = ranked[0]
-        rows.append(PegRow(other.notation, other.equity, other.score, 0.5, float(spread), 0, 0, other))
-    return PegResult(rows, time.perf_counter() - start)
+    return PegResult(rows, time.perf_counter() - start, bag, search.endgames, search.proven, stopped)
 
 
-__all__ = ["CANDIDATES", "SOLVE_S", "PegResult", "PegRow", "pre_endgame"]
+__all__ = ["CANDIDATES", "SOLVE_S", "WIDTH", "PegResult", "PegRow", "draws", "pre_endgame"]
