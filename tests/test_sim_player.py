@@ -291,3 +291,27 @@ def test_the_cli_searches_a_pre_endgame_of_two_tiles(tiny, tmp_path, capsys):
     assert [line.split()[1] for line in lines[1:-1]] == [r.notation.split()[0] for r in expected.rows]
     assert lines[-1].startswith(f"{len(expected.rows)} candidates against every draw of 2 tiles, "
                                 f"{expected.endgames} endgames ({expected.proven} proven), seconds ")
+
+
+def test_the_endgame_gain_bench_values_the_equity_move_exactly(tiny):
+    from lexc.bench.endgames import solver_gain
+    from lexc.equity import candidates
+    from lexc.game.players import action_of
+
+    rules, lexicon, leaves = tiny
+    result = solver_gain(12, 0, lexicon, "tiny", str(LEAVES))
+    rows = result["rows"]
+    assert rows and result["endgames"] == len(rows) and result["proven"] == len(rows)
+    assert result["changed"] == sum(r["equity_value"] < r["solver_value"] for r in rows)
+    for row in rows:  # (each recomputed: the equity player's move, then the endgame after it solved)
+        game = game_until(rules, lexicon, leaves, row["seed"], 0)
+        p = game.on_turn
+        move = candidates(game.board, game.rack(p), lexicon, leaves, situation=game.view().situation()).best()
+        assert move.notation == row["equity_move"]
+        before = game.scores[p] - game.scores[1 - p]
+        game.submit(action_of(move))
+        value = game.scores[p] - game.scores[1 - p] - before
+        if not game.over:
+            rest = Position(game.board, (game.rack(1 - p), game.rack(p)), (0, 0), game.scoreless, racks_given=True)
+            value -= solve(rest, lexicon).value
+        assert row["equity_value"] == value <= row["solver_value"]

@@ -153,7 +153,9 @@ def solver_gain(games: int, seed: int, lexicon: Any, ruleset: str, leaves_file: 
         game.submit(action_of(move))
         gained = game.scores[p] - game.scores[1 - p] - before
         ended: bool = game.over  # (after the move: mypy keeps the narrowing of before it)
-        if not ended:
+        if best.proven and best.pv and best.pv[0].notation == move.notation:  # (the solver's own first move)
+            value, proven = best.value, True
+        elif not ended:
             rest = Position(game.board, (game.rack(1 - p), game.rack(p)), (0, 0), game.scoreless, racks_given=True)
             after = solve(rest, lexicon, seconds=limit_s)
             value = gained - after.value
