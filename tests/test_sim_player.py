@@ -315,3 +315,25 @@ def test_the_endgame_gain_bench_values_the_equity_move_exactly(tiny):
             rest = Position(game.board, (game.rack(1 - p), game.rack(p)), (0, 0), game.scoreless, racks_given=True)
             value -= solve(rest, lexicon).value
         assert row["equity_value"] == value <= row["solver_value"]
+
+
+def test_the_cli_searches_the_pre_endgame_of_the_moves_named(tiny, tmp_path, capsys):
+    from test_cli import assert_one_error_line, run_main
+
+    rules, lexicon, leaves = tiny
+    position = peg_position(rules, lexicon, leaves, 2, 1)
+    path = tmp_path / "tiny.gaddawg"
+    formats.save(lexicon, path)
+    ranked = pre_endgame(position, lexicon, leaves, 3)
+    named = [ranked.rows[-1].notation, "-"]
+    code, out, err = run_main(capsys, "analyze", position.cgp(), str(path), "-r", "tiny", "--leaves", str(LEAVES),
+                              "--peg", "--move", named[0], "--move", "-", "--json")
+    assert code == 0, err
+    rows = json.loads(out)["candidates"]
+    assert sorted(r["move"] for r in rows) == sorted(named)
+    for row in rows:
+        same = next(r for r in ranked.rows if r.notation == row["move"])
+        assert (row["win_rate"], row["mean_spread"]) == pytest.approx((same.win_rate, same.mean_spread))
+    code, out, err = run_main(capsys, "analyze", position.cgp(), str(path), "-r", "tiny", "--leaves", str(LEAVES),
+                              "--peg", "--move", "1A ZZZ")
+    assert code == 2 and assert_one_error_line(err, "not a move of this position")

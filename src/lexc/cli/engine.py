@@ -14,6 +14,8 @@ from . import common
 from .common import Bounded, BoundedFloat, emit, lexicon_file, lexicon_option, note
 
 PROGRESS_AFTER_S = 1.0  # a search shows its progress once it has run this long
+CANDIDATES = 20  # analyze's candidates by default ...
+PEG_CANDIDATES = 10  # ... and the pre-endgame's placements (the pass beside them)
 
 
 @click.command()
@@ -92,8 +94,9 @@ def _show(result: Any, as_json: bool) -> None:
 @click.option("--peg", is_flag=True,
               help="With 1 to 6 tiles in the bag: the pre-endgame search instead (the best -n placements and the "
                    "pass against every draw, each endgame solved; ranked by win rate, then mean final spread).")
-@click.option("-n", "--candidates", "count", type=Bounded(1, 1000), default=20, show_default=True, metavar="N",
-              help="The best N moves by static equity are the candidates.")
+@click.option("-n", "--candidates", "count", type=Bounded(1, 1000), default=None, metavar="N",
+              help="The best N moves by static equity are the candidates (with --peg: N placements and the pass) "
+                   "[default: 20; with --peg 10].")
 @click.option("--move", "moves", multiple=True, metavar="MOVE",
               help="A candidate, as lexc moves --leaves writes it ('8H WORD', '-AEI' an exchange, '-' the pass); "
                    "repeat it: these instead of the best N.")
@@ -115,7 +118,7 @@ def _show(result: Any, as_json: bool) -> None:
                    "ruleset's bag].")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 @lexicon_option
-def analyze(cgp: str, lexfile: str | None, ruleset: str | None, sim: bool, peg: bool, count: int,
+def analyze(cgp: str, lexfile: str | None, ruleset: str | None, sim: bool, peg: bool, count: int | None,
             moves: tuple[str, ...], plies: int, iterations: int, seconds: float | None, confidence: str, seed: int,
             workers: int | None, scheduler: str | None, leaves_file: str | None, as_json: bool,
             lexicon_opt: str | None) -> None:
@@ -159,7 +162,8 @@ def analyze(cgp: str, lexfile: str | None, ruleset: str | None, sim: bool, peg: 
                 if time.monotonic() - started >= PROGRESS_AFTER_S:
                     show(done, total, f"candidate {done + 1} of {total}: {notation}")
 
-            found = pre_endgame(position, lexicon, leaves, count, seconds=seconds, progress=told)
+            found = pre_endgame(position, lexicon, leaves, count or PEG_CANDIDATES, seconds=seconds,
+                                progress=told, moves=moves)
         lines = [f"{'':>3} {'move':<22} {'equity':>7} {'score':>5} {'win':>6} {'spread':>8} {'exact':>7}"]
         lines += [f"{k:>3} {r.notation:<22} {_num(r.equity):>7} {r.score:>5} {r.win_rate:>6.1%} "
                   f"{r.mean_spread:>+8.2f} {r.exact:>3}/{r.draws:<3}" for k, r in enumerate(found.rows, 1)]
@@ -172,13 +176,13 @@ def analyze(cgp: str, lexfile: str | None, ruleset: str | None, sim: bool, peg: 
         return
     if not sim:
         ranked = candidates(position.board, position.rack, lexicon, leaves,
-                            situation=Situation.of(position.board, position.rack)).ranked(count)
+                            situation=Situation.of(position.board, position.rack)).ranked(count or CANDIDATES)
         rows = [c.as_dict() for c in ranked]
         text = "\n".join(f"{_num(c.equity):>8} {c.score:>5}  {c.leave:<8} {c.notation}" for c in ranked)
         emit(rows, as_json, f"{'equity':>8} {'score':>5}  {'leave':<8} move\n{text}")
         return
-    settings = SimSettings(count, plies, iterations, seconds, None if confidence == "none" else float(confidence),
-                           seed, workers, scheduler, moves)
+    settings = SimSettings(count or CANDIDATES, plies, iterations, seconds,
+                           None if confidence == "none" else float(confidence), seed, workers, scheduler, moves)
     with common.status_line() as show:  # (a terminal only)
         started = time.monotonic()
 

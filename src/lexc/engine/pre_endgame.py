@@ -43,6 +43,7 @@ from ..equity.rule import unseen_tiles
 from ..movegen import generate_plays
 from .endgame import EndgameError, solve_racks
 from .negamax import SCORELESS_END, Rack, pass_value, rack_text, take
+from .sim import named
 
 CANDIDATES = 10  # placements searched, the best by static equity (the pass beside them)
 SOLVE_S = 1.0  # the time one endgame is given before its estimate is taken
@@ -202,12 +203,13 @@ class _Search:
 
 def pre_endgame(position: Position, lexicon: Any, leaves: Any, count: int = CANDIDATES,
                 solve_s: float = SOLVE_S, seconds: float | None = None, width: int = WIDTH,
-                progress: Progress | None = None) -> PegResult:
+                progress: Progress | None = None, moves: tuple[str, ...] = ()) -> PegResult:
     """The candidates of a position with 1 to ``rack_size - 1`` tiles in the bag, evaluated
     against every draw (see the module's docstring): the best ``count`` placements by static
     equity and the pass. ``solve_s``: each endgame's time; ``seconds``: the whole search's,
     after which endgames are estimated; ``width``: the plays a side tries while tiles are
-    left in the bag. ``progress(done, total, notation)`` is told as each candidate starts.
+    left in the bag; ``moves``: these candidates instead (notations, as ``sim.named`` reads
+    them). ``progress(done, total, notation)`` is told as each candidate starts.
     Ctrl-C returns the candidates finished (``stopped == "interrupt"``). EndgameError for
     any other bag, or if the opponent's rack is given (it is what the mover cannot see)."""
     start = time.perf_counter()
@@ -224,8 +226,12 @@ def pre_endgame(position: Position, lexicon: Any, leaves: Any, count: int = CAND
     if not 0 <= position.scoreless_turns < SCORELESS_END:
         raise EndgameError(f"{position.scoreless_turns} scoreless turns in a row: the game is over")
     ranked = candidates(board, rack, lexicon, leaves, situation=Situation.of(board, rack)).ranked()
-    chosen = [c for c in ranked if c.kind == PLACEMENT][:count]
-    chosen += [c for c in ranked if c.kind == PASS][:1]
+    if moves:
+        chosen = named(board, ranked, moves)
+        if any(c.kind not in (PLACEMENT, PASS) for c in chosen):  # (an exchange needs a fuller bag)
+            raise EndgameError("a pre-endgame's candidates are placements and the pass")
+    else:
+        chosen = [c for c in ranked if c.kind == PLACEMENT][:count] + [c for c in ranked if c.kind == PASS][:1]
     spread = position.scores[0] - position.scores[1]
     letters, blanks = rules.alphabet.parse_rack(rack)
     mine = _rack(letters + [0] * blanks)

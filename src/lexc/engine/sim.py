@@ -165,10 +165,17 @@ def choose_candidates(position: Position, lexicon: Any, leaves: Any, settings: S
                         situation=Situation.of(position.board, position.rack)).ranked()
     if not settings.moves:
         return ranked[: settings.candidates]
+    return named(position.board, ranked, settings.moves)
+
+
+def named(board: Board, ranked: list[Candidate], names: tuple[str, ...]) -> list[Candidate]:
+    """The candidates of ``ranked`` that ``names`` name (as the ranking writes them, or a
+    placement without its board tiles in brackets), in that order; SimError for a name that
+    is no move of the position."""
     by_name = {c.notation: c for c in ranked}
     chosen = []
-    for name in settings.moves:
-        found = by_name.get(name) or by_name.get(_canonical(position.board, name))
+    for name in names:
+        found = by_name.get(name) or by_name.get(_canonical(board, name))
         if found is None:
             raise SimError(f"{name}: not a move of this position (write it as lexc moves lists it)")
         chosen.append(found)
