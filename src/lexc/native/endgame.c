@@ -236,6 +236,23 @@ static void order_moves(const Solver *S, const Buf *buf, Py_ssize_t count, int m
     qsort(order, (size_t)count + 1, sizeof(Order), by_key);
 }
 
+static int64_t search(Solver *S, int ply, int depth, int me, int passed, int scoreless, int64_t alpha, int64_t beta,
+                      int *complete);
+
+/* A move's value for the side making it (`score` now, then the node after it searched for
+ * the other side) within (a, beta). With `scout` (a move after the node's first: principal
+ * variation search) a null window first asks whether it beats `a`, and only a move that does
+ * is searched again with the whole window. */
+static int64_t move_value(Solver *S, int ply, int depth, int opp, int passed, int scoreless, int64_t score,
+                          int64_t a, int64_t beta, int scout, int *complete) {
+    if (scout && beta - a > 1) {
+        int64_t v = score - search(S, ply + 1, depth - 1, opp, passed, scoreless, score - a - 1, score - a, complete);
+        if (S->stop || v <= a || v >= beta) return v;
+        *complete = 1;
+    }
+    return score - search(S, ply + 1, depth - 1, opp, passed, scoreless, score - beta, score - a, complete);
+}
+
 /* The value of the node for side `me` within (alpha, beta), fail-soft; *complete 1 when no
  * line below met the horizon. A stopped search (S->stop) returns 0 and is thrown away. */
 static int64_t search(Solver *S, int ply, int depth, int me, int passed, int scoreless, int64_t alpha, int64_t beta,
@@ -284,7 +301,7 @@ static int64_t search(Solver *S, int ply, int depth, int me, int passed, int sco
             if (pass_ends) v = pass_end;
             else {
                 int c = 1;
-                v = -search(S, ply + 1, depth - 1, opp, 1, scoreless + 1, -beta, -a, &c);
+                v = move_value(S, ply, depth, opp, 1, scoreless + 1, 0, a, beta, best_move != NO_ID, &c);
                 all_complete &= c;
             }
         } else {
@@ -298,7 +315,7 @@ static int64_t search(Solver *S, int ply, int depth, int me, int passed, int sco
                 Py_ssize_t mark = S->undo_len;
                 if (make_play(S, copy, me) < 0) { S->stop = STOP_ERROR; unmake_play(S, copy, me, mark); break; }
                 int c = 1;
-                v = score - search(S, ply + 1, depth - 1, opp, 0, 0, score - beta, score - a, &c);
+                v = move_value(S, ply, depth, opp, 0, 0, score, a, beta, best_move != NO_ID, &c);
                 unmake_play(S, copy, me, mark);
                 all_complete &= c;
             }
