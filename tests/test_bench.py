@@ -339,3 +339,18 @@ def test_a_default_run_reports_what_full_adds(capsys):
     assert "the run took " in out and "alphagram" not in out.split("Size, build and load")[1].split("\n\n")[1]
     assert "not measured by a default run (lexc bench --full builds the anagram trie in each order)" in out
     assert "his method's speed: lexc bench --full" in out  # Norvig's naive
+
+
+def test_the_cores_strategies_on_one_file_are_timed_in_turns(bench_run):
+    _, out_dir = bench_run
+    result = json.loads((out_dir / "bench.json").read_text(encoding="utf-8"))
+    both = [name for name in ("gaddag", "gaddawg") if result["formats"][name]["engine"] == "compiled core (C)"]
+    assert both == (["gaddag", "gaddawg"] if native.available() else [])
+    for name in both:  # (Gordon's and A&J's compact passes alternate, round by round)
+        for strategy in ("appel-jacobson", "gordon"):
+            figures = result["formats"][name]["movegen"][strategy]
+            assert figures["compact_interleaved"] is True
+            positive_summary(figures["compact_positions_per_s"], (name, strategy))
+            assert set(figures["compact_ms_per_position"]) == set(figures["ms_per_position"])
+    alone = result["formats"]["dawg"]["movegen"]["appel-jacobson"]  # (one strategy in the core: nothing to alternate)
+    assert "compact_interleaved" not in alone

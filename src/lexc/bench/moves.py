@@ -294,7 +294,41 @@ def time_strategies(lexicon: Any, positions: list[tuple[Any, str, int]], repeat:
             if progress:
                 progress(f"move generation, {name}")
             out[name] = time_strategy(lexicon, name, positions, repeat, budget_s, python_extras)
+    core = [name for name, figures in out.items()
+            if compiled.applicable(lexicon, name) and figures.get("positions") == len(positions)]
+    if len(core) > 1:  # the core's strategies on one file, compared: their compact rounds interleaved
+        if progress:
+            progress(f"move generation, {' and '.join(core)} interleaved")
+        for name, figures in interleaved_compact(lexicon, core, positions, repeat).items():
+            out[name].update(figures)
     return out
+
+
+def interleaved_compact(lexicon: Any, strategies: list[str], used: list[tuple[Any, str, int]],
+                        repeat: int) -> dict[str, dict[str, Any]]:
+    """``compact_and_json``'s compact figures for several strategies on one lexicon, timed in
+    turns (a pass of each strategy over the positions, then the next round), so their ratio
+    is measured under the same load: positions per second (median, min and max over the
+    rounds) and milliseconds per position by blanks (per-position medians)."""
+    from ..movegen import generate_plays
+
+    rounds = max(repeat, 5)
+    passes: dict[str, list[float]] = {name: [] for name in strategies}
+    each: dict[str, list[list[float]]] = {name: [[] for _ in used] for name in strategies}
+    for _ in range(rounds):
+        for name in strategies:
+            spent = 0.0
+            for k, (board, rack, _) in enumerate(used):
+                t = time.perf_counter()
+                len(generate_plays(board, rack, lexicon, name))
+                dt = time.perf_counter() - t
+                each[name][k].append(dt)
+                spent += dt
+            passes[name].append(spent)
+    return {name: {"compact_positions_per_s": _rate(len(used), passes[name]),
+                   "compact_ms_per_position": _by_blanks([statistics.median(t) for t in each[name]], used),
+                   "compact_interleaved": True}
+            for name in strategies}
 
 
 def command_rate(lexfile: str, strategy: str, positions: str | Path | None, ruleset: str, count: int,
