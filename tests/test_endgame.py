@@ -305,7 +305,8 @@ def test_ctrl_c_stops_with_the_best_line_so_far(tmp_path):
     row = max(magpie_rows(), key=lambda r: r["seconds"])
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     proc = subprocess.Popen([sys.executable, "-m", "lexc", "endgame", row["cgp"], "--json"], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # (even if ignored here)
     time.sleep(3)  # (ENABLE opens in well under a second; the search runs ten times longer)
     assert proc.poll() is None
     proc.send_signal(signal.SIGINT)

@@ -291,6 +291,25 @@ def test_hint_lists_the_best_plays_for_the_rack(tmp_path):
     assert "hint [N]" in play(TINY, "--seed", seed, "--save", tmp_path / "help.gcg", input="help\n").output
 
 
+def default_sigint() -> None:
+    """In the child before it runs: Ctrl-C's default action back, so Python turns SIGINT into
+    KeyboardInterrupt even when the tests were started with SIGINT ignored (a shell's
+    background job, nohup)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def read_within(fd: int, deadline: float) -> bytes:
+    """What the pipe holds next, b"" at its end or once ``deadline`` (monotonic) passes."""
+    import os
+    import select
+    import time
+
+    ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+    return os.read(fd, 4096) if ready else b""
+
+
 def test_ctrl_c_ends_and_saves_the_game_like_quit(tmp_path):
     """A real Ctrl-C (SIGINT) at the prompt of the person's second turn: the game so far is
     saved, as quit saves it, and replays."""
@@ -309,12 +328,12 @@ def test_ctrl_c_ends_and_saves_the_game_like_quit(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(Path(lexc.__file__).resolve().parent.parent), "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "lexc", "play", str(TINY), "--seed", str(seed), "--save",
                              str(saved), "--no-color"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, env=env)
+                            stderr=subprocess.STDOUT, env=env, preexec_fn=default_sigint)
     told, prompts, deadline = b"", 0, time.monotonic() + 60
     proc.stdin.write(b"pass\n")
     proc.stdin.flush()
-    while prompts < 2 and time.monotonic() < deadline:  # the second prompt: after the pass and lexc's reply
-        chunk = os.read(proc.stdout.fileno(), 4096)
+    while prompts < 2:  # the second prompt: after the pass and lexc's reply
+        chunk = read_within(proc.stdout.fileno(), deadline)
         if not chunk:
             break
         told += chunk
@@ -322,8 +341,8 @@ def test_ctrl_c_ends_and_saves_the_game_like_quit(tmp_path):
     assert prompts == 2, told.decode()
     proc.send_signal(signal.SIGINT)
     deadline = time.monotonic() + 60  # read to the end with stdin still open: an end of input reaching the
-    while time.monotonic() < deadline:  # prompt before the signal would end the game as quit does, a race
-        chunk = os.read(proc.stdout.fileno(), 4096)
+    while True:  # prompt before the signal would end the game as quit does, a race
+        chunk = read_within(proc.stdout.fileno(), deadline)
         if not chunk:
             break
         told += chunk
