@@ -33,7 +33,7 @@ from ..movegen.compiled import RECORD
 from ..movegen.compiled import position as core_position
 from ..plural import plural
 from . import negamax
-from .negamax import Node, Rack, rack_text
+from .negamax import Node, Rack, rack_of, rack_text
 
 PATHS = ("auto", "core", "pure")
 Progress = Callable[[int, int, int, float, bool], None]
@@ -113,7 +113,7 @@ def endgame_racks(position: Position) -> tuple[Rack, Rack]:
         if len(letters) + blanks > rules.rack_size:
             raise EndgameError(f"rack {text} has {len(letters) + blanks} tiles; the {rules.name} rack holds "
                                f"{rules.rack_size}")
-        racks.append(tuple(sorted(letters)) + (0,) * blanks)
+        racks.append(rack_of(letters + [0] * blanks))
     return racks[0], racks[1]
 
 

@@ -12,6 +12,7 @@ value known), then by score, the pass last unless it ends the game.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,6 +62,12 @@ def passing_ends(node: Node) -> bool:
     sixth scoreless turn in a row. (Ending on the second pass keeps values exact: two passes
     give the same board back, and a side that would rather play had played the first time.)"""
     return node.passed or node.scoreless + 1 >= SCORELESS_END
+
+
+def rack_of(codes: Iterable[int]) -> Rack:
+    """Tile codes as a rack: the letters in order, then the blanks (0)."""
+    tiles = list(codes)
+    return tuple(sorted(c for c in tiles if c)) + (0,) * tiles.count(0)
 
 
 def rack_text(ruleset: Ruleset, rack: Rack) -> str:

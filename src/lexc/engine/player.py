@@ -25,8 +25,7 @@ ITERATIONS = 200  # a middle-game move's simulation: at most so many iterations 
 CANDIDATES = 10  # ... of so many candidates
 ENDGAME_S = 30.0  # an endgame search's time limit when no move time is given
 PEG_CANDIDATES = 5  # the pre-endgame's candidates (the pass beside them) ...
-PEG_SOLVE_S = 0.25  # ... each endgame's time ...
-PEG_S = 10.0  # ... and the whole search's, when no move time is given (then endgames are estimated)
+PEG_SOLVE_S = 0.25  # ... and each endgame's time (a --move-time bounds the whole search)
 
 
 @dataclass
@@ -53,7 +52,7 @@ class SimPlayer:
             return self._endgame(view)
         if view.bag == 1 and view.opponent_tiles == board.ruleset.rack_size:
             peg = pre_endgame(Position(board, (rack, ""), view.scores, view.scoreless_turns), self.lexicon,
-                              self.leaves, PEG_CANDIDATES, PEG_SOLVE_S, self.move_seconds or PEG_S)
+                              self.leaves, PEG_CANDIDATES, PEG_SOLVE_S, self.move_seconds)
             return action_of(peg.best().candidate)
         settings = SimSettings(self.candidates, self.plies, self.iterations, self.move_seconds, 0.95,
                                self.seed * 1000 + view.turn, 1)

@@ -42,8 +42,8 @@ from ..equity import PASS, PLACEMENT, Candidate, Situation, candidates
 from ..equity.rule import unseen_tiles
 from ..movegen import generate_plays
 from .endgame import EndgameError, solve_racks
-from .negamax import SCORELESS_END, Rack, pass_value, rack_text, take
-from .sim import named
+from .negamax import SCORELESS_END, Rack, pass_value, rack_of, rack_text, take
+from .sim import named, win_share
 
 CANDIDATES = 10  # placements searched, the best by static equity (the pass beside them)
 SOLVE_S = 1.0  # the time one endgame is given before its estimate is taken
@@ -120,16 +120,6 @@ def draws(pool: Counter[int], size: int) -> Iterator[tuple[Counter[int], float]]
     yield from pick(0, size, 1, Counter())
 
 
-def _rack(tiles: Counter[int] | list[int] | Rack) -> Rack:
-    """Tile codes as a rack: letters in order, then the blanks."""
-    codes = list(tiles.elements()) if isinstance(tiles, Counter) else list(tiles)
-    return tuple(sorted(c for c in codes if c)) + (0,) * codes.count(0)
-
-
-def _won(final: float) -> float:
-    return 1.0 if final > 0 else 0.5 if final == 0 else 0.0
-
-
 class _Search:
     """One pre-endgame's search: its limits, the endgames it has solved (by position), and
     its counts."""
@@ -144,7 +134,7 @@ class _Search:
         """An endgame's outcome for the side to move (holding ``mine``), ``spread`` ahead."""
         if scoreless >= SCORELESS_END:  # (the game ended before it: each side loses its own rack)
             value = pass_value(board.ruleset, mine, other)
-            return value, _won(spread + value), True
+            return value, win_share(spread + value), True
         key = (board.rows, mine, other, scoreless)
         if key not in self.solved:
             late = self.deadline is not None and time.perf_counter() >= self.deadline
@@ -154,7 +144,7 @@ class _Search:
             self.endgames += 1
             self.proven += found.proven
         value, proven = self.solved[key]
-        return value, _won(spread + value), proven
+        return value, win_share(spread + value), proven
 
     def after(self, board: Board, score: int, play: Play | None, mine: Rack, other: Rack, bag: Counter[int],
               scoreless: int, passed: bool, spread: int) -> Outcome:
@@ -163,7 +153,7 @@ class _Search:
         if play is None:
             if passed:  # (the second pass in a row ends the game)
                 ended = pass_value(board.ruleset, mine, other)
-                return ended, _won(spread + ended), True
+                return ended, win_share(spread + ended), True
             theirs, win, exact = self.turn(board, other, mine, bag, scoreless + 1, True, -spread)
             return -theirs, 1.0 - win, exact
         left = take(mine, play)
@@ -174,7 +164,7 @@ class _Search:
         exact = True
         for drawn, odds in draws(bag, min(played, size)):
             rest = bag - drawn
-            rack = _rack([*left, *drawn.elements()])  # (not empty: a rack emptied draws from the bag)
+            rack = rack_of([*left, *drawn.elements()])  # (not empty: a rack emptied draws from the bag)
             if rest:
                 v, w, x = self.turn(after, other, rack, rest, 0, False, -(spread + score))
             else:
@@ -190,7 +180,7 @@ class _Search:
         ``width`` best-scoring plays and the pass."""
         if scoreless >= SCORELESS_END:
             value = pass_value(board.ruleset, mine, other)
-            return value, _won(spread + value), True
+            return value, win_share(spread + value), True
         plays = generate_plays(board, rack_text(board.ruleset, mine), self.lexicon).fields()
         ranked = sorted(enumerate(plays), key=lambda item: (-item[1][0], item[0]))
         tried: list[tuple[int, Play | None]] = [(s, Play(r, c, d, t)) for _, (s, r, c, d, t) in ranked[:self.width]]
@@ -234,7 +224,7 @@ def pre_endgame(position: Position, lexicon: Any, leaves: Any, count: int = CAND
         chosen = [c for c in ranked if c.kind == PLACEMENT][:count] + [c for c in ranked if c.kind == PASS][:1]
     spread = position.scores[0] - position.scores[1]
     letters, blanks = rules.alphabet.parse_rack(rack)
-    mine = _rack(letters + [0] * blanks)
+    mine = rack_of(letters + [0] * blanks)
     search = _Search(lexicon, solve_s, seconds, width)
     rows = []
     stopped = ""
@@ -246,7 +236,7 @@ def pre_endgame(position: Position, lexicon: Any, leaves: Any, count: int = CAND
             if progress is not None:
                 progress(done, len(chosen), move.notation)
             for theirs, odds in draws(pool, rules.rack_size):  # (the opponent's rack; the bag is the rest)
-                v, w, x = search.after(board, move.score, play, mine, _rack(theirs), pool - theirs,
+                v, w, x = search.after(board, move.score, play, mine, rack_of(theirs.elements()), pool - theirs,
                                        position.scoreless_turns, False, spread)
                 mean, wins, seen, exact = mean + odds * v, wins + odds * w, seen + 1, exact + x
         except KeyboardInterrupt:  # (EndgameInterrupted among them: this candidate is left out)

@@ -229,7 +229,7 @@ def simulate(position: Position, lexicon: Any, leaves: Any, settings: SimSetting
             for outcomes in results:  # batch by batch, in order: where the stop falls is the same for any workers
                 for row, values in zip(rows, outcomes, strict=True):
                     row.outcomes.extend(values)
-                    row.wins += sum(1.0 if spread + v > 0 else 0.5 if spread + v == 0 else 0.0 for v in values)
+                    row.wins += sum(win_share(spread + v) for v in values)
                 done += len(outcomes[0])
                 if progress is not None:
                     progress(done, settings.iterations, rows)
@@ -248,6 +248,11 @@ def simulate(position: Position, lexicon: Any, leaves: Any, settings: SimSetting
         del row.outcomes[done:]
     rows.sort(key=lambda r: (-r.mean, r.notation))
     return SimResult(rows, done, time.perf_counter() - start, stopped, settings)
+
+
+def win_share(final: float) -> float:
+    """What a game ending ``final`` points ahead counts as a win: 1, a tie 1/2, a loss 0."""
+    return 1.0 if final > 0 else 0.5 if final == 0 else 0.0
 
 
 def confident(rows: list[SimRow], z: float) -> bool:
