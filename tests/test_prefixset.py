@@ -17,7 +17,7 @@ from lexc import formats, native
 from lexc.formats import build, container, dumps, loads
 from lexc.formats.base import Capability
 from lexc.formats.errors import FormatError
-from lexc.formats.keystream import PureKeySet, encode_stream
+from lexc.formats.keystream import PureKeySet, encode_index, encode_stream, index_padding, index_slots, key_hash
 from lexc.formats.prefixset import PrefixSet, prefix_closure
 from lexc.formats.prefixset_aho import WILDCARD, AhoPrefixSet, wildcard_head
 from lexc.pattern import parse_pattern
@@ -97,9 +97,13 @@ def test_enable_anagrams_with_blanks(lexicon, dawg):
 
 
 def test_enable_file_size(lexicon):
+    """The payload is the key stream (2 bytes a key), then the word index: 4 bytes a slot, a
+    quarter more slots than words and one (formats/prefixset.md)."""
     data = dumps(lexicon)
-    assert len(data) <= 1_000_000
-    assert len(lexicon.payload()) == 2 * 387_880
+    slots = 172_820 + 172_820 // 4 + 1
+    assert lexicon.meta() == {"keys": 387_880, "slots": slots}
+    assert len(lexicon.payload()) == 2 * 387_880 + 4 * slots  # (775,760 bytes: no padding)
+    assert len(data) <= 1_700_000
 
 
 # -- small lists against brute force ------------------------------------------------------
@@ -213,17 +217,24 @@ def test_wildcard_head(english):
 
 
 def aho_file(english):
-    """The checked header and the stream of a saved aho lexicon of CAT, CATS, COT."""
+    """The checked header and the key stream of a saved aho lexicon of CAT, CATS, COT."""
     data = dumps(small(["CAT", "CATS", "COT"], "prefixset-aho", english))
     header, payload = container.unpack(data)
-    return header, bytes(payload)
+    return header, bytes(payload[: 2 * header["meta"]["keys"]])
 
 
-def load_stream(header, stream, fmt="prefixset-aho", backend=None):
-    """Load a crafted stream with correct checksums (and meta.keys fitted to its length)."""
-    meta = {**header["meta"], "keys": len(stream) // 2}
+def load_stream(header, stream, fmt="prefixset-aho", backend=None, index=None):
+    """Load a crafted stream with correct checksums, meta fitted to it and the header's words,
+    and its word index (``index``, else the writer's for a stream of whole pairs)."""
+    keys, words = len(stream) // 2, header["words"]
+    if index is None:
+        index = encode_index(stream) if not len(stream) % 2 else b""
+        if len(index) != 4 * index_slots(words):
+            index = bytes(4 * index_slots(words))
+    meta = {**header["meta"], "keys": keys, "slots": index_slots(words)}
     header = {**header, "format": fmt, "format_version": formats.get_format(fmt).version, "meta": meta}
-    return loads(container.pack(header, stream), f"crafted.{fmt}", backend=backend)
+    payload = stream + bytes(index_padding(keys)) + index
+    return loads(container.pack(header, payload), f"crafted.{fmt}", backend=backend)
 
 
 # CAT CATS COT: keys C, CA, CAT*, CATS*, CO, COT* -> pairs 0003 0101 0294 0393 010f 0294
@@ -258,16 +269,31 @@ def test_stream_ending_with_a_non_word_is_rejected(english):
         load_stream(header, stream[:2])  # just C
 
 
-def test_stream_length_must_match_meta(english):
-    header, stream = aho_file(english)
-    with pytest.raises(FormatError, match="does not match"):
-        loads(container.pack(header, stream + b"\x00"))
+def test_payload_length_must_match_meta(english):
+    header, _ = aho_file(english)
+    _, payload = container.unpack(dumps(small(["CAT", "CATS", "COT"], "prefixset-aho", english)))
+    with pytest.raises(FormatError, match=r"a 29-byte payload, not 28 \(6 keys, 4 slots\)$"):
+        loads(container.pack(header, bytes(payload) + b"\x00"))
+    with pytest.raises(FormatError, match="meta keys=17 does not match a 28-byte payload"):
+        loads(container.pack({**header, "meta": {**header["meta"], "keys": 17}}, bytes(payload)))
+    with pytest.raises(FormatError, match=r"meta slots=5, not the 4 of 3 words$"):
+        loads(container.pack({**header, "meta": {**header["meta"], "slots": 5}}, bytes(payload)))
+
+
+def test_padding_after_the_stream_must_be_zero(english):
+    data = dumps(small(["CAT", "COT"], "prefixset", english))  # C CA CAT* CO COT*: 5 pairs, 10 bytes
+    header, payload = container.unpack(data)
+    assert header["meta"] == {"keys": 5, "slots": 3} and len(payload) == 10 + 2 + 12
+    assert bytes(payload[10:12]) == b"\0\0"
+    bad = bytes(payload[:11]) + b"\x01" + bytes(payload[12:])
+    with pytest.raises(FormatError, match=r"non-zero padding after the key stream$"):
+        loads(container.pack(header, bad))
 
 
 def test_word_count_must_match_header(english):
     header, stream = aho_file(english)
     with pytest.raises(FormatError, match="flags 3 words, the header says 4"):
-        loads(container.pack({**header, "words": 4}, stream))
+        load_stream({**header, "words": 4}, stream)
 
 
 def test_key_longer_than_the_stream_allows():
@@ -325,9 +351,12 @@ def test_norvig_example_bytes(english, backend):
     assert {row["key"]: row["index"] for row in lex.dump_rows()} == {  # rows: stream order
         "H": 0, "HE": 1, "HEL": 2, "HELL": 3, "HELLO": 4, "HELP": 5, "HELPE": 6, "HELPER": 7}
     aho = small(NORVIG, "prefixset-aho", english)
-    assert aho.payload().hex(" ", 2) == "0008 0105 020c 030c 048f 0390 0405 0592"
+    assert aho.payload().hex(" ", 2) == ("0008 0105 020c 030c 048f 0390 0405 0592 "  # the stream, then the
+                                         "8a37 2351 0842 cc6d 5634 918f 0000 0000")  # index: the spec's table
     codes = [english.alphabet.encode(w) for w in NORVIG]
-    assert aho.payload() == lex.payload() == encode_stream(prefix_closure(codes), set(codes))
+    stream = encode_stream(prefix_closure(codes), set(codes))
+    assert aho.payload() == lex.payload() == stream + encode_index(stream)
+    assert [hex(key_hash(c)) for c in codes] == ["0x353d34e0123378a", "0x2a19dd9f9dcc4208", "0x7e9818292f913456"]
     store, code = lex.store, english.alphabet.encode  # the spec's three lookups
     assert (store.flag(code("HELP")), store.flag(code("HELPE")), store.flag(code("HELPS"))) == (1, 0, -1)
     assert store.subtree(code("HELP")) == (5, 8) and store.subtree(code("HELPS")) == (8, 8)
@@ -354,3 +383,112 @@ def test_capabilities():
     assert Capability.TRIE in PrefixSet.capabilities and Capability.TRIE in AhoPrefixSet.capabilities
     assert Capability.NATIVE_PATTERN in AhoPrefixSet.capabilities
     assert Capability.NATIVE_PATTERN not in PrefixSet.capabilities
+
+
+# -- the word index ---------------------------------------------------------------------------
+
+def _words_and_stream(words):
+    codes = sorted({bytes(w) for w in words})
+    return codes, encode_stream(prefix_closure(codes), set(codes))
+
+
+def test_key_hash_is_the_cores():
+    """The writer's hash (Python) and the core's agree: a table the writer makes is the one
+    the core proves, for keys of every length around the 8-letter chunks."""
+    rng = random.Random(7)
+    words = {bytes(rng.randrange(1, 27) for _ in range(n)) for n in range(1, 65) for _ in range(5)}
+    codes, stream = _words_and_stream(words)
+    index = encode_index(stream)
+    assert len(index) == 4 * index_slots(len(codes))
+    PureKeySet(stream, 26).index(index)
+    if not native.available():
+        pytest.skip("no compiled core")
+    from lexc.native import _core
+
+    _core.KeySet(stream, 26).index(index)  # proved: every word where the Python writer put it
+    bad = bytearray(index)
+    at = next(i for i in range(0, len(bad), 4) if bad[i : i + 4] != bytes(4))
+    bad[at : at + 4] = bytes(4)
+    with pytest.raises(native.MalformedTable):
+        _core.KeySet(stream, 26).index(bytes(bad))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_index_membership_matches_a_set(english, backend):
+    """Hits and misses of every kind, by the word index, against a Python set: words, their
+    prefixes, one letter changed, added or removed, on generated lists."""
+    rng = random.Random(11)
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    for trial in range(6):
+        words = sorted({"".join(rng.choice(letters[: 3 + 4 * trial]) for _ in range(rng.randrange(1, 12)))
+                        for _ in range(300)})
+        lex = build(from_words(words, english.alphabet, min_len=1), "prefixset", backend=backend)
+        asked = set(words) | {w[:-1] for w in words} | {w + "S" for w in words} | {w[1:] for w in words}
+        asked |= {w[:-1] + rng.choice(letters) for w in words}
+        want = set(words)
+        assert {w for w in asked if w in lex} == want & asked
+
+
+def _index_fault(english, backend, mutate):
+    """Load CAT CATS COT with its index bytes changed by ``mutate`` (a bytearray)."""
+    header, stream = aho_file(english)
+    index = bytearray(encode_index(stream))
+    mutate(index)
+    with pytest.raises(FormatError) as info:
+        load_stream(header, stream, "prefixset", backend, bytes(index))
+    assert "\n" not in str(info.value)
+    return str(info.value)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_index_faults_are_named_alike(english, backend):
+    entries = [i for i in range(4) if encode_index(aho_file(english)[1])[4 * i : 4 * i + 4] != bytes(4)]
+
+    def clear(index):  # a word's entry gone
+        index[4 * entries[0] : 4 * entries[0] + 4] = bytes(4)
+
+    def extra(index):  # an entry that is no word's, in the empty slot
+        empty = next(i for i in range(4) if i not in entries)
+        index[4 * empty : 4 * empty + 4] = (1 << 29 | 5).to_bytes(4, "little")
+
+    def flip(index):  # one fingerprint bit of a word's entry
+        index[4 * entries[0]] ^= 1
+
+    assert re.search(r"word index: the word at pair \d+ \(offset \d+\) is not on its probe path$",
+                     _index_fault(english, backend, clear))
+    assert _index_fault(english, backend, extra).endswith("word index: 4 entries for 3 words")
+    assert "is not on its probe path" in _index_fault(english, backend, flip)
+
+
+def test_index_faults_agree_between_paths(english):
+    """Every single-byte change of the index gives both paths the same message."""
+    if not native.available():
+        pytest.skip("no compiled core")
+    header, stream = aho_file(english)
+    good = encode_index(stream)
+    for at in range(len(good)):
+        for value in (0, 1, 0x80, 0xFF):
+            index = bytearray(good)
+            if index[at] == value:
+                continue
+            index[at] = value
+            said = []
+            for backend in (native.PURE, native.COMPILED):
+                try:
+                    load_stream(header, stream, "prefixset", backend, bytes(index))
+                    said.append("loaded")
+                except FormatError as exc:
+                    said.append(str(exc))
+            assert said[0] == said[1], (at, value, said)
+
+
+def test_too_many_keys_for_the_index():
+    with pytest.raises(FormatError, match="keys do not fit the word index"):
+        encode_index(_LongStream())
+
+
+class _LongStream(bytes):
+    """A stream that says it holds 2^32 - 1 pairs (no such list is built)."""
+
+    def __len__(self) -> int:
+        return 2 * (2**32 - 1)

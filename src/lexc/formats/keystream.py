@@ -6,11 +6,15 @@ never handed to a library unchecked (libmarisa and pyahocorasick do not validate
 serializations; a crafted marisa image crashed the process). Here: the writer
 (``encode_stream``), the reference proof and decoder (``decode_stream``, whose rules and
 order the compiled core's ``KeySet`` repeats), the message of a fault found by either
-(``fault``), and the reference store (``PureKeySet``: Norvig's Python sets).
+(``fault``), and the reference store (``PureKeySet``: Norvig's Python sets). Also the word
+index the files store after the stream: the words' hash table (``key_hash``, ``encode_index``)
+and its reference proof (``PureKeySet.index``).
 """
 
 from __future__ import annotations
 
+import sys
+from array import array
 from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from typing import TypeVar
@@ -22,6 +26,10 @@ from .errors import FormatError
 
 WORD_BIT = 0x80  # in a pair's letter byte: the key is a word
 MAX_KEY = 256  # the depth byte holds len(key) - 1
+MAX_KEYS = 2**32 - 2  # the word index names a pair (+ 1) in 32 bits
+HASH_M1 = 0x9E3779B97F4A7C15  # the word index's hash (formats/prefixset.md, "The word index")
+HASH_M2 = 0xBF58476D1CE4E5B9
+MASK64 = 2**64 - 1
 
 Key = TypeVar("Key", bytes, str)  # a key as decoded: letter codes, or text
 
@@ -36,6 +44,80 @@ def encode_stream(keys: Sequence[bytes], words: set[bytes]) -> bytes:
     stream[0::2] = bytes(len(key) - 1 for key in keys)
     stream[1::2] = bytes(key[-1] | (WORD_BIT if key in words else 0) for key in keys)
     return bytes(stream)
+
+
+def key_hash(key: bytes) -> int:
+    """The word index's 64-bit hash of a key (its letter codes): its length, then its codes
+    8 at a time as a little-endian integer (zeros after the last), each mixed in by a
+    multiply and a shift, then a last multiply and shift. ``keyset.c``'s ``key_hash``."""
+    h = len(key) * HASH_M1 & MASK64
+    for i in range(0, len(key), 8):
+        h = (h ^ int.from_bytes(key[i : i + 8], "little")) * HASH_M1 & MASK64
+        h ^= h >> 29
+    h = h * HASH_M2 & MASK64
+    return h ^ h >> 32
+
+
+def index_slots(words: int) -> int:
+    """The word index's slots for ``words`` words: a quarter more, and one, so at least one
+    stays empty and every probe ends."""
+    return words + words // 4 + 1
+
+
+def index_padding(keys: int) -> int:
+    """Zero bytes between a stream of ``keys`` pairs and the word index (4-byte aligned)."""
+    return -2 * keys % 4
+
+
+def _slot_layout(keys: int) -> tuple[int, int]:
+    """(fingerprint bits, fingerprint mask) of an entry of a stream of ``keys`` pairs: the
+    pair + 1 takes the bit length of ``keys``, the hash's low bits fill the rest of 32."""
+    bits = 32 - keys.bit_length()
+    return bits, (1 << bits) - 1
+
+
+def _probe(key: bytes, pair: int, keys: int, slots: int) -> tuple[int, int]:
+    """A word's home slot (the hash's high 32 bits scaled to ``slots``) and its entry in the
+    index of a stream of ``keys`` pairs."""
+    h = key_hash(key)
+    bits, mask = _slot_layout(keys)
+    return (h >> 32) * slots >> 32, (pair + 1) << bits | h & mask
+
+
+def _word_pairs(stream: bytes | memoryview) -> Iterator[tuple[int, bytes]]:
+    """(pair, key) of every word of a stream, decoded without checks (the writer's own)."""
+    path = bytearray()
+    for pair in range(len(stream) // 2):
+        depth, byte = stream[2 * pair], stream[2 * pair + 1]
+        del path[depth:]
+        path.append(byte & 0x7F)
+        if byte & WORD_BIT:
+            yield pair, bytes(path)
+
+
+def encode_index(stream: bytes | memoryview) -> bytes:
+    """The word index of a stream: ``index_slots(words)`` little-endian u32 slots, 0 empty,
+    each word's entry ((pair + 1) << fingerprint bits | its hash's low bits) in the first
+    empty slot from its home slot on (wrapping), the words inserted in stream order."""
+    keys = len(stream) // 2
+    if keys > MAX_KEYS:
+        raise FormatError(f"{keys:,} keys do not fit the word index (max {MAX_KEYS:,})")
+    words = list(_word_pairs(stream))
+    slots = index_slots(len(words))
+    table = [0] * slots
+    for pair, key in words:
+        at, entry = _probe(key, pair, keys, slots)
+        while table[at]:
+            at = at + 1 if at + 1 < slots else 0
+        table[at] = entry
+    return array("I", table).tobytes() if sys.byteorder == "little" else _little(table)
+
+
+def _little(table: list[int]) -> bytes:
+    """u32 values as little-endian bytes on a big-endian host."""
+    out = array("I", table)
+    out.byteswap()
+    return out.tobytes()
 
 
 def decode_stream(stream: bytes, n_letters: int, pieces: Sequence[Key]) -> Iterator[tuple[Key, int]]:
@@ -75,6 +157,12 @@ def fault(stream: bytes | memoryview, n_letters: int, kind: str, offset: int, pr
         return FormatError(f"key stream: odd length ({plural(len(stream), 'byte')})")
     if kind == "last":
         return FormatError("key stream: the last key is not a word")
+    if kind == "size":
+        return FormatError(f"word index: {plural(offset, 'byte')}, not {previous:,} slots of 4 bytes")
+    if kind == "slot":
+        return FormatError(f"word index: the word at pair {offset // 2} (offset {offset}) is not on its probe path")
+    if kind == "entries":
+        return FormatError(f"word index: {plural(previous, 'entry', 'entries')} for {plural(offset, 'word')}")
     depth, letter = stream[offset], stream[offset + 1] & 0x7F
     message = {
         "skip": f"depth {depth} skips a level (the previous key has length {previous})",
@@ -150,6 +238,31 @@ class PureKeySet:
     def counts(self) -> tuple[int, int, int]:
         """The keys, the words, and the bytes of an index beside the stream (none here)."""
         return len(self.sorted), len(self.words), 0
+
+    def index(self, slots: bytes | memoryview) -> None:
+        """Prove the word index (``KeySet.index``'s rules, in its order; the sets answer the
+        lookups): ``index_slots(words)`` slots, every word's entry on its probe path before
+        an empty slot, and no other entry."""
+        keys, count = len(self.sorted), len(self.words)
+        size = index_slots(count)
+        if len(slots) != 4 * size or keys > MAX_KEYS:
+            raise fault(b"", 0, "size", len(slots), size)
+        table = array("I", bytes(slots))
+        if sys.byteorder != "little":
+            table.byteswap()
+        for pair, (key, word) in enumerate(zip(self.sorted, self.flags, strict=True)):
+            if not word:
+                continue
+            at, entry = _probe(key, pair, keys, size)
+            for _ in range(size):
+                if not table[at] or table[at] == entry:
+                    break
+                at = at + 1 if at + 1 < size else 0
+            if table[at] != entry:
+                raise fault(b"", 0, "slot", 2 * pair, 0)
+        entries = size - table.count(0)
+        if entries != count:
+            raise fault(b"", 0, "entries", count, entries)
 
 
 PIECES = tuple(bytes((c,)) for c in range(256))  # letter code -> a one-letter key

@@ -7,11 +7,13 @@ non-empty prefix of every word, the words included (the prefix closure), each ke
 word or not.
 
 Both formats' files hold the key set as the key stream (``keystream.py``: pre-order (depth,
-letter) byte pairs, a front-coded sorted list), and both query that stream where it lies: on
-the compiled core, ``KeySet`` (``src/lexc/native/keyset.c``) proves it in one pass over the
-mapped file and keeps every 32nd key whole, so a lookup is a binary search over those and a
-scan of fewer than 32 pairs; on the pure path, the reference, ``keystream.PureKeySet`` decodes
-it into Norvig's own Python sets. Neither hands the file to a third-party library (libmarisa
+letter) byte pairs, a front-coded sorted list) and, after it, the word index (a hash table of
+the words' pairs), and both query them where they lie: on the compiled core, ``KeySet``
+(``src/lexc/native/keyset.c``) proves the stream in one pass over the mapped file and keeps
+every 32nd key whole, so a search is a binary search over those and a scan of fewer than 32
+pairs, and proves the index, so ``word in lexicon`` is a probe of the table and a comparison
+with the pairs that spell the word; on the pure path, the reference, ``keystream.PureKeySet``
+decodes them into Norvig's own Python sets. Neither hands the file to a third-party library (libmarisa
 and pyahocorasick trust their own serializations: a crafted marisa image crashed the process).
 
 - ``PrefixSet`` (``prefixset``): the key set alone.
@@ -39,7 +41,7 @@ from ..pattern import Matcher
 from ..plural import plural
 from . import schema
 from .base import Capability, LexiconBase, is_count, require
-from .keystream import PIECES, PureKeySet, encode_stream, fault
+from .keystream import MAX_KEYS, PIECES, PureKeySet, encode_index, encode_stream, fault, index_padding, index_slots
 
 MAX_PROBLEMS = 20  # check() stops listing after this many
 BATCH = 4096  # keys a listing takes from the store at a time
@@ -69,8 +71,9 @@ class PrefixClosed(native.Member, LexiconBase):
     with no Python call, and sends what it does not answer to ``_contains``. A trie node is the key itself
     (letter codes as ``bytes``); the root is the empty key."""
 
-    meta_specs: ClassVar[dict[str, schema.Spec]] = {"keys": schema.integer(0, 2**40)}
-    meta_required = ("keys",)
+    meta_specs: ClassVar[dict[str, schema.Spec]] = {"keys": schema.integer(0, MAX_KEYS),
+                                                     "slots": schema.integer(1, index_slots(MAX_KEYS))}
+    meta_required = ("keys", "slots")
 
     capabilities = Capability.TRIE
     zero_copy = True  # from_payload gets the file's view: the compiled core reads the stream in place
@@ -80,7 +83,8 @@ class PrefixClosed(native.Member, LexiconBase):
     _ord = staticmethod(index)  # a key's items are its codes
 
     def __init__(self, stream: bytes | memoryview, alphabet: Alphabet, word_count: int,
-                 build_options: dict[str, Any] | None = None, backend: native.Backend | None = None):
+                 build_options: dict[str, Any] | None = None, backend: native.Backend | None = None,
+                 index: bytes | memoryview | None = None):
         self.backend = backend if backend is not None else native.select()
         self.alphabet = alphabet
         self.word_count = word_count
@@ -94,9 +98,14 @@ class PrefixClosed(native.Member, LexiconBase):
             store = self.backend.keyset(self.stream, n, alphabet.latin1_codes(), lambda: PureKeySet(self.stream, n))
         except native.MalformedTable as exc:  # the core's proof: worded as the reference words it
             raise fault(self.stream, n, exc.kind, exc.index, exc.value) from None
-        self._bind(store)
         words = store.counts()[1]
         require(words == word_count, f"the key stream flags {plural(words, 'word')}, the header says {word_count}")
+        self.index = encode_index(self.stream) if index is None else index if self.backend.zero_copy else bytes(index)
+        try:
+            store.index(self.index)
+        except native.MalformedTable as exc:
+            raise fault(self.stream, n, exc.kind, exc.index, exc.value) from None
+        self._bind(store)
 
     def _bind(self, store: Any) -> None:
         """Query ``store`` (its bound methods kept: lookups dominate)."""
@@ -114,21 +123,28 @@ class PrefixClosed(native.Member, LexiconBase):
         return cls(encode_stream(prefix_closure(words), set(words)), alphabet, len(words), backend=backend)
 
     def payload(self) -> bytes:
-        """The key stream."""
-        return bytes(self.stream)
+        """The key stream, zeros to a multiple of 4 bytes, the word index."""
+        return b"".join((self.stream, bytes(index_padding(self.key_count)), self.index))
 
     def meta(self) -> dict[str, Any]:
-        """Header fields: the key count (= stream pairs)."""
-        return {"keys": self.key_count}
+        """Header fields: the key count (= stream pairs), the word index's slots."""
+        return {"keys": self.key_count, "slots": len(self.index) // 4}
 
     @classmethod
     def from_payload(cls, payload: bytes | memoryview, header: dict[str, Any], alphabet: Alphabet,
                      backend: native.Backend | None = None) -> PrefixClosed:
-        """Check the pair count against ``meta.keys``, then prove the stream and index it."""
-        keys = header["meta"].get("keys")
-        require(is_count(keys) and 2 * keys == len(payload),
-                f"meta keys={keys!r} does not match a {len(payload)}-byte key stream (2 bytes a key)")
-        return cls(payload, alphabet, header["words"], header.get("options"), backend)
+        """Check the pair count and the slots against ``meta`` and the payload's size, then prove
+        the stream, index it, and prove the word index."""
+        keys, slots, words = header["meta"].get("keys"), header["meta"].get("slots"), header["words"]
+        require(is_count(keys) and 2 * keys <= len(payload),
+                f"meta keys={keys!r} does not match a {len(payload)}-byte payload (2 bytes a key)")
+        require(slots == index_slots(words), f"meta slots={slots!r}, not the {index_slots(words):,} of "
+                f"{plural(words, 'word')}")
+        start = 2 * keys + index_padding(keys)
+        require(len(payload) == start + 4 * slots, f"a {len(payload)}-byte payload, not {start + 4 * slots} "
+                f"({plural(keys, 'key')}, {slots:,} slots)")
+        require(not any(payload[2 * keys : start]), "non-zero padding after the key stream")
+        return cls(payload[: 2 * keys], alphabet, words, header.get("options"), backend, payload[start:])
 
     def _has(self, key: bytes) -> bool:
         """Whether ``key`` is a key (a word or a prefix of one)."""
@@ -230,8 +246,9 @@ class PrefixClosed(native.Member, LexiconBase):
         """The trie the keys spell: a node per key plus the root, an edge per key (nothing
         is stored per edge); payload bytes; the key count (the same on either backend: the
         store's index beside the stream is ``store.counts()``'s)."""
-        return {"nodes": self.key_count + 1, "edges": self.key_count, "bytes": len(self.stream),
-                "keys": self.key_count}
+        return {"nodes": self.key_count + 1, "edges": self.key_count,
+                "bytes": len(self.stream) + index_padding(self.key_count) + len(self.index),
+                "keys": self.key_count, "slots": len(self.index) // 4}
 
     def check(self) -> list[str]:
         """Invariants: keys strictly increasing with letters in range, every key's proper
@@ -328,5 +345,5 @@ class PrefixSet(PrefixClosed):
         return "compiled core (C)" if self.backend.compiled else "pure Python"
 
     name = "prefixset"
-    version = 2
+    version = 3
     description = "Norvig's words + prefixes: a (depth, letter) key stream, proved on load and searched in place"

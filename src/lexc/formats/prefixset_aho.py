@@ -36,7 +36,7 @@ class AhoPrefixSet(PrefixClosed):
         return f"{store}; patterns: pyahocorasick (C)"
 
     name = "prefixset-aho"
-    version = 1
+    version = 2
     description = ("Norvig's words + prefixes: the prefixset key stream, patterns by a pyahocorasick trie "
                    "built on the first pattern")
     capabilities = Capability.TRIE | Capability.NATIVE_PATTERN

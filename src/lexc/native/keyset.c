@@ -11,7 +11,14 @@
  *     ("skip", "deep", "letter", "dead", "order"; "last" at the stream's end, "odd" for an odd
  *     length); the Python side words the message. While it reads, it copies every SAMPLE-th key
  *     whole into a small index (for ENABLE: 12,122 keys, about 0.3 MB beside the 0.78 MB stream).
- * `word in lexicon` for a prefix set is Member's C slot (_core.c) over the bound KeySet: keyset_member.
+ *   ks.index(slots)
+ *     attaches the word index the file stores after the stream (formats/prefixset.md, "The word
+ *     index"), once the stream is proved and its word count checked: a hash table of the words'
+ *     pairs, proved here (every word is found on its probe path, no other entry is there) before
+ *     any lookup reads it: "slot" at a word's pair offset, or "entries" with the count found.
+ * `word in lexicon` for a prefix set is Member's C slot (_core.c) over the bound KeySet: keyset_member,
+ * one probe of the word index (and the pairs from the sample before the word's, to spell it and
+ * compare), or the search below when there is no index.
  *
  * A search for a key w is a binary search over the sampled keys of w's bucket (its first two
  * letters), comparing their first 8 letters packed in one integer (the whole key on a tie), then
@@ -49,7 +56,35 @@ typedef struct {
                             * the keys' order, so the binary search compares one word a step */
     int two;               /* the buckets are by the first two letters (an alphabet of at most 31) */
     Py_ssize_t bucket[BUCKETS + 1]; /* bucket[i]: the first sample whose bucket is >= i */
+    Py_buffer index_view;  /* the word index: the caller's buffer, held while `slot` points into it */
+    int has_index_view;
+    uint32_t *index_owned; /* or a copy the set owns */
+    const uint32_t *slot;  /* NULL until index() proves one: `slots` entries, 0 empty, else
+                            * (pair + 1) << fp_bits | the low fp_bits of the word's hash */
+    uint64_t slots;
+    int fp_bits;
 } KeySet;
+
+#define HASH_M1 0x9E3779B97F4A7C15ULL
+#define HASH_M2 0xBF58476D1CE4E5B9ULL
+/* a key's hash (formats/prefixset.md): its length, then its letter codes 8 at a time (as a
+ * little-endian integer, zeros after the last), each mixed in by a multiply and a shift. `w`
+ * holds n codes and at least 7 bytes after them (read, then masked off). */
+#define HASH_SLACK 7
+static inline uint64_t key_hash(const uint8_t *w, Py_ssize_t n) {
+    uint64_t h = (uint64_t)n * HASH_M1;
+    for (Py_ssize_t i = 0; i < n; i += 8) {
+        uint64_t v;
+        memcpy(&v, w + i, 8); /* (little-endian: the core runs on such hosts only) */
+        if (n - i < 8) v &= (1ULL << (8 * (n - i))) - 1;
+        h = (h ^ v) * HASH_M1;
+        h ^= h >> 29;
+    }
+    h *= HASH_M2;
+    return h ^ h >> 32;
+}
+/* the first slot a hash probes, of `slots` (< 2^32): its high 32 bits scaled */
+static inline uint64_t home_slot(uint64_t h, uint64_t slots) { return ((h >> 32) * slots) >> 32; }
 
 static PyTypeObject *KeySetType;
 /* sample j's bucket, from its first two letters (its head) */
@@ -91,6 +126,8 @@ static int prove(KeySet *ks) {
     }
     if (!prev_word) { buf_free(&pool); raise_fault(MalformedTable, "last", 2 * ks->k, 0); return -1; }
     ks->at[ks->samples] = pool.len;
+    static const uint8_t slack[8];
+    if (ks->samples && buf_put(&pool, slack, sizeof slack) < 0) { buf_free(&pool); return -1; } /* (8-byte copies) */
     ks->pool = pool.data; /* (NULL for an empty stream: no sample is ever read) */
     ks->two = ks->letters <= 31;
     Py_ssize_t j = 0;
@@ -152,6 +189,8 @@ static void KeySet_dealloc(PyObject *self) {
     free(ks->at);
     free(ks->head);
     free(ks->pool);
+    if (ks->has_index_view) PyBuffer_Release(&ks->index_view);
+    free(ks->index_owned);
     free_object(self);
 }
 
@@ -266,15 +305,17 @@ static int encode_word(const KeySet *ks, PyObject *word, uint8_t *codes, Py_ssiz
     return 1;
 }
 
+static int is_word(const KeySet *ks, const uint8_t *w, Py_ssize_t n);
+
 /* contains_str(word) -> True / False, or None for a word it does not encode (Python does) */
 static PyObject *KeySet_contains_str(PyObject *self, PyObject *word) {
     const KeySet *ks = (const KeySet *)self;
-    uint8_t codes[MAX_TILES + 1];
+    uint8_t codes[MAX_TILES + 1 + HASH_SLACK];
     Py_ssize_t len = 0;
     int ok = ks->has_encode && PyUnicode_Check(word) ? encode_word(ks, word, codes, &len) : 0;
     if (ok < 0) return NULL;
     if (!ok) Py_RETURN_NONE;
-    return PyBool_FromLong(key_flag(ks, codes, len) == 1);
+    return PyBool_FromLong(is_word(ks, codes, len));
 }
 
 /* subtree(prefix) -> (start, stop): the pairs of the keys that start with prefix (all of them
@@ -391,6 +432,8 @@ static PyObject *KeySet_counts(PyObject *self, PyObject *unused) {
     return Py_BuildValue("(nnn)", ks->k, ks->words, index);
 }
 
+static PyObject *KeySet_index(PyObject *self, PyObject *arg);
+
 static PyMethodDef KeySet_methods[] = {
     {"flag", KeySet_flag, METH_O, "flag(key) -> 1 a word, 0 a prefix only, -1 no key"},
     {"contains_str", KeySet_contains_str, METH_O, "contains_str(word) -> bool, or None for a word it cannot encode"},
@@ -398,6 +441,7 @@ static PyMethodDef KeySet_methods[] = {
     {"keys", KeySet_keys, METH_VARARGS, "keys(start, stop) -> (list of keys, word flags)"},
     {"children", KeySet_children, METH_VARARGS, "children(prefix, letters) -> (key letters, word letters)"},
     {"counts", KeySet_counts, METH_NOARGS, "counts() -> (keys, words, index bytes)"},
+    {"index", KeySet_index, METH_O, "index(slots): prove the word index and search by it"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -411,17 +455,122 @@ static PyType_Slot KeySet_slots[] = {
 
 static PyType_Spec KeySet_spec = {"lexc.native._core.KeySet", sizeof(KeySet), 0, Py_TPFLAGS_DEFAULT, KeySet_slots};
 
+/* Whether the word w (n >= 1 codes) is in the set, by the proved word index: each entry on w's
+ * probe path with w's fingerprint names a word's pair; the word there is w if its last letter
+ * and length are w's and the pairs from the sample before it spell w's first n - 1 letters. */
+static int index_member(const KeySet *ks, const uint8_t *w, Py_ssize_t n) {
+    uint64_t h = key_hash(w, n), at = home_slot(h, ks->slots);
+    uint32_t fp_mask = (uint32_t)((1ULL << ks->fp_bits) - 1), fp = (uint32_t)h & fp_mask;
+    const uint8_t *s = ks->s;
+    for (;;) { /* (a proved index has an empty slot: the probe ends) */
+        uint32_t e = ks->slot[at];
+        if (!e) return 0;
+        if ((e & fp_mask) == fp) {
+            Py_ssize_t p = (Py_ssize_t)(e >> ks->fp_bits) - 1; /* (a word's pair: proved) */
+            if (s[2 * p] == n - 1 && (s[2 * p + 1] & 0x7F) == w[n - 1]) {
+                Py_ssize_t j = p / SAMPLE, len = ks->at[j + 1] - ks->at[j];
+                uint8_t path[MAX_TILES + 8];
+                for (Py_ssize_t i = 0; i < len; i += 8) memcpy(path + i, ks->pool + ks->at[j] + i, 8);
+                for (Py_ssize_t q = j * SAMPLE + 1; q < p; q++) path[s[2 * q]] = s[2 * q + 1] & 0x7F;
+                Py_ssize_t i = 0;
+                while (i < n - 1 && path[i] == w[i]) i++;
+                if (i == n - 1) return 1;
+            }
+        }
+        if (++at == ks->slots) at = 0;
+    }
+}
+
+/* whether the key w (n codes) is a word: by the word index when there is one */
+static int is_word(const KeySet *ks, const uint8_t *w, Py_ssize_t n) {
+    if (ks->slot) return n ? index_member(ks, w, n) : 0;
+    return key_flag(ks, w, n) == 1;
+}
+
+/* index(slots): prove the word index (a buffer of `slots` little-endian u32, as many as the
+ * set's words + words / 4 + 1) and search by it from now on. MalformedTable "size" (the length
+ * in bytes; the slots expected), "slot" (a word's pair offset: not on its probe path) or
+ * "entries" (the words; the entries, when they are not as many). */
+static PyObject *KeySet_index(PyObject *self, PyObject *arg) {
+    KeySet *ks = (KeySet *)self;
+    if (ks->slot || ks->has_index_view || ks->index_owned) {
+        PyErr_SetString(PyExc_ValueError, "KeySet: the index is already set");
+        return NULL;
+    }
+    Py_buffer v;
+    if (PyObject_GetBuffer(arg, &v, PyBUF_SIMPLE) < 0) return NULL;
+    uint64_t slots = (uint64_t)ks->words + (uint64_t)ks->words / 4 + 1;
+    if ((uint64_t)v.len != 4 * slots || ks->k >= (Py_ssize_t)UINT32_MAX) {
+        Py_ssize_t len = v.len;
+        PyBuffer_Release(&v);
+        raise_fault(MalformedTable, "size", len, (long long)slots);
+        return NULL;
+    }
+    const uint32_t *slot;
+    if (v.readonly && (uintptr_t)v.buf % 4 == 0 && immutable_memory(arg)) {
+        ks->index_view = v;
+        ks->has_index_view = 1;
+        slot = (const uint32_t *)v.buf;
+    } else {
+        ks->index_owned = malloc((size_t)v.len);
+        if (!ks->index_owned) { PyBuffer_Release(&v); PyErr_NoMemory(); return NULL; }
+        memcpy(ks->index_owned, v.buf, (size_t)v.len);
+        PyBuffer_Release(&v);
+        slot = ks->index_owned;
+    }
+    int pair_bits = 0;
+    while (pair_bits < 32 && ((Py_ssize_t)1 << pair_bits) <= ks->k) pair_bits++;
+    int fp_bits = 32 - pair_bits;
+    uint32_t fp_mask = (uint32_t)((1ULL << fp_bits) - 1);
+    /* every word is on its probe path, before an empty slot (and within `slots` probes); the
+     * words are hashed a batch at a time and their home slots fetched ahead, so the table's
+     * cache misses overlap (the first fault in stream order is still the one named) */
+    enum { BATCH = 16 };
+    uint8_t path[MAX_TILES + 1 + HASH_SLACK] = {0};
+    uint64_t home[BATCH];
+    uint32_t want[BATCH];
+    Py_ssize_t pair[BATCH];
+    int batch = 0;
+    for (Py_ssize_t p = 0; p <= ks->k; p++) {
+        if (p < ks->k) {
+            int d = ks->s[2 * p], b = ks->s[2 * p + 1];
+            path[d] = (uint8_t)(b & 0x7F);
+            if (!(b >> 7)) continue;
+            uint64_t h = key_hash(path, d + 1);
+            home[batch] = home_slot(h, slots);
+            want[batch] = (uint32_t)(((uint64_t)p + 1) << fp_bits) | ((uint32_t)h & fp_mask);
+            pair[batch] = p;
+            LEXC_PREFETCH(slot + home[batch]);
+            if (++batch < BATCH) continue;
+        }
+        for (int i = 0; i < batch; i++) {
+            uint64_t at = home[i], tries = 0;
+            while (slot[at] && slot[at] != want[i] && ++tries < slots)
+                if (++at == slots) at = 0;
+            if (slot[at] != want[i]) { raise_fault(MalformedTable, "slot", 2 * pair[i], 0); return NULL; }
+        }
+        batch = 0;
+    }
+    uint64_t entries = 0; /* and nothing else is there (each word's entry is its own) */
+    for (uint64_t i = 0; i < slots; i++) entries += slot[i] != 0;
+    if (entries != (uint64_t)ks->words) { raise_fault(MalformedTable, "entries", ks->words, (long long)entries); return NULL; }
+    ks->slots = slots;
+    ks->fp_bits = fp_bits;
+    ks->slot = slot;
+    Py_RETURN_NONE;
+}
+
 /* `word in` the lexicon a KeySet is bound to (Member, _core.c, calls it for a bound store that
  * is no Graph): 1 or 0; KEYSET_NOT_ANSWERED for a store that is no KeySet or a word it does not
  * encode (the Python path answers); -1 with an exception set. */
 int keyset_member(PyObject *store, PyObject *word) {
     if (!PyObject_TypeCheck(store, KeySetType)) return KEYSET_NOT_ANSWERED;
     const KeySet *ks = (const KeySet *)store;
-    uint8_t codes[MAX_TILES + 1];
+    uint8_t codes[MAX_TILES + 1 + HASH_SLACK];
     Py_ssize_t len = 0;
     int ok = ks->has_encode ? encode_word(ks, word, codes, &len) : 0;
     if (ok < 0) return -1;
-    return ok ? key_flag(ks, codes, len) == 1 : KEYSET_NOT_ANSWERED;
+    return ok ? is_word(ks, codes, len) : KEYSET_NOT_ANSWERED;
 }
 
 int keyset_init(PyObject *module) {
