@@ -26,7 +26,7 @@ from .errors import FormatError
 
 WORD_BIT = 0x80  # in a pair's letter byte: the key is a word
 MAX_KEY = 256  # the depth byte holds len(key) - 1
-MAX_KEYS = 2**32 - 2  # the word index names a pair (+ 1) in 32 bits
+MAX_KEYS = 2**31  # the word index names a pair (+ 1) in 32 bits; its slots stay below 2^32
 HASH_M1 = 0x9E3779B97F4A7C15  # the word index's hash (formats/prefixset.md, "The word index")
 HASH_M2 = 0xBF58476D1CE4E5B9
 MASK64 = 2**64 - 1

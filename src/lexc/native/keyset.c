@@ -500,7 +500,7 @@ static PyObject *KeySet_index(PyObject *self, PyObject *arg) {
     Py_buffer v;
     if (PyObject_GetBuffer(arg, &v, PyBUF_SIMPLE) < 0) return NULL;
     uint64_t slots = (uint64_t)ks->words + (uint64_t)ks->words / 4 + 1;
-    if ((uint64_t)v.len != 4 * slots || ks->k >= (Py_ssize_t)UINT32_MAX) {
+    if ((uint64_t)v.len != 4 * slots || ks->k > ((Py_ssize_t)1 << 31)) { /* (slots < 2^32: home_slot's product fits) */
         Py_ssize_t len = v.len;
         PyBuffer_Release(&v);
         raise_fault(MalformedTable, "size", len, (long long)slots);
