@@ -253,6 +253,9 @@ typedef struct {
     const Graph *g;
     int n, rack_size, bingo, sr, sc, strategy, fixed, masked;
     Py_ssize_t dawg_root, root, gaddag_root;
+    Mask want;             /* the letters a cross-check decides (gen_setup: all); a search only ever
+                            * asks a check about letters its rack holds, so one rack's movegen
+                            * decides those alone */
     int32_t values[256];
     const uint8_t *lm, *wm;
 } Gen;

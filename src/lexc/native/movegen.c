@@ -189,36 +189,67 @@ static int fixed_u32(const Graph *g) { return !g->wide; }
 
 /* -- a position ----------------------------------------------------------------------------- */
 
-/* the letters x whose edge out of the node `first` spells from `root` is followed by `second`
- * to a terminal edge */
+/* fetch the sibling list from edge i (its mask, if made, and its first edges) before a walk
+ * reads it: the mask and the edge it points to then arrive together, not one miss after the
+ * other (a stored edge's child is a stored edge; 0, no list, fetches nothing) */
+static inline void fetch_list(const Graph *g, Py_ssize_t i) {
+    if (!i || i >= g->n) return;
+    if (g->kids) LEXC_PREFETCH(&g->kids[i]);
+    LEXC_PREFETCH(edge_address(g, i));
+}
+
+/* g_walk, each list fetched whole before it is read */
+static Py_ssize_t cross_walk(const Graph *g, Py_ssize_t from, const uint8_t *codes, int len) {
+    Py_ssize_t i = from;
+    for (int k = 0; k < len; k++) {
+        Py_ssize_t list = CHILD(g, edge_at(g, i));
+        fetch_list(g, list);
+        i = g_find(g, list, codes[k]);
+        if (i < 0) return -1;
+    }
+    return i;
+}
+
+/* the letters x among `want` whose edge out of the node `first` spells from `root` is followed
+ * by `second` to a terminal edge (a letter outside `want` is never walked: that walk, one per
+ * child, is most of a cross-check's cost) */
 static Mask letters_between(const Graph *g, Py_ssize_t root, const uint8_t *first, int n1, const uint8_t *second,
-                            int n2) {
+                            int n2, Mask want) {
     Mask m = {0, 0};
-    Py_ssize_t node = g_walk(g, root, first, n1);
+    Py_ssize_t node = cross_walk(g, root, first, n1);
     if (node < 0) return m;
-    if (!n2) return g_word_letters(g, node);
-    Py_ssize_t i = CHILD(g, edge_at(g, node));
-    while (i) {
+    if (!n2) return mask_and(g_word_letters(g, node), want);
+    Py_ssize_t list = CHILD(g, edge_at(g, node));
+    if (!list) return m;
+    for (Py_ssize_t i = list;; i++) { /* the walks are independent: their first lists fetched at once */
         uint64_t e = edge_at(g, i);
-        Py_ssize_t end = g_walk(g, i, second, n2);
-        if (end >= 0 && TERM(g, edge_at(g, end))) mask_set(&m, LETTER(g, e));
+        if (mask_has(want, LETTER(g, e))) fetch_list(g, CHILD(g, e));
         if (LASTE(g, e)) break;
-        i++;
+    }
+    for (Py_ssize_t i = list;; i++) {
+        uint64_t e = edge_at(g, i);
+        int letter = LETTER(g, e);
+        if (mask_has(want, letter)) {
+            Py_ssize_t end = cross_walk(g, i, second, n2);
+            if (end >= 0 && TERM(g, edge_at(g, end))) mask_set(&m, letter);
+        }
+        if (LASTE(g, e)) break;
     }
     return m;
 }
 
-/* the cross-check of an empty square: the letters x with before + x + after a word. From the
- * DAWG root: `before`, then `after` from each child. Where the graph holds a GADDAG and `after`
- * is longer, from its root instead: the word reversed is a GADDAG string (no separator), so
- * `after` reversed is walked once, then `before` reversed from each child (wolges's cross-sets). */
+/* the cross-check of an empty square: the letters x (among `want`) with before + x + after a
+ * word. From the DAWG root: `before`, then `after` from each child. Where the graph holds a
+ * GADDAG and `after` is longer, from its root instead: the word reversed is a GADDAG string (no
+ * separator), so `after` reversed is walked once, then `before` reversed from each child
+ * (wolges's cross-sets). */
 static Mask cross_check(const Graph *g, Py_ssize_t dawg_root, Py_ssize_t gaddag_root, const uint8_t *before, int nb,
-                        const uint8_t *after, int na) {
-    if (!na || gaddag_root < 0 || nb >= na) return letters_between(g, dawg_root, before, nb, after, na);
+                        const uint8_t *after, int na, Mask want) {
+    if (!na || gaddag_root < 0 || nb >= na) return letters_between(g, dawg_root, before, nb, after, na, want);
     uint8_t rb[MAX_BOARD], ra[MAX_BOARD];
     for (int k = 0; k < nb; k++) rb[k] = before[nb - 1 - k];
     for (int k = 0; k < na; k++) ra[k] = after[na - 1 - k];
-    Mask m = letters_between(g, gaddag_root, ra, na, rb, nb);
+    Mask m = letters_between(g, gaddag_root, ra, na, rb, nb, want);
     mask_clear(&m, 0); /* (the separator ends no string; a crafted file's could) */
     return m;
 }
@@ -226,8 +257,8 @@ static Mask cross_check(const Graph *g, Py_ssize_t dawg_root, Py_ssize_t gaddag_
 /* -- a whole position: the generator (core.h), which movegen and the endgame search share -- */
 
 /* the cross-check of square (r, c) for plays `down` (its perpendicular line's tiles before
- * and after it), with the cross-sum; `crossing` 0 where the square touches no tile that way
- * (any letter fits) */
+ * and after it), among the letters G->want, with the cross-sum; `crossing` 0 where the square
+ * touches no tile that way (any letter fits) */
 void gen_cross(const Gen *G, const uint8_t *b, int r, int c, int down, Cross *x) {
     int n = G->n;
     uint8_t before[MAX_BOARD], after[MAX_BOARD];
@@ -247,7 +278,7 @@ void gen_cross(const Gen *G, const uint8_t *b, int r, int c, int down, Cross *x)
         sum += G->values[code];
     }
     if (!nb && !na) { *x = (Cross){ALL, 0, 0}; return; }
-    *x = (Cross){cross_check(G->g, G->dawg_root, G->gaddag_root, before, nb, after, na), sum, 1};
+    *x = (Cross){cross_check(G->g, G->dawg_root, G->gaddag_root, before, nb, after, na, G->want), sum, 1};
 }
 
 /* every empty square's cross-checks both ways: x[down * n * n + r * n + c] */
@@ -268,6 +299,7 @@ int gen_setup(Gen *G, const Graph *g, int n, const int32_t *values, const uint8_
     G->g = g; G->n = n; G->lm = lm; G->wm = wm; G->rack_size = rack_size; G->bingo = bingo;
     G->sr = sr; G->sc = sc; G->dawg_root = dawg_root; G->root = root; G->gaddag_root = gaddag_root;
     G->strategy = strategy;
+    G->want = ALL;
     memcpy(G->values, values, sizeof G->values);
     G->fixed = fixed_u32(g) && root < g->n;
     if (G->fixed && graph_masks((Graph *)g) < 0) return -1;
@@ -394,6 +426,10 @@ static PyObject *movegen(PyObject *module, PyObject *args) {
     if (gen_setup(&G, g, n, values.buf, lm.buf, wm.buf, rack_size, bingo, sr, sc, dawg_root, root, gaddag_root,
                   strategy) < 0)
         goto done;
+    if (!counts[0]) { /* no blank: the checks need decide only the rack's letters */
+        G.want = (Mask){0, 0};
+        for (int c = 1; c < 128; c++) if (counts[c]) mask_set(&G.want, c);
+    }
     L = gen_lane_new();
     x = malloc(2 * (size_t)n * (size_t)n * sizeof *x);
     if (!L || !x) { if (!PyErr_Occurred()) PyErr_NoMemory(); goto done; }
