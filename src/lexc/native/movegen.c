@@ -286,8 +286,15 @@ void gen_all_cross(const Gen *G, const uint8_t *b, Cross *x) {
     int n = G->n;
     for (int down = 0; down < 2; down++)
         for (int r = 0; r < n; r++)
-            for (int c = 0; c < n; c++)
-                if (!b[r * n + c]) gen_cross(G, b, r, c, down, &x[down * n * n + r * n + c]);
+            for (int c = 0; c < n; c++) {
+                const uint8_t *sq = b + r * n + c;
+                if (*sq) continue;
+                /* most squares touch no tile across the play: gen_cross's answer, without its call */
+                int touches = down ? (c > 0 && sq[-1]) || (c + 1 < n && sq[1])
+                                   : (r > 0 && sq[-n]) || (r + 1 < n && sq[n]);
+                if (touches) gen_cross(G, b, r, c, down, &x[down * n * n + r * n + c]);
+                else x[down * n * n + r * n + c] = (Cross){ALL, 0, 0};
+            }
 }
 
 /* A generator for the graph and ruleset arrays of a movegen call (checked by the caller):
@@ -330,29 +337,36 @@ Py_ssize_t gen_plays(const Gen *G, Lane *L, const uint8_t *b, const Cross *x, co
     memcpy(L->values, G->values, sizeof L->values);
     memcpy(L->counts, counts, sizeof L->counts);
     rack_mask(L);
+    /* the anchors (the start square on an empty board, else each empty square beside a tile)
+     * are the same both ways: found once, with the lanes that hold one (the others are skipped) */
+    uint8_t anchor[MAX_BOARD * MAX_BOARD], row_has[MAX_BOARD] = {0}, col_has[MAX_BOARD] = {0};
     int empty = 1;
     for (Py_ssize_t k = 0; k < (Py_ssize_t)n * n; k++) if (b[k]) { empty = 0; break; }
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++) {
+            const uint8_t *sq = b + r * n + c;
+            int a = !*sq && (empty ? r == G->sr && c == G->sc
+                                   : (r > 0 && sq[-n]) || (r + 1 < n && sq[n]) || (c > 0 && sq[-1]) ||
+                                     (c + 1 < n && sq[1]));
+            anchor[r * n + c] = (uint8_t)a;
+            row_has[r] |= (uint8_t)a; col_has[c] |= (uint8_t)a;
+        }
     for (int down = 0; down < 2 && !L->failed; down++) {
         L->down = down;
         const Cross *xd = x + (size_t)down * n * n;
         for (int lane = 0; lane < n && !L->failed; lane++) {
-            int has_anchor = 0;
+            if (!(down ? col_has : row_has)[lane]) continue;
             L->lane = lane;
             for (int i = 0; i < n; i++) {
-                int r = down ? i : lane, c = down ? lane : i; /* square i of the lane */
-                int code = b[r * n + c];
+                int at = down ? i * n + lane : lane * n + i; /* square i of the lane */
+                int code = b[at];
                 L->squares[i] = (uint8_t)code;
-                L->lm[i] = G->lm[r * n + c]; L->wm[i] = G->wm[r * n + c];
-                L->anchor[i] = 0;
+                L->lm[i] = G->lm[at]; L->wm[i] = G->wm[at];
+                L->anchor[i] = anchor[at];
                 if (code) { L->cross[i] = 0; L->crossing[i] = 0; L->checks[i] = (Mask){0, 0}; continue; }
-                if (empty) L->anchor[i] = r == G->sr && c == G->sc;
-                else L->anchor[i] = (r > 0 && b[(r - 1) * n + c]) || (r + 1 < n && b[(r + 1) * n + c]) ||
-                                    (c > 0 && b[r * n + c - 1]) || (c + 1 < n && b[r * n + c + 1]);
-                has_anchor |= L->anchor[i];
-                const Cross *q = &xd[r * n + c];
+                const Cross *q = &xd[at];
                 L->checks[i] = q->check; L->cross[i] = q->sum; L->crossing[i] = q->crossing;
             }
-            if (!has_anchor) continue;
             if (G->masked) { if (G->strategy == 0) appel_jacobson_m32(L); else gordon_m32(L); }
             else if (G->fixed) { if (G->strategy == 0) appel_jacobson_u32(L); else gordon_u32(L); }
             else { if (G->strategy == 0) appel_jacobson_any(L); else gordon_any(L); }
