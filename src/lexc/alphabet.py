@@ -289,9 +289,13 @@ class Alphabet:
         blanks = text.count(BLANK_CHAR)
         if ("[" in text or "]" in text) and re.search(r"[\[\]]", re.sub(r"\[[^\[\]]+\]", "", text)):
             raise AlphabetError(f"rack {rack!r}: unbalanced or empty brackets", 0, "[")
-        letters: list[int] = []
-        for bracketed, bare in re.findall(r"\[([^\]]*)\]|([^\[]+)", text.replace(BLANK_CHAR, "")):
-            letters += [self.code(bracketed)] if bracketed else self.encode_folded(bare)
+        plain = text.replace(BLANK_CHAR, "")
+        if "[" not in plain:  # no bracketed tile (nor a bracket: checked above): one encoding, no regex
+            letters = list(self.encode_folded(plain))
+        else:
+            letters = []
+            for bracketed, bare in re.findall(r"\[([^\]]*)\]|([^\[]+)", plain):
+                letters += [self.code(bracketed)] if bracketed else self.encode_folded(bare)
         if len(letters) + blanks > MAX_WORD_TILES:
             raise AlphabetError(f"a rack of {len(letters) + blanks} tiles; a rack holds at most {MAX_WORD_TILES} "
                                 "(no word is longer)", 0, "")
