@@ -10,7 +10,7 @@ Both formats' files hold the key set as the key stream (``keystream.py``: pre-or
 letter) byte pairs, a front-coded sorted list) and, after it, the word index (a hash table of
 the words' pairs), and both query them where they lie: on the compiled core, ``KeySet``
 (``src/lexc/native/keyset.c``) proves the stream in one pass over the mapped file and keeps
-every 32nd key whole, so a search is a binary search over those and a scan of fewer than 32
+every 16th key whole, so a search is a binary search over those and a scan of fewer than 16
 pairs, and proves the index, so ``word in lexicon`` is a probe of the table and a comparison
 with the pairs that spell the word; on the pure path, the reference, ``keystream.PureKeySet``
 decodes them into Norvig's own Python sets. Neither hands the file to a third-party library (libmarisa
