@@ -66,7 +66,9 @@ def test_enable_round_trip(enable_list):
     from lexicons import enable_built
 
     data = export_kwg(enable_built(enable_list, "gaddawg"))
-    assert len(data) == 4 * 808_272  # formats/kwg.md: wolges's own KWG of ENABLE has exactly as many edges
+    # formats/kwg.md: lexc's layout, parents first; wolges's own KWG of ENABLE is 808,272 entries
+    # (every tail shared), lexc's 16,177 more (a tail shared only inside a list built before it)
+    assert len(data) == 4 * 824_449
     assert read_kwg(data, ENGLISH) == sorted(enable_list.words)
 
 
@@ -276,7 +278,8 @@ def _checked(data: bytes, words: list[str]) -> None:
 def test_every_writer_holds_the_dawg_and_the_gaddag(like):
     """Each writer's file decodes to the words and their GADDAG strings; the words decide the
     bytes, whatever format the lexicon comes from; wolges's and MAGPIE's differ only in the
-    order and sharing of the lists (MAGPIE shares no list tails: never smaller)."""
+    order and sharing of the lists (wolges shares every list tail, lexc those it can keep
+    parents first, MAGPIE none: each never smaller than the one before)."""
     from lexc.formats.kwg import Kwg
 
     data = {fmt: Kwg.write_with(build(from_words(WORDS, ENGLISH), fmt), RULES, {"like": like})
@@ -285,7 +288,7 @@ def test_every_writer_holds_the_dawg_and_the_gaddag(like):
     _checked(data["dawg"], WORDS)
     lexicon = build(from_words(WORDS, ENGLISH), "dawg")
     sizes = {other: len(Kwg.write_with(lexicon, RULES, {"like": other})) for other in LIKES}
-    assert sizes["wolges"] == sizes["lexc"] <= sizes["magpie"]
+    assert sizes["wolges"] <= sizes["lexc"] <= sizes["magpie"]
 
 
 @settings(max_examples=150, deadline=None, derandomize=True)

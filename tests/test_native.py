@@ -299,6 +299,46 @@ def test_the_compiled_minimizer_refuses_what_the_reference_refuses():
             m.add_language([link(b"\x01", low), link(b"\x01", high)], True)
 
 
+def _proved(lexicon, roots, longest, most):
+    """The graph's proof as a value: the roots' (strings, separators), or the fault (kind, edge)."""
+    try:
+        return lexicon._graph.prove(roots, longest, most)
+    except native.MalformedGraph as exc:
+        return exc.kind, exc.index
+
+
+@needs_core
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.text("ABCDE", min_size=1, max_size=9), min_size=1, max_size=40), st.sampled_from(GRAPHS),
+       st.sampled_from(["auto", "u64"]), st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 10**6)), max_size=3))
+def test_the_one_pass_proof_gives_the_walks_answers(english, words, name, layout, rewired):
+    """The core proves a graph laid out in order (a DAWG children first, a GADDAG parents
+    first: formats/dawg.md and gaddag.md) in one pass over its edges, and any other graph by
+    a walk. With children moved anywhere in the array (out of order, into a cycle, past the
+    counts), its answer is the reference walk's, count for count and fault for fault."""
+    from array import array
+
+    lexicon = build(from_words(words, english.alphabet, min_len=1), name, layout=layout)
+    roots = lexicon.proof_roots()
+    most = max(expected for _, _, expected, _ in roots)
+    edges, slots, mask = array(lexicon.edges.typecode, lexicon.edges), len(lexicon.pointers), lexicon._cmask
+    for where, target in rewired:
+        i = slots + where % (len(edges) - slots)
+        child = target % (len(edges) - slots + 1)
+        edges[i] = edges[i] & ~mask | (child + slots - 1 if child else 0)
+    answers = []
+    for backend in (native.PURE, native.select()):
+        tampered = type(lexicon)(edges, lexicon.layout, lexicon.alphabet, lexicon.word_count, lexicon.build_options,
+                                 **{k: lexicon.meta().get(k) for k in lexicon.meta_counts}, backend=backend)
+        dawg = len(edges) if name == "gaddag" else 0  # (the pointer to a gaddag's rebuilt DAWG root: in memory)
+        at = [tampered._edge(i) & mask for i in ([1, dawg] if slots == 2 else [0])]  # as proof_roots orders them
+        answers.append([_proved(tampered, at, longest, most) for longest in (3, 66)])
+    assert answers[0] == answers[1]
+    if not rewired:
+        assert [count for count, _ in answers[0][1]] == [expected for _, _, expected, _ in roots]
+        assert all(seen <= seps for (_, seen), (_, _, _, seps) in zip(answers[0][1], roots, strict=True))
+
+
 # -- the deep check --------------------------------------------------------------------------------
 
 def _tampered(lexicon, how: str, backend):

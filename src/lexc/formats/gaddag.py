@@ -126,7 +126,7 @@ class Gaddag(Dawg):
         gaddag_root = m.add_language(consume(strings), linked=True)
         tell(0.95)
         roots = [dawg_root if cls.stores_dawg_root else 0, gaddag_root]
-        packed, chosen, nodes = m.pack(roots, layout, share_tails=True)
+        packed, chosen, nodes = m.pack(roots, layout, share_tails=True, parents_first=True)
         trie_nodes = m.trie_nodes - before + hidden
         del m
         lexicon = cls(packed, chosen, alphabet, len(words), {"layout": layout}, nodes=nodes + 1,

@@ -5,12 +5,15 @@ A word-graph lexicon hands its hot operations to the graph object its backend gi
 (``lexc.native.select``): the core's ``Graph``, or ``PureGraph`` here; the tests hold the two
 to the same answers, operation by operation.
 
-The proof a loaded word graph owes before anything follows its edges:
+The proof a loaded word graph owes before a query follows its edges as far as they go:
 
-Whatever the layout (children before parents, tail-shared lists inside other lists, a KWG
-written by another engine), a loaded DAWG, GADDAG or KWG is checked here once, on load:
-the graph reachable from its roots has no cycle, no path is longer than a word may be, and
-each root spells a number of strings that is counted, not taken from the header. The loader
+Whatever the layout (children before parents, parents before children, tail-shared lists
+inside other lists, a KWG written by another engine), a loaded DAWG, GADDAG or KWG is
+checked here once, before the first query that relies on it (``Dawg.owe_proof``): the graph
+reachable from its roots has no cycle, no path is longer than a word may be, and each root
+spells a number of strings that is counted, not taken from the header. (The compiled core
+proves a graph laid out in either order in one pass over its array, and any other by the
+same walk as here.) The loader
 compares the counts with the header's. After this, every traversal ends, every enumeration
 is as long as the header says, and recursion is bounded by the longest word: what the
 queries and the compiled core (``lexc.native``) rely on (``formats/README.md``, "What the

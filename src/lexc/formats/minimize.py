@@ -19,9 +19,10 @@ The link's target travels inside the string (``link``), so the input is one list
 which the caller may hand over as an iterator that frees each string once read.
 
 ``pack`` lays the finished graph out as an edge array: root pointers first, then the node
-lists reachable from the roots, in build order (children before parents); optionally a
-node whose edge list is a proper suffix of another node's list is stored inside that list
-(tail sharing). Every list keeps the minimizer's ascending letter order, so a separator edge
+lists reachable from the roots, in build order (children before parents) or its reverse
+(parents before children, as the GADDAG formats are written); optionally a node whose edge
+list is a proper suffix of the list of a node built before it is stored inside that list
+(tail sharing), which keeps either order. Every list keeps the minimizer's ascending letter order, so a separator edge
 (letter 0) is first: readers seek a letter by scanning a list until a letter that is not
 smaller, as the KWG convention requires (``formats/kwg.md``).
 """
@@ -174,18 +175,23 @@ class Minimizer:
         t[-1] &= ~_LAST
         return t
 
-    def pack(self, roots: Sequence[int], layout: str = "auto", *,
-             share_tails: bool = False) -> tuple[array[int], EdgeLayout, int]:
+    def pack(self, roots: Sequence[int], layout: str = "auto", *, share_tails: bool = False,
+             parents_first: bool = False) -> tuple[array[int], EdgeLayout, int]:
         """The edge array of the graph reachable from ``roots``: one root pointer per root
         (letter 0, last, child = the root's first edge; 0 for no root), then the node lists
-        in build order, in the narrowest layout that fits (or the requested one). Returns the
-        array, its layout and the number of distinct node lists laid out.
+        in build order (children first: every child index is before the list holding its
+        edge), or with ``parents_first`` in the reverse order (every child index is after
+        its edge), in the narrowest layout that fits (or the requested one). Returns the
+        array, its layout and the number of distinct node lists laid out. Either order lets
+        a loader prove the graph in one pass (``formats/dawg.md``, "Layout").
 
         With ``share_tails`` a node whose list is a proper suffix of another reachable
-        node's list is not laid out itself: it points inside the first such list (the
-        *host*) in build order. Packing works on arrays indexed by edge (a few bytes an
-        edge, no Python object per node) and is the minimizer's last step: it drops the
-        register before laying out the array (no language can be added after)."""
+        node's list *built before it* is not laid out itself: it points inside the first
+        such list (the *host*) in the order laid out. (Every parent of a node is built after
+        it, and so after its host: the order holds for tails too.) Packing works on arrays
+        indexed by edge (a few bytes an edge, no Python object per node) and is the
+        minimizer's last step: it drops the register before laying out the array (no
+        language can be added after)."""
         starts = self._starts()
         reach = self._reachable(roots, starts)
         tail = bytearray(len(self._edges))
@@ -195,26 +201,27 @@ class Minimizer:
                     t = self._list(n)
                     for j in range(1, len(t)):
                         s = self._register.get(_key(t[j:]))
-                        if s is not None and reach[s]:
+                        if s is not None and s > n and reach[s]:  # (a host built before its tail)
                             tail[s] = 1
         wide = "I" if len(self._edges) < 1 << 32 else "Q"
         position = array(wide, bytes(array(wide).itemsize * len(self._edges)))  # node -> its first edge's index
         pos = len(roots)
-        for n in starts:
+        order = reversed(starts) if parents_first else starts
+        for n in order:
             if reach[n] and not tail[n]:
                 t = self._list(n)
                 position[n] = pos
                 if share_tails:
                     for j in range(1, len(t)):
                         s = self._register.get(_key(t[j:]))
-                        if s is not None and reach[s] and not position[s]:  # the first host holds it
+                        if s is not None and s > n and reach[s] and not position[s]:  # the first host holds it
                             position[s] = pos + j
                 pos += len(t)
         self._register.clear()  # packing finishes the minimizer: free its biggest object first
         chosen = choose_layout(pos, layout)
         shift, tbit, lbit = chosen.letter_shift, chosen.terminal_bit, chosen.last_bit
         out = array(chosen.typecode, [1 << lbit | position[r] for r in roots])
-        for n in starts:
+        for n in reversed(starts) if parents_first else starts:
             if reach[n] and not tail[n]:
                 for e in self._list(n):
                     out.append((e >> 2 & 0xFF) << shift | (e >> 1 & 1) << tbit | position[e >> 10])

@@ -673,6 +673,177 @@ static inline int settle(const Graph *g, const uint64_t *info, Py_ssize_t j, uin
     return SETTLED;
 }
 
+/* -- the proof in one pass, for a graph laid out in order ---------------------------------
+ *
+ * lexc lays a DAWG out children first (every child index before the list holding its edge)
+ * and a GADDAG parents first (every child index after its edge): formats/dawg.md and
+ * gaddag.md, "Layout". Either way one pass settles every position from positions settled
+ * already: parents first, one sweep from the last edge down (a position's next sibling and
+ * child are both above it); children first, the lists in index order, each from its last
+ * edge down. One u32 a position: its longest string (bits 0-6), whether one of its strings
+ * holds a separator (bit 7), its strings (bits 8-31).
+ *
+ * The pass checks only what keeps these fields exact: no count reaches 2^24 and no string
+ * 128 edges (an OR of every value says so), and no separator edge leads to a string that
+ * holds another. The bounds are then checked at the roots alone: a position a root reaches
+ * spells no more strings than the root (each, after the path to it, is the root's), nor a
+ * longer one. A graph in neither order, past these widths, with a string of two separators
+ * anywhere or a root past its bounds is left to the walk (Graph_prove), which names the
+ * fault the pure path names, or finds none where the pass was only cautious. */
+#define O_HIGH(x) ((x) & 0x7Fu)
+#define O_SEP(x) ((x) >> 7 & 1u)
+#define O_COUNT(x) ((x) >> 8)
+
+/* the word of position j: its edge `e` (its letter, terminal bit), its child's word (0: no
+ * child) and its next sibling's (0 where j closes its list); `over` gathers every count and
+ * height by OR, `twice` a separator edge whose child's strings hold one */
+static inline uint32_t o_word(int letter, int term, uint32_t child, uint32_t next, uint32_t *over, uint32_t *twice) {
+    uint32_t sep = letter == 0, count = (uint32_t)term + O_COUNT(child) + O_COUNT(next); /* each below 2^24 */
+    uint32_t high = O_HIGH(child) + 1u, after = O_HIGH(next);
+    high = high > after ? high : after;
+    *twice |= sep & O_SEP(child);
+    *over |= count >> 24 | high >> 7;
+    return count << 8 | (sep | O_SEP(child) | O_SEP(next)) << 7 | (high & 0x7Fu);
+}
+
+/* Parents first, the u32 layout read at its fixed bits, in blocks of 4096 positions (a graph
+ * in another order is left after one block). 0 when every stored position settled. */
+static uint32_t sweep_u32(const Graph *g, uint32_t *info) {
+    const uint32_t *E = (const uint32_t *)g->base;
+    Py_ssize_t a = g->pointers, j = g->n - 1;
+    uint32_t order = 0, over = 0, twice = 0, counts = 0, highs = 0; /* (every count and height, OR'ed) */
+    uint32_t count = 0, high = 0, sep = 0; /* position j + 1's, where j does not close its list */
+    while (j >= a && !(order | over | twice)) {
+        Py_ssize_t stop = j - 4095 > a ? j - 4095 : a;
+        for (; j >= stop; j--) {
+            uint32_t e = E[j], c = e & 0x3FFFFFu, keep = (e >> 22 & 1u) - 1u; /* 0 where j closes its list */
+            uint32_t child = info[c], mine = (e >> 24) == 0;                   /* (info[0] is 0: no child) */
+            uint32_t deep = O_HIGH(child) + 1u;
+            order |= (uint32_t)(c - 1u) < (uint32_t)j; /* a child at or before its edge (j < 2^22) */
+            count = (count & keep) + (e >> 23 & 1u) + O_COUNT(child);
+            high &= keep;
+            high = high > deep ? high : deep;
+            twice |= mine & O_SEP(child);
+            sep = (sep & keep) | mine | O_SEP(child);
+            counts |= count;
+            highs |= high;
+            info[j] = count << 8 | sep << 7 | (high & 0x7Fu);
+        }
+        over = counts >> 24 | highs >> 7; /* a count of 2^24 or more, a height of 128 or more */
+    }
+    return order | over | twice;
+}
+
+/* Parents first, any layout. 0 when every stored position settled. */
+static uint32_t sweep_any(const Graph *g, uint32_t *info) {
+    uint32_t over = 0, twice = 0, next = 0;
+    for (Py_ssize_t j = g->n - 1; j >= g->pointers && !(over | twice); j--) {
+        uint64_t e = edge_at(g, j);
+        Py_ssize_t c = CHILD(g, e);
+        if (c && c <= j) return 1;
+        next = o_word(LETTER(g, e), TERM(g, e), info[c], LASTE(g, e) ? 0 : next, &over, &twice);
+        info[j] = next;
+    }
+    return over | twice;
+}
+
+/* The list of positions a..b, each child before a (settled already), or, for `extra`, stored
+ * or after b: 1 when settled. */
+static int settle_list(const Graph *g, uint32_t *info, Py_ssize_t a, Py_ssize_t b, int extra) {
+    uint32_t over = 0, twice = 0, next = 0;
+    for (Py_ssize_t j = b; j >= a; j--) {
+        uint64_t e = edge_at(g, j);
+        Py_ssize_t c = CHILD(g, e);
+        if (extra ? c >= g->n && c <= b : c >= a) return 0;
+        next = o_word(LETTER(g, e), TERM(g, e), info[c], j < b ? next : 0, &over, &twice);
+        info[j] = next;
+    }
+    return !(over | twice);
+}
+
+/* Children first: the stored lists in index order (the u32 layout read at its fixed bits).
+ * 1 when settled. */
+static int ascend(const Graph *g, uint32_t *info) {
+    Py_ssize_t a = g->pointers, n = g->n;
+    if (g->wide) {
+        while (a < n) {
+            Py_ssize_t b = a;
+            while (!LASTE(g, edge_at(g, b))) b++; /* (the constructor proved the last stored edge closes its list) */
+            if (!settle_list(g, info, a, b, 0)) return 0;
+            a = b + 1;
+        }
+        return 1;
+    }
+    const uint32_t *E = (const uint32_t *)g->base;
+    uint32_t over = 0, twice = 0;
+    while (a < n) {
+        Py_ssize_t b = a;
+        while (!(E[b] >> 22 & 1u)) b++;
+        uint32_t next = 0;
+        for (Py_ssize_t j = b; j >= a; j--) {
+            uint32_t e = E[j], c = e & 0x3FFFFFu;
+            if ((Py_ssize_t)c >= a) return 0;
+            next = o_word((int)(e >> 24), (int)(e >> 23 & 1u), info[c], j < b ? next : 0, &over, &twice);
+            info[j] = next;
+        }
+        if (over | twice) return 0;
+        a = b + 1;
+    }
+    return 1;
+}
+
+/* The edges kept in memory after the stored ones (a GADDAG's rebuilt DAWG root: a pointer,
+ * then one list), their lists from the last down, each child stored or in a later list. */
+static int settle_extra(const Graph *g, uint32_t *info) {
+    Py_ssize_t b = g->n + g->n_extra - 1;
+    while (b >= g->n) {
+        Py_ssize_t a = b;
+        while (a > g->n && !LASTE(g, edge_at(g, a - 1))) a--;
+        if (!settle_list(g, info, a, b, 1)) return 0;
+        b = a - 1;
+    }
+    return 1;
+}
+
+/* The roots' words (1), or 0 for a graph the walk must prove, -1 for no memory (nothing
+ * raised: the caller released the GIL). */
+static int prove_ordered(const Graph *g, const Py_ssize_t *roots, Py_ssize_t nroots, uint32_t *words) {
+    Py_ssize_t total = g->n + g->n_extra;
+    uint32_t *info = calloc((size_t)(total ? total : 1), sizeof *info); /* (zero: a pass that meets a child
+                                                                            * out of order reads no garbage) */
+    if (!info) return -1; /* (info[0] stays 0: child 0 is no child, and no child is a pointer slot) */
+    int ok = g->n <= g->pointers || !(g->wide ? sweep_any : sweep_u32)(g, info) || ascend(g, info);
+    ok = ok && settle_extra(g, info);
+    for (Py_ssize_t k = 0; ok && k < nroots; k++) words[k] = roots[k] ? info[roots[k]] : 0;
+    free(info);
+    return ok;
+}
+
+#define MAX_PROOF_ROOTS 64 /* (a graph has one or two) */
+
+/* The proof's roots from a Python sequence into at[] (nodes: 0, or past the pointer slots):
+ * how many, or -1 with an exception set. */
+static Py_ssize_t proof_roots(const Graph *g, PyObject *roots, Py_ssize_t *at) {
+    Py_ssize_t total = g->n + g->n_extra, nroots = PySequence_Size(roots);
+    if (nroots < 0) return -1;
+    if (nroots > MAX_PROOF_ROOTS) {
+        PyErr_SetString(PyExc_ValueError, "a proof starts from at most 64 roots");
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < nroots; k++) {
+        PyObject *item = PySequence_GetItem(roots, k);
+        if (!item) return -1;
+        at[k] = PyLong_AsSsize_t(item);
+        Py_DECREF(item);
+        if (at[k] == -1 && PyErr_Occurred()) return -1;
+        if (at[k] < 0 || at[k] >= total || (at[k] && at[k] < g->pointers)) { /* a node: 0, or past the pointer slots */
+            PyErr_SetString(PyExc_IndexError, "root outside the array or at a root pointer slot");
+            return -1;
+        }
+    }
+    return nroots;
+}
+
 static PyObject *Graph_prove(PyObject *self, PyObject *args) {
     Graph *g = (Graph *)self;
     PyObject *roots;
@@ -681,6 +852,30 @@ static PyObject *Graph_prove(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OiK", &roots, &longest, &most)) return NULL;
     Py_ssize_t total = g->n + g->n_extra, nroots = PySequence_Size(roots);
     if (nroots < 0) return NULL;
+    if (longest < 0 || longest > 255) { /* (prove_exact keeps a height in a byte) */
+        PyErr_SetString(PyExc_ValueError, "prove: longest in 0..255");
+        return NULL;
+    }
+    if (nroots <= MAX_PROOF_ROOTS) { /* a graph laid out in order: one pass (prove_ordered), within the bounds */
+        Py_ssize_t at[MAX_PROOF_ROOTS];
+        uint32_t words[MAX_PROOF_ROOTS];
+        int done;
+        if (proof_roots(g, roots, at) < 0) return NULL;
+        Py_BEGIN_ALLOW_THREADS
+        done = prove_ordered(g, at, nroots, words);
+        Py_END_ALLOW_THREADS
+        if (done < 0) return PyErr_NoMemory();
+        for (Py_ssize_t k = 0; done && k < nroots; k++)
+            done = O_COUNT(words[k]) <= most && (int)O_HIGH(words[k]) <= longest;
+        if (done) {
+            PyObject *list = PyList_New(nroots);
+            for (Py_ssize_t k = 0; list && k < nroots; k++) {
+                PyObject *pair = Py_BuildValue("(ki)", (unsigned long)O_COUNT(words[k]), (int)O_SEP(words[k]));
+                if (!pair || PyList_SetItem(list, k, pair) < 0) Py_CLEAR(list);
+            }
+            return list;
+        }
+    }
     if (most > 0xFFFFFFFFFFFFULL || longest > 127) return prove_exact(self, args); /* beyond the packed word */
     size_t cells = (size_t)(total ? total : 1);
     uint64_t *info = calloc(cells, sizeof(uint64_t));

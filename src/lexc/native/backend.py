@@ -366,13 +366,14 @@ class CompiledMinimizer:
         """Nodes of the equivalent trie."""
         return int(self._m.counts()[1])
 
-    def pack(self, roots: Sequence[int], layout: str = "auto", *, share_tails: bool = False) -> tuple[Any, Any, int]:
+    def pack(self, roots: Sequence[int], layout: str = "auto", *, share_tails: bool = False,
+             parents_first: bool = False) -> tuple[Any, Any, int]:
         """``Minimizer.pack``: the positions are laid out in C, the layout chosen by the
         caller's rule, and the array written in C."""
         from array import array
 
         roots = list(roots)
-        size, reached = self._m.layout(roots, share_tails)
+        size, reached = self._m.layout(roots, share_tails, parents_first)
         chosen = self._choose_layout(size, layout)
         out = array(chosen.typecode)
         out.frombytes(self._m.emit(roots, chosen.itemsize, chosen.letter_shift, chosen.terminal_bit,

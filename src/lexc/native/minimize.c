@@ -25,6 +25,7 @@ typedef struct {
     long long trie_nodes;
     uint64_t *position;    /* after layout(): node -> its first edge's index in the packed array */
     uint8_t *laid;         /* after layout(): 1 at a node laid out in its own right */
+    int parents_first;     /* after layout(): the nodes laid out from the last built down */
     Py_ssize_t packed;     /* edges in the packed array (roots included) */
 } Minimizer;
 
@@ -344,13 +345,13 @@ static Py_ssize_t list_len(const Minimizer *m, Py_ssize_t node) {
     return len;
 }
 
-/* layout(roots, share_tails) -> (packed edges, reachable nodes): minimize.py's pack up to
- * the choice of the layout; the register is dropped once it is done. */
+/* layout(roots, share_tails, parents_first) -> (packed edges, reachable nodes): minimize.py's
+ * pack up to the choice of the layout; the register is dropped once it is done. */
 static PyObject *Minimizer_layout(PyObject *self, PyObject *args) {
     Minimizer *m = (Minimizer *)self;
     PyObject *seq;
-    int share = 0;
-    if (!PyArg_ParseTuple(args, "O|p:layout", &seq, &share)) return NULL;
+    int share = 0, parents_first = 0;
+    if (!PyArg_ParseTuple(args, "O|pp:layout", &seq, &share, &parents_first)) return NULL;
     if (check_open(m) < 0) return NULL;
     Py_ssize_t n_roots;
     uint64_t *roots = read_roots(m, seq, &n_roots);
@@ -382,19 +383,20 @@ static PyObject *Minimizer_layout(PyObject *self, PyObject *args) {
             Py_ssize_t len = list_len(m, i);
             for (Py_ssize_t j = 1; j < len; j++) {
                 uint64_t s = reg_find(m, m->edges + i + j, len - j);
-                if (s && reach[s]) tail[s] = 1;
+                if (s > (uint64_t)i && reach[s]) tail[s] = 1; /* (a host built before its tail: either order holds) */
             }
         }
     }
     uint64_t pos = (uint64_t)n_roots;
-    for (Py_ssize_t i = 1; i < n; i++) {
+    for (Py_ssize_t k = 1; k < n; k++) {
+        Py_ssize_t i = parents_first ? n - k : k;
         if (!(m->edges[i - 1] & M_LAST) || !reach[i] || tail[i]) continue;
         Py_ssize_t len = list_len(m, i);
         position[i] = pos;
         if (share) {
             for (Py_ssize_t j = 1; j < len; j++) {
                 uint64_t s = reg_find(m, m->edges + i + j, len - j);
-                if (s && reach[s] && !position[s]) position[s] = pos + (uint64_t)j;
+                if (s > (uint64_t)i && reach[s] && !position[s]) position[s] = pos + (uint64_t)j;
             }
         }
         pos += (uint64_t)len;
@@ -408,6 +410,7 @@ static PyObject *Minimizer_layout(PyObject *self, PyObject *args) {
     free(roots);
     m->position = position;
     m->laid = tail; /* now: laid out in its own right */
+    m->parents_first = parents_first;
     m->packed = (Py_ssize_t)pos;
     return Py_BuildValue("(Kn)", (unsigned long long)pos, reached);
 }
@@ -448,7 +451,8 @@ static PyObject *Minimizer_emit(PyObject *self, PyObject *args) {
     if (!dst) { free(roots); return PyErr_NoMemory(); }
     Py_ssize_t k = 0;
     for (Py_ssize_t r = 0; r < n_roots; r++) put_edge(dst, k++, itemsize, 1ULL << lbit | m->position[roots[r]]);
-    for (Py_ssize_t i = 1; i < m->n && k < m->packed; i++) {
+    for (Py_ssize_t q = 1; q < m->n && k < m->packed; q++) {
+        Py_ssize_t i = m->parents_first ? m->n - q : q;
         if (!m->laid[i]) continue;
         for (Py_ssize_t j = i; k < m->packed; j++) {
             uint64_t e = m->edges[j];
@@ -469,7 +473,7 @@ static PyMethodDef Minimizer_methods[] = {
     {"child", Minimizer_child, METH_VARARGS, "child(node, letter) -> node"},
     {"counts", Minimizer_counts, METH_NOARGS, "counts() -> (registered nodes, trie nodes)"},
     {"layout", Minimizer_layout, METH_VARARGS,
-     "layout(roots, share_tails=False) -> (packed edges, reachable nodes); drops the register"},
+     "layout(roots, share_tails=False, parents_first=False) -> (packed edges, reachable nodes); drops the register"},
     {"emit", Minimizer_emit, METH_VARARGS,
      "emit(roots, itemsize, letter_shift, terminal_bit, last_bit, child_bits) -> the packed array's bytes"},
     {NULL, NULL, 0, NULL},
