@@ -78,6 +78,9 @@ def test_json_shape_and_every_figure_positive(bench_run, capsys):
             assert 0 < f["query_s"][kind]["queries"] <= f["query_s"][kind]["of"]
         assert f["baseline"] == (name in BASELINES)
         assert isinstance(f["memory"]["load_added_mb"], float), name
+        assert ("load_count_s" in f) == (name not in BASELINES), name  # a lexc structure opened and counted
+        if name not in BASELINES:
+            positive_summary(f["load_count_s"], (name, "load_count_s"))
     for name in FORMATS:
         f = result["formats"][name]
         assert f["nodes"] > 0 and f["edges"] > 0, name

@@ -57,13 +57,15 @@ def _fmt(value: Any, form: str) -> str:
 
 def size_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     """Build, file and memory figures per structure."""
-    head = ["structure", "build", "file bytes", "B/word", "nodes", "edges", "load", "load +MB", "build MB", "peak MB"]
+    head = ["structure", "build", "file bytes", "B/word", "nodes", "edges", "load", "load + count", "load +MB",
+            "build MB", "peak MB"]
     rows = []
     for name, f in result["formats"].items():
         rows.append([name + (" *" if f.get("baseline") else ""), _fmt(_get(f, "build_s", "median"), "s"),
                      _fmt(f.get("file_bytes"), "int"), _fmt(f.get("bytes_per_word"), ".2f"),
                      _fmt(f.get("nodes"), "int"), _fmt(f.get("edges"), "int"),
-                     _fmt(_get(f, "load_s", "median"), "s"), _fmt(_get(f, "memory", "load_added_mb"), ".1f"),
+                     _fmt(_get(f, "load_s", "median"), "s"), _fmt(_get(f, "load_count_s", "median"), "s"),
+                     _fmt(_get(f, "memory", "load_added_mb"), ".1f"),
                      _fmt(_get(f, "build_memory", "peak_mb"), ".0f"), _fmt(_get(f, "memory", "peak_mb"), ".1f")])
     return head, rows
 
