@@ -110,14 +110,23 @@ def encode_index(stream: bytes | memoryview) -> bytes:
         while table[at]:
             at = at + 1 if at + 1 < slots else 0
         table[at] = entry
-    return array("I", table).tobytes() if sys.byteorder == "little" else _little(table)
+    return u32_bytes(table)
 
 
-def _little(table: list[int]) -> bytes:
-    """u32 values as little-endian bytes on a big-endian host."""
-    out = array("I", table)
-    out.byteswap()
+def u32_bytes(values: Sequence[int]) -> bytes:
+    """u32 values as little-endian bytes (the word index's slots), on any host."""
+    out = array("I", values)
+    if sys.byteorder != "little":
+        out.byteswap()
     return out.tobytes()
+
+
+def u32_values(data: bytes | memoryview) -> array[int]:
+    """Little-endian u32 bytes (a whole number of them) as values, on any host."""
+    out = array("I", bytes(data))
+    if sys.byteorder != "little":
+        out.byteswap()
+    return out
 
 
 def decode_stream(stream: bytes, n_letters: int, pieces: Sequence[Key]) -> Iterator[tuple[Key, int]]:
@@ -247,9 +256,7 @@ class PureKeySet:
         size = index_slots(count)
         if len(slots) != 4 * size or keys > MAX_KEYS:
             raise fault(b"", 0, "size", len(slots), size)
-        table = array("I", bytes(slots))
-        if sys.byteorder != "little":
-            table.byteswap()
+        table = u32_values(slots)
         for pair, (key, word) in enumerate(zip(self.sorted, self.flags, strict=True)):
             if not word:
                 continue
