@@ -821,15 +821,11 @@ static int prove_ordered(const Graph *g, const Py_ssize_t *roots, Py_ssize_t nro
 
 #define MAX_PROOF_ROOTS 64 /* (a graph has one or two) */
 
-/* The proof's roots from a Python sequence into at[] (nodes: 0, or past the pointer slots):
- * how many, or -1 with an exception set. */
+/* The proof's roots from a Python sequence of at most MAX_PROOF_ROOTS into at[] (nodes: 0,
+ * or past the pointer slots): how many, or -1 with an exception set. */
 static Py_ssize_t proof_roots(const Graph *g, PyObject *roots, Py_ssize_t *at) {
     Py_ssize_t total = g->n + g->n_extra, nroots = PySequence_Size(roots);
-    if (nroots < 0) return -1;
-    if (nroots > MAX_PROOF_ROOTS) {
-        PyErr_SetString(PyExc_ValueError, "a proof starts from at most 64 roots");
-        return -1;
-    }
+    if (nroots < 0 || nroots > MAX_PROOF_ROOTS) return -1; /* (the caller asks for no more) */
     for (Py_ssize_t k = 0; k < nroots; k++) {
         PyObject *item = PySequence_GetItem(roots, k);
         if (!item) return -1;
