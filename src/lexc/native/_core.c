@@ -540,41 +540,54 @@ static void Graph_dealloc(PyObject *self) {
 
 /* -- the proof ------------------------------------------------------------------------------ */
 
+/* The proof's roots, read from a Python sequence and checked once for the three passes below:
+ * a malloc'd array of nodes (0, or past the pointer slots), *count of them; NULL with an
+ * exception set (IndexError for a root outside the array or at a pointer slot). */
+static Py_ssize_t *proof_roots(const Graph *g, PyObject *roots, Py_ssize_t *count) {
+    Py_ssize_t total = g->n + g->n_extra, nroots = PySequence_Size(roots);
+    if (nroots < 0) return NULL;
+    Py_ssize_t *at = malloc((size_t)(nroots ? nroots : 1) * sizeof *at);
+    if (!at) { PyErr_NoMemory(); return NULL; }
+    for (Py_ssize_t k = 0; k < nroots; k++) {
+        PyObject *item = PySequence_GetItem(roots, k);
+        if (!item) { free(at); return NULL; }
+        at[k] = PyLong_AsSsize_t(item);
+        Py_DECREF(item);
+        if (at[k] == -1 && PyErr_Occurred()) { free(at); return NULL; }
+        if (at[k] < 0 || at[k] >= total || (at[k] && at[k] < g->pointers)) {
+            PyErr_SetString(PyExc_IndexError, "root outside the array or at a root pointer slot");
+            free(at);
+            return NULL;
+        }
+    }
+    *count = nroots;
+    return at;
+}
+
+/* The proof's answer at one root: the strings it spells, the most separators on one (0, 0
+ * at root 0, which spells nothing). */
+typedef struct { uint64_t strings; int seps; } RootFacts;
+
 /* prove(roots, longest, most) -> [(strings, separators), ...] (graph.prove, in C): a walk over
  * positions, S[i] = terminal(i) + S[child(i)] + S[i + 1] (unless i closes its list), with the
  * longest string and the most separators on one; MalformedGraph(kind, edge, 0) for a cycle
- * ("cycle"), a path longer than `longest` ("deep") or more than `most` strings ("most"). */
-static PyObject *prove_exact(PyObject *self, PyObject *args) {
-    Graph *g = (Graph *)self;
-    PyObject *roots;
-    int longest;
-    unsigned long long most;
-    if (!PyArg_ParseTuple(args, "OiK", &roots, &longest, &most)) return NULL;
-    if (longest < 0 || longest > 255) { /* (a height is kept in a byte) */
-        PyErr_SetString(PyExc_ValueError, "prove: longest in 0..255");
-        return NULL;
-    }
-    Py_ssize_t total = g->n + g->n_extra, nroots = PySequence_Size(roots);
-    if (nroots < 0) return NULL;
+ * ("cycle"), a path longer than `longest` (at most 255: a height is kept in a byte; "deep") or
+ * more than `most` strings ("most"). The roots `at` are checked (proof_roots); their facts go
+ * to out[]. 0, or -1 with an exception set. */
+static int prove_exact(const Graph *g, const Py_ssize_t *at, Py_ssize_t nroots, int longest, unsigned long long most,
+                       RootFacts *out) {
+    Py_ssize_t total = g->n + g->n_extra;
     uint64_t *count = malloc((size_t)(total ? total : 1) * sizeof(uint64_t));
     uint8_t *height = calloc((size_t)(total ? total : 1), 1), *seps = calloc((size_t)(total ? total : 1), 1);
     uint8_t *state = calloc((size_t)(total ? total : 1), 1); /* 0 new, 1 on the path, 2 done */
     Py_ssize_t cap = 1024, top = 0;
     Py_ssize_t *stack = malloc((size_t)cap * sizeof(Py_ssize_t));
-    PyObject *out = PyList_New(0);
     const char *error = NULL;
     Py_ssize_t where = 0;
-    if (!count || !height || !seps || !state || !stack || !out) { PyErr_NoMemory(); goto done; }
+    int status = -1;
+    if (!count || !height || !seps || !state || !stack) { PyErr_NoMemory(); goto done; }
     for (Py_ssize_t k = 0; k < nroots && !error; k++) {
-        PyObject *item = PySequence_GetItem(roots, k);
-        if (!item) goto done;
-        Py_ssize_t root = PyLong_AsSsize_t(item);
-        Py_DECREF(item);
-        if (root == -1 && PyErr_Occurred()) goto done;
-        if (root < 0 || root >= total || (root && root < g->pointers)) { /* a node: 0, or past the pointer slots */
-            PyErr_SetString(PyExc_IndexError, "root outside the array or at a root pointer slot");
-            goto done;
-        }
+        Py_ssize_t root = at[k];
         if (root && state[root] != 2) {
             top = 0;
             stack[top++] = root;
@@ -617,21 +630,16 @@ static PyObject *prove_exact(PyObject *self, PyObject *args) {
                 top--;
             }
         }
-        if (!error) {
-            PyObject *pair = root ? Py_BuildValue("(Ki)", (unsigned long long)count[root], (int)seps[root])
-                                  : Py_BuildValue("(ii)", 0, 0);
-            if (!pair || PyList_Append(out, pair) < 0) { Py_XDECREF(pair); goto done; }
-            Py_DECREF(pair);
-        }
+        if (!error) out[k] = root ? (RootFacts){count[root], seps[root]} : (RootFacts){0, 0};
     }
+    if (error) fail(error, where, 0);
+    else status = 0;
 done:
     free(count); free(height); free(seps); free(state); free(stack);
-    if (PyErr_Occurred()) { Py_XDECREF(out); return NULL; }
-    if (error) { Py_XDECREF(out); return fail(error, where, 0); }
-    return out;
+    return status;
 }
 
-/* The same proof, faster, for the files that pass it: a depth-first walk over sibling lists
+/* The same proof, faster, for the files that pass it (prove_walk): a depth-first walk over sibling lists
  * (a frame settles one list's positions from its end down to the one asked for, so the
  * positions of a list are read in order and none is pushed on its own). Where it meets a
  * fault it hands over to prove_exact, which walks in the pure path's order, so a fault is
@@ -691,8 +699,8 @@ static inline int settle(const Graph *g, const uint64_t *info, Py_ssize_t j, uin
  * holds another. The bounds are then checked at the roots alone: a position a root reaches
  * spells no more strings than the root (each, after the path to it, is the root's), nor a
  * longer one. A graph in neither order, past these widths, with a string of two separators
- * anywhere or a root past its bounds is left to the walk (Graph_prove), which names the
- * fault the pure path names, or finds none where the pass was only cautious. */
+ * anywhere or a root past its bounds is left to the walks (prove_walk, prove_exact), which
+ * name the fault the pure path names, or find none where the pass was only cautious. */
 #define O_HIGH(x) ((x) & 0x7Fu)
 #define O_SEP(x) ((x) >> 7 & 1u)
 #define O_COUNT(x) ((x) >> 8)
@@ -862,73 +870,24 @@ static int prove_ordered(const Graph *g, const Py_ssize_t *roots, Py_ssize_t nro
     return ok;
 }
 
-#define MAX_PROOF_ROOTS 64 /* (a graph has one or two) */
-
-/* The proof's roots from a Python sequence of at most MAX_PROOF_ROOTS into at[] (nodes: 0,
- * or past the pointer slots): how many, or -1 with an exception set. */
-static Py_ssize_t proof_roots(const Graph *g, PyObject *roots, Py_ssize_t *at) {
-    Py_ssize_t total = g->n + g->n_extra, nroots = PySequence_Size(roots);
-    if (nroots < 0 || nroots > MAX_PROOF_ROOTS) return -1; /* (the caller asks for no more) */
-    for (Py_ssize_t k = 0; k < nroots; k++) {
-        PyObject *item = PySequence_GetItem(roots, k);
-        if (!item) return -1;
-        at[k] = PyLong_AsSsize_t(item);
-        Py_DECREF(item);
-        if (at[k] == -1 && PyErr_Occurred()) return -1;
-        if (at[k] < 0 || at[k] >= total || (at[k] && at[k] < g->pointers)) { /* a node: 0, or past the pointer slots */
-            PyErr_SetString(PyExc_IndexError, "root outside the array or at a root pointer slot");
-            return -1;
-        }
-    }
-    return nroots;
-}
-
-static PyObject *Graph_prove(PyObject *self, PyObject *args) {
-    Graph *g = (Graph *)self;
-    PyObject *roots;
-    int longest;
-    unsigned long long most;
-    if (!PyArg_ParseTuple(args, "OiK", &roots, &longest, &most)) return NULL;
-    Py_ssize_t total = g->n + g->n_extra, nroots = PySequence_Size(roots);
-    if (nroots < 0) return NULL;
-    if (longest < 0 || longest > 255) { /* (prove_exact keeps a height in a byte) */
-        PyErr_SetString(PyExc_ValueError, "prove: longest in 0..255");
-        return NULL;
-    }
-    if (nroots <= MAX_PROOF_ROOTS) { /* a graph laid out in order: one pass (prove_ordered), within the bounds */
-        Py_ssize_t at[MAX_PROOF_ROOTS];
-        uint32_t words[MAX_PROOF_ROOTS];
-        int done;
-        if (proof_roots(g, roots, at) < 0) return NULL;
-        Py_BEGIN_ALLOW_THREADS
-        done = prove_ordered(g, at, nroots, words);
-        Py_END_ALLOW_THREADS
-        if (done < 0) return PyErr_NoMemory();
-        for (Py_ssize_t k = 0; done && k < nroots; k++)
-            done = O_COUNT(words[k]) <= most && (int)O_HIGH(words[k]) <= longest;
-        if (done) {
-            PyObject *list = PyList_New(nroots);
-            for (Py_ssize_t k = 0; list && k < nroots; k++) {
-                PyObject *pair = Py_BuildValue("(ki)", (unsigned long)O_COUNT(words[k]), (int)O_SEP(words[k]));
-                if (!pair || PyList_SetItem(list, k, pair) < 0) Py_CLEAR(list);
-            }
-            return list;
-        }
-    }
-    if (most > 0xFFFFFFFFFFFFULL || longest > 127) return prove_exact(self, args); /* beyond the packed word */
-    size_t cells = (size_t)(total ? total : 1);
-    uint64_t *info = calloc(cells, sizeof(uint64_t));
+/* The walk: first one pass in index order, then a depth-first walk from each root over what
+ * that pass left (Frame). 1 when every root settled within the bounds (its facts in out[]),
+ * 0 where the walk met a fault (prove_exact then names it), -1 with MemoryError set. */
+static int prove_walk(const Graph *g, const Py_ssize_t *at, Py_ssize_t nroots, int longest, unsigned long long most,
+                      RootFacts *out) {
+    Py_ssize_t total = g->n + g->n_extra;
+    uint64_t *info = calloc((size_t)(total ? total : 1), sizeof(uint64_t));
     Py_ssize_t cap = 256, top = 0;
     Frame *stack = malloc((size_t)cap * sizeof(Frame));
-    PyObject *out = PyList_New(0);
-    int fault = 0;
-    if (!info || !stack || !out) { PyErr_NoMemory(); goto done; }
+    int status = 1;
+    if (!info || !stack) { PyErr_NoMemory(); status = -1; goto done; }
     /* First, one pass in index order: each list, from its last edge down, settles every
      * position whose child is settled already (and within the bounds). In a file written
-     * children first (a DAWG as lexc writes it) that is every position, read in order; the
-     * walk below then visits only what is left (a list before one of its children, or past
-     * the bounds: where it faults, it faults as before). The pass never faults: a position
-     * nothing reaches is not the proof's affair. */
+     * children first that is every position, read in order (though prove_ordered has settled
+     * such a file already, unless its counts passed 2^24); in another order (an engine's KWG)
+     * it settles part of it, and the walk below visits only what is left (a list before one
+     * of its children, or past the bounds: where it faults, it faults as before). The pass
+     * never faults: a position nothing reaches is not the proof's affair. */
     for (Py_ssize_t a = g->pointers; a < total;) {
         Py_ssize_t b = a;
         while (b + 1 < total && !LASTE(g, edge_at(g, b))) b++;
@@ -936,17 +895,8 @@ static PyObject *Graph_prove(PyObject *self, PyObject *args) {
         for (Py_ssize_t j = b; j >= a && settle(g, info, j, most, longest, &next) == SETTLED; j--) info[j] = next;
         a = b + 1;
     }
-    for (Py_ssize_t k = 0; k < nroots && !fault; k++) {
-        PyObject *item = PySequence_GetItem(roots, k);
-        if (!item) goto done;
-        Py_ssize_t root = PyLong_AsSsize_t(item);
-        Py_DECREF(item);
-        if (root == -1 && PyErr_Occurred()) goto done;
-        if (root < 0 || root >= total || (root && root < g->pointers)) { /* a node: 0, or past the pointer slots */
-            PyErr_SetString(PyExc_IndexError, "root outside the array or at a root pointer slot");
-            goto done;
-        }
-        Py_ssize_t want = root;
+    for (Py_ssize_t k = 0; k < nroots; k++) {
+        Py_ssize_t root = at[k], want = root;
         top = 0;
         while (want >= 0 || top) {
             if (want >= 0) { /* open a frame for the suffix of a list from `want` */
@@ -955,13 +905,12 @@ static PyObject *Graph_prove(PyObject *self, PyObject *args) {
                     while (!LASTE(g, edge_at(g, e)) && e + 1 < total) e++;
                     while (P_STATE(info[e]) == 2) e--;
                     for (Py_ssize_t x = want; x <= e; x++) {
-                        if (info[x]) { fault = 1; break; } /* pending in an open frame: a cycle */
+                        if (info[x]) { status = 0; goto done; } /* pending in an open frame: a cycle */
                         info[x] = P_PENDING;
                     }
-                    if (fault) break;
                     if (top == cap) {
                         Frame *grown = realloc(stack, (size_t)cap * 2 * sizeof(Frame));
-                        if (!grown) { PyErr_NoMemory(); goto done; }
+                        if (!grown) { PyErr_NoMemory(); status = -1; goto done; }
                         stack = grown; cap *= 2;
                     }
                     stack[top].lo = want; stack[top].j = e; top++;
@@ -977,28 +926,62 @@ static PyObject *Graph_prove(PyObject *self, PyObject *args) {
                 int step = settle(g, info, j, most, longest, &next);
                 if (step == SETTLED) { info[j] = next; continue; }
                 Py_ssize_t c = CHILD(g, edge_at(g, j));
-                if (step == UNSETTLED_CHILD && P_STATE(info[c]) == 0) want = c; /* (pending: a cycle) */
-                else fault = 1;
+                if (step != UNSETTLED_CHILD || P_STATE(info[c]) != 0) { status = 0; goto done; } /* (pending: a cycle) */
+                want = c;
                 break;
             }
             f->j = j;
-            if (fault) break;
             if (want < 0) top--;
         }
-        if (fault) break;
-        PyObject *pair = root ? Py_BuildValue("(Ki)", (unsigned long long)P_COUNT(info[root]), P_SEPS(info[root]))
-                              : Py_BuildValue("(ii)", 0, 0);
-        if (!pair || PyList_Append(out, pair) < 0) { Py_XDECREF(pair); goto done; }
-        Py_DECREF(pair);
+        out[k] = root ? (RootFacts){P_COUNT(info[root]), P_SEPS(info[root])} : (RootFacts){0, 0};
     }
 done:
     free(info); free(stack);
-    if (PyErr_Occurred()) { Py_XDECREF(out); return NULL; }
-    if (fault) {
-        Py_XDECREF(out);
-        return prove_exact(self, args);
+    return status;
+}
+
+/* prove(roots, longest, most): the roots read and checked once (proof_roots), then the
+ * fastest pass that can answer: the one pass over a graph laid out in order (prove_ordered),
+ * kept where every root is within the bounds; else the walk (prove_walk), for a graph in
+ * another order within its packed word's widths; else, or where the walk meets a fault, the
+ * exact walk (prove_exact), which names the fault the pure path names. */
+static PyObject *Graph_prove(PyObject *self, PyObject *args) {
+    Graph *g = (Graph *)self;
+    PyObject *roots, *list = NULL;
+    int longest, done;
+    unsigned long long most;
+    Py_ssize_t nroots;
+    if (!PyArg_ParseTuple(args, "OiK", &roots, &longest, &most)) return NULL;
+    if (longest < 0 || longest > 255) { /* (prove_exact keeps a height in a byte) */
+        PyErr_SetString(PyExc_ValueError, "prove: longest in 0..255");
+        return NULL;
     }
-    return out;
+    Py_ssize_t *at = proof_roots(g, roots, &nroots);
+    if (!at) return NULL;
+    RootFacts *facts = malloc((size_t)(nroots ? nroots : 1) * sizeof *facts);
+    uint32_t *words = malloc((size_t)(nroots ? nroots : 1) * sizeof *words);
+    if (!facts || !words) { PyErr_NoMemory(); goto out; }
+    Py_BEGIN_ALLOW_THREADS
+    done = prove_ordered(g, at, nroots, words);
+    Py_END_ALLOW_THREADS
+    if (done < 0) { PyErr_NoMemory(); goto out; }
+    for (Py_ssize_t k = 0; done && k < nroots; k++) {
+        done = O_COUNT(words[k]) <= most && (int)O_HIGH(words[k]) <= longest;
+        facts[k] = (RootFacts){O_COUNT(words[k]), (int)O_SEP(words[k])}; /* (root 0's word is 0) */
+    }
+    if (!done && most <= 0xFFFFFFFFFFFFULL && longest <= 127) { /* within the walk's packed word */
+        done = prove_walk(g, at, nroots, longest, most, facts);
+        if (done < 0) goto out;
+    }
+    if (!done && prove_exact(g, at, nroots, longest, most, facts) < 0) goto out;
+    list = PyList_New(nroots);
+    for (Py_ssize_t k = 0; list && k < nroots; k++) {
+        PyObject *pair = Py_BuildValue("(Ki)", (unsigned long long)facts[k].strings, facts[k].seps);
+        if (!pair || PyList_SetItem(list, k, pair) < 0) Py_CLEAR(list);
+    }
+out:
+    free(at); free(facts); free(words);
+    return list;
 }
 
 /* -- the deep check's node rules (Dawg.check, whose Python walk stays the reference) ------- */
