@@ -308,8 +308,9 @@ def interleaved_compact(lexicon: Any, strategies: list[str], used: list[tuple[An
                         repeat: int) -> dict[str, dict[str, Any]]:
     """``compact_and_json``'s compact figures for several strategies on one lexicon, timed in
     turns (a pass of each strategy over the positions, then the next round), so their ratio
-    is measured under the same load: positions per second (median, min and max over the
-    rounds) and milliseconds per position by blanks (per-position medians), in CPU time.
+    is measured under the same load: positions per second (median, min and max over at
+    least nine rounds) and milliseconds per position by blanks (per-position medians), in CPU
+    time.
     Each timed pass follows an untimed pass of the same strategy: it is timed warm, the parts
     of the graph its search reads in the caches as in a run of that strategy alone, not
     after the other strategy's pass has pushed them out (which cost Gordon's search, whose
@@ -317,7 +318,7 @@ def interleaved_compact(lexicon: Any, strategies: list[str], used: list[tuple[An
     instead of 1.30-1.36x, in one measurement of both ways)."""
     from ..movegen import generate_plays
 
-    rounds = max(repeat, 5)
+    rounds = max(repeat, 9)  # (a round of both is a few tenths of a second: more rounds, a steadier median)
     passes: dict[str, list[float]] = {name: [] for name in strategies}
     each: dict[str, list[list[float]]] = {name: [[] for _ in used] for name in strategies}
     for _ in range(rounds):
