@@ -705,75 +705,71 @@ static inline int settle(const Graph *g, const uint64_t *info, Py_ssize_t j, uin
 #define O_SEP(x) ((x) >> 7 & 1u)
 #define O_COUNT(x) ((x) >> 8)
 
-/* the word of position j: its edge `e` (its letter, terminal bit), its child's word (0: no
- * child) and its next sibling's (0 where j closes its list); `over` gathers every count and
- * height by OR, `twice` a separator edge whose child's strings hold one */
-static inline uint32_t o_word(int letter, int term, uint32_t child, uint32_t next, uint32_t *over, uint32_t *twice) {
-    uint32_t sep = letter == 0, count = (uint32_t)term + O_COUNT(child) + O_COUNT(next); /* each below 2^24 */
-    uint32_t high = O_HIGH(child) + 1u, after = O_HIGH(next);
-    high = high > after ? high : after;
-    *twice |= sep & O_SEP(child);
-    *over |= count >> 24 | high >> 7;
-    return count << 8 | (sep | O_SEP(child) | O_SEP(next)) << 7 | (high & 0x7Fu);
+/* The word of position j, from its edge (its letter, terminal bit), its child's word (0: no
+ * child) and its next sibling's (0 where j closes its list), worked on whole words: the counts
+ * added (bits 8-31 shifted down: each below 2^24, so the sum below 2^25), the separator bits
+ * OR'ed in place (bit 7), the larger of the child's height + 1 and the sibling's. `ors`
+ * gathers every count and height by OR, a height shifted so that 128 lands where a count's
+ * 2^24 does (O_OVER: a field past its width); `twice`, a separator edge whose child's strings
+ * hold a separator. */
+#define O_OVER(ors) ((ors) >> 24)
+static inline uint32_t o_word(uint32_t letter, uint32_t term, uint32_t child, uint32_t next, uint32_t *ors,
+                              uint32_t *twice) {
+    uint32_t mine = (uint32_t)(letter == 0) << 7; /* a separator edge: bit 7 */
+    uint32_t deep = O_HIGH(child) + 1u, after = O_HIGH(next), high = deep > after ? deep : after;
+    uint32_t count = term + O_COUNT(child) + O_COUNT(next);
+    *twice |= mine & child;
+    *ors |= count | high << 17;
+    return count << 8 | ((child | next | mine) & 0x80u) | (high & 0x7Fu);
 }
 
 /* Parents first, the u32 layout read at its fixed bits, in blocks of 4096 positions (a graph
- * in another order is left after one block). 0 when every stored position settled.
- *
- * o_word's work on whole words: a position's word is its child's and its next sibling's
- * counts added (bits 8-31 shifted down), their separator bits OR'ed in place (bit 7), and the
- * larger of the child's height + 1 and the sibling's. Every count and height is OR'ed into
- * `ors`, a height shifted so that 128 lands where a count's 2^24 does. The child's word is
- * asked for 16 positions ahead (a prefetch): most of the sweep's time is waiting for it. */
+ * in another order is left after one block). 0 when every stored position settled. The
+ * child's word is asked for 16 positions ahead (a prefetch): most of the sweep's time is
+ * waiting for it. */
 static uint32_t sweep_u32(const Graph *g, uint32_t *info) {
     const uint32_t *E = (const uint32_t *)g->base;
     Py_ssize_t a = g->pointers, j = g->n - 1;
     uint32_t order = 0, ors = 0, twice = 0;
     uint32_t word = 0; /* position j + 1's, where j does not close its list */
-    while (j >= a && !(order | ors >> 24 | twice)) {
+    while (j >= a && !(order | O_OVER(ors) | twice)) {
         Py_ssize_t stop = j - 4095 > a ? j - 4095 : a;
         for (; j >= stop; j--) {
             if (j >= a + 16) LEXC_PREFETCH(&info[E[j - 16] & 0x3FFFFFu]); /* (a stored child: inside info) */
             uint32_t e = E[j], c = e & 0x3FFFFFu, keep = (e >> 22 & 1u) - 1u; /* 0 where j closes its list */
-            uint32_t child = info[c], next = word & keep;                    /* (info[0] is 0: no child) */
-            uint32_t mine = (uint32_t)((e >> 24) == 0) << 7;                 /* a separator edge: bit 7 */
-            uint32_t deep = O_HIGH(child) + 1u, after = O_HIGH(next), high = deep > after ? deep : after;
-            uint32_t count = (e >> 23 & 1u) + O_COUNT(child) + O_COUNT(next); /* below 2^25: no wrap */
             order |= (uint32_t)(c - 1u) < (uint32_t)j; /* a child at or before its edge (j < 2^22) */
-            twice |= mine & child;                     /* a separator edge over a separator */
-            ors |= count | high << 17;                 /* bit 24 up: a count of 2^24, a height of 128 */
-            word = count << 8 | ((child | next | mine) & 0x80u) | (high & 0x7Fu);
+            word = o_word(e >> 24, e >> 23 & 1u, info[c], word & keep, &ors, &twice); /* (info[0] is 0: no child) */
             info[j] = word;
         }
     }
-    return order | ors >> 24 | twice;
+    return order | O_OVER(ors) | twice;
 }
 
 /* Parents first, any layout. 0 when every stored position settled. */
 static uint32_t sweep_any(const Graph *g, uint32_t *info) {
-    uint32_t over = 0, twice = 0, next = 0;
-    for (Py_ssize_t j = g->n - 1; j >= g->pointers && !(over | twice); j--) {
+    uint32_t ors = 0, twice = 0, next = 0;
+    for (Py_ssize_t j = g->n - 1; j >= g->pointers && !(O_OVER(ors) | twice); j--) {
         uint64_t e = edge_at(g, j);
         Py_ssize_t c = CHILD(g, e);
         if (c && c <= j) return 1;
-        next = o_word(LETTER(g, e), TERM(g, e), info[c], LASTE(g, e) ? 0 : next, &over, &twice);
+        next = o_word((uint32_t)LETTER(g, e), (uint32_t)TERM(g, e), info[c], LASTE(g, e) ? 0 : next, &ors, &twice);
         info[j] = next;
     }
-    return over | twice;
+    return O_OVER(ors) | twice;
 }
 
 /* The list of positions a..b, each child before a (settled already), or, for `extra`, stored
  * or after b: 1 when settled. */
 static int settle_list(const Graph *g, uint32_t *info, Py_ssize_t a, Py_ssize_t b, int extra) {
-    uint32_t over = 0, twice = 0, next = 0;
+    uint32_t ors = 0, twice = 0, next = 0;
     for (Py_ssize_t j = b; j >= a; j--) {
         uint64_t e = edge_at(g, j);
         Py_ssize_t c = CHILD(g, e);
         if (extra ? c >= g->n && c <= b : c >= a) return 0;
-        next = o_word(LETTER(g, e), TERM(g, e), info[c], j < b ? next : 0, &over, &twice);
+        next = o_word((uint32_t)LETTER(g, e), (uint32_t)TERM(g, e), info[c], j < b ? next : 0, &ors, &twice);
         info[j] = next;
     }
-    return !(over | twice);
+    return !(O_OVER(ors) | twice);
 }
 
 /* Children first: the stored lists in index order (the u32 layout read at its fixed bits).
@@ -790,7 +786,7 @@ static int ascend(const Graph *g, uint32_t *info) {
         return 1;
     }
     const uint32_t *E = (const uint32_t *)g->base;
-    uint32_t over = 0, twice = 0;
+    uint32_t ors = 0, twice = 0;
     while (a < n) {
         Py_ssize_t b = a;
         while (!(E[b] >> 22 & 1u)) b++;
@@ -798,10 +794,10 @@ static int ascend(const Graph *g, uint32_t *info) {
         for (Py_ssize_t j = b; j >= a; j--) {
             uint32_t e = E[j], c = e & 0x3FFFFFu;
             if ((Py_ssize_t)c >= a) return 0;
-            next = o_word((int)(e >> 24), (int)(e >> 23 & 1u), info[c], j < b ? next : 0, &over, &twice);
+            next = o_word(e >> 24, e >> 23 & 1u, info[c], j < b ? next : 0, &ors, &twice);
             info[j] = next;
         }
-        if (over | twice) return 0;
+        if (O_OVER(ors) | twice) return 0;
         a = b + 1;
     }
     return 1;
