@@ -137,6 +137,40 @@ def test_layout(english, fmt):
         later |= {run[j:] for j in range(1, len(run))}
 
 
+def words_part(lex: Gaddag) -> tuple[int, set[int]]:
+    """(the lowest stored position the DAWG root's lists start from, every stored position the
+    DAWG root reaches): the part of the graph a count of the words proves."""
+    edges, mask, last = lex.edges, lex._cmask, lex._lbit
+    starts = [lex._edge(i) & mask for _, i in lex._rebuilt_edges()] or [edges[0] & mask]
+    starts = [s for s in starts if s]
+    seen: set[int] = set()
+    stack = list(starts)
+    while stack:
+        i = stack.pop()
+        while i not in seen:
+            seen.add(i)
+            if edges[i] & mask:
+                stack.append(edges[i] & mask)
+            if edges[i] & last:
+                break
+            i += 1
+    return min(starts, default=len(edges)), seen
+
+
+def assert_the_words_are_stored_last(lex: Gaddag) -> None:
+    """gaddag.md, "Layout" 4: the DAWG's runs are built first, so stored last, as one stretch
+    at the array's end: a count of the words sweeps that stretch alone."""
+    lowest, reached = words_part(lex)
+    assert reached == set(range(lowest, len(lex.edges)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sets(st.text(alphabet="ABCD", min_size=1, max_size=7), min_size=1, max_size=40),
+       st.sampled_from(GADDAG_FORMATS))
+def test_the_words_are_stored_last(english, words, fmt):
+    assert_the_words_are_stored_last(built(english, fmt, words))
+
+
 def test_combined_costs_only_the_dawg_root(english):
     words = from_words(SMALL["paper"], english.alphabet, min_len=1)
     alone, both = build(words, "gaddag"), build(words, "gaddawg")
@@ -179,6 +213,9 @@ def test_enable_sizes(enable_gaddags):
 def test_enable_invariants(enable_gaddags):
     for lex in enable_gaddags.values():
         assert lex.check() == []
+        assert_the_words_are_stored_last(lex)
+    lowest, _ = words_part(enable_gaddags["gaddawg"])
+    assert 0.85 < lowest / len(enable_gaddags["gaddawg"].edges) < 0.86  # a count sweeps the last 15%
 
 
 def test_enable_front_hooks_through_the_gaddag(enable_gaddags, enable_set):

@@ -172,13 +172,15 @@ def refused_by_the_proof(data: bytes, match: str, tmp_path=None) -> None:
 @pytest.mark.parametrize("fmt", ["dawg", "dawg-packed", "gaddag", "gaddawg", "kwg"])
 def test_the_whole_graph_proof_waits_for_a_query_that_relies_on_it(monkeypatch, fmt):
     """Opening a graph proves its structure only: membership, hooks and prefixes answer with
-    no walk of the whole graph; the first count or listing makes that walk, once."""
+    no walk of the whole graph; the first count or listing makes the walk the words rest on,
+    once (a GADDAG's DAWG root alone), and statistics the whole graph's, once."""
     from lexc.formats.dawg import Dawg
     from lexc.formats.kwg import Kwg
 
     walks = []
     count_roots = Dawg.count_roots
-    monkeypatch.setattr(Dawg, "count_roots", lambda self, most: walks.append(1) or count_roots(self, most))
+    monkeypatch.setattr(Dawg, "count_roots",
+                        lambda self, most, words=False: walks.append(words) or count_roots(self, most, words))
     if fmt == "kwg":
         lexicon = Kwg.read(Kwg.write(formats.build(from_words(WORDS, ENGLISH.alphabet), "dawg"), ENGLISH), "w.kwg",
                            ENGLISH)
@@ -187,8 +189,38 @@ def test_the_whole_graph_proof_waits_for_a_query_that_relies_on_it(monkeypatch, 
     assert "CAT" in lexicon and "CA" not in lexicon and lexicon.is_prefix_codes(lexicon.encode("DO"))
     assert lexicon.hooks("CAT").back == ("S",)
     assert walks == []
-    assert len(lexicon) == len(WORDS) and walks == [1]
-    assert lexicon.words() == sorted(WORDS) and lexicon.anagrams("TAE") == ["EAT", "TEA"] and walks == [1]
+    apart = fmt in ("gaddag", "gaddawg", "kwg")  # (the words, a DAWG root, proved apart from the GADDAG root)
+    assert len(lexicon) == len(WORDS) and walks == [apart]
+    assert lexicon.words() == sorted(WORDS) and lexicon.anagrams("TAE") == ["EAT", "TEA"] and walks == [apart]
+    assert lexicon.stats()["edges"] and lexicon.check() == [] and len(lexicon) == len(WORDS)
+    assert walks == ([True, False] if apart else [False])
+
+
+@pytest.mark.parametrize("fmt", ["gaddag", "gaddawg"])
+@pytest.mark.parametrize("pure", [False, True])
+def test_a_cycle_in_the_gaddag_half_is_refused_where_it_is_read_and_the_words_still_answer(tmp_path, fmt, pure):
+    """The words rest on the DAWG root alone, and a count or a listing proves what it reaches
+    (formats/README.md, "When each is proved"); a cycle that only the GADDAG root reaches is
+    refused by what reads the whole graph (its string count, statistics, ``check``, saving),
+    and by every command, which proves the whole graph on opening."""
+    from lexc import native
+    from lexc.lexicons.source import open_lexicon
+
+    h, p = parts(fmt)
+    edges = bytearray(p)
+    root = struct.unpack_from("<I", edges, 4)[0] & U32.child_mask  # the GADDAG root pointer's child
+    first = struct.unpack_from("<I", edges, 4 * root)[0]
+    struct.pack_into("<I", edges, 4 * root, first & ~U32.child_mask | root)  # its first edge leads back to it
+    data = seal(h, bytes(edges))
+    lexicon = formats.loads(data, backend=native.PURE if pure else native.select())
+    assert "CAT" in lexicon and len(lexicon) == len(WORDS) and lexicon.words() == sorted(WORDS)
+    for ask in (lambda lx: lx.strings, lambda lx: lx.stats(), lambda lx: formats.dumps(lx)):
+        with pytest.raises(FormatError, match=f"cycle through edge {root}"):
+            ask(lexicon)
+    assert lexicon.check() == [f"<bytes>: the word graph has a cycle through edge {root}"]
+    assert len(lexicon) == len(WORDS) and lexicon.anagrams("TAE") == ["EAT", "TEA"]  # (the words' proof stands)
+    with pytest.raises(FormatError, match="cycle"):
+        open_lexicon(write(tmp_path, f"cycle.{fmt}", data))
 
 
 def test_threads_asking_at_once_wait_for_the_one_proof(monkeypatch):
@@ -203,10 +235,10 @@ def test_threads_asking_at_once_wait_for_the_one_proof(monkeypatch):
     walks = []
     count_roots = Dawg.count_roots
 
-    def slow(self, most):
+    def slow(self, most, words=False):
         walks.append(1)
         time.sleep(0.05)  # (the others arrive while it runs)
-        return count_roots(self, most)
+        return count_roots(self, most, words)
 
     monkeypatch.setattr(Dawg, "count_roots", slow)
     for lie in (0, 1):

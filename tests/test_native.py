@@ -332,11 +332,17 @@ def test_the_one_pass_proof_gives_the_walks_answers(english, words, name, layout
                                  **{k: lexicon.meta().get(k) for k in lexicon.meta_counts}, backend=backend)
         dawg = len(edges) if name == "gaddag" else 0  # (the pointer to a gaddag's rebuilt DAWG root: in memory)
         at = [tampered._edge(i) & mask for i in ([1, dawg] if slots == 2 else [0])]  # as proof_roots orders them
-        answers.append([_proved(tampered, at, longest, most) for longest in (3, 66)])
+        # every root together, then each alone (a count proves the words' root alone: the
+        # sweep stops at the lowest position it reads, the walk reads only what it reaches)
+        answers.append([_proved(tampered, chosen, longest, most) for longest in (3, 66)
+                        for chosen in (at, *([r] for r in at))])
     assert answers[0] == answers[1]
+    together, alone = answers[0][len(at) + 1], answers[0][len(at) + 2:]
+    if isinstance(together, list):  # (proved together: each root alone gives its own answer)
+        assert [one[0] for one in alone] == together
     if not rewired:
-        assert [count for count, _ in answers[0][1]] == [expected for _, _, expected, _ in roots]
-        assert all(seen <= seps for (_, seen), (_, _, _, seps) in zip(answers[0][1], roots, strict=True))
+        assert [count for count, _ in together] == [expected for _, _, expected, _ in roots]
+        assert all(seen <= seps for (_, seen), (_, _, _, seps) in zip(together, roots, strict=True))
 
 
 # -- the deep check --------------------------------------------------------------------------------

@@ -31,15 +31,19 @@ from .minimize import minimizer
 
 class ProvedCount:
     """A count a loaded graph's header (or a headerless file's proof) gives, read only once the
-    whole-graph proof it rests on is made (``Dawg.settle_proof``); set freely (the builder,
-    the proof itself). Stored on the instance as ``_`` + its name."""
+    proof it rests on is made (``Dawg.settle_proof``): with ``words``, the proof of the words'
+    root alone; else the whole graph's. Set freely (the builder, the proof itself). Stored on
+    the instance as ``_`` + its name."""
+
+    def __init__(self, words: bool = False):
+        self.words = words
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.slot = "_" + name
 
     def __get__(self, lexicon: Any, owner: type | None = None) -> int:
-        if lexicon._owed is not None:
-            lexicon.settle_proof()
+        if (lexicon._owed_words if self.words else lexicon._owed) is not None:
+            lexicon.settle_proof(words=self.words)
         count: int = getattr(lexicon, self.slot)
         return count
 
@@ -75,6 +79,7 @@ class Dawg(native.Member, LexiconBase):
         self.layout = layout
         self.alphabet = alphabet
         self._owed: Callable[[], None] | None = None  # the whole-graph proof still to make (``owe_proof``)
+        self._owed_words: Callable[[], None] | None = None  # the proof the words rest on, still to make
         self.word_count = word_count
         self.build_options = dict(build_options or {})
         self._nodes = nodes
@@ -201,33 +206,42 @@ class Dawg(native.Member, LexiconBase):
         require(all(v is None or is_count(v) for v in counts.values()), f"bad meta counts {counts}")
         lexicon = cls(edges, layout, alphabet, header["words"], header.get("options"), **counts, raw=raw,
                       backend=backend)
-        lexicon.owe_proof(lexicon.prove)
+        lexicon.owe_proof(lexicon.prove, (lambda: lexicon.prove(words=True)) if cls.words_apart else None)
         return lexicon
 
     # -- the whole-graph proof, made before the first query that relies on it --------------
-    word_count = ProvedCount()  # the words the graph spells
+    word_count = ProvedCount(words=True)  # the words the graph spells
+    words_apart: ClassVar[bool] = False  # whether the words' root is proved apart from the other roots
 
-    def owe_proof(self, proof: Callable[[], None]) -> None:
+    def owe_proof(self, proof: Callable[[], None], words: Callable[[], None] | None = None) -> None:
         """Defer ``proof`` (the whole-graph proof: ``prove``, or a foreign file's count) to
-        the first query that relies on it. What every walk relies on (each index inside the
-        array, each list closed, letters in the alphabet, lists ascending) was proved when
-        the graph was made; membership, prefixes, hooks and move generation read no further
-        and need nothing more. Listing, counting, patterns, anagrams, checks and the trie
-        primitives settle the proof first (formats/README.md, "What the loader guarantees")."""
+        the first query that relies on it, and ``words`` (the proof of the words' root alone,
+        where the graph has other roots: a GADDAG's DAWG root) to the first query that
+        relies on the words alone. What every walk relies on (each index inside the array,
+        each list closed, letters in the alphabet, lists ascending) was proved when the graph
+        was made; membership, prefixes, hooks and move generation read no further and need
+        nothing more. Counting the words, listing, patterns, anagrams and the trie primitives
+        settle the words' proof first; checks, statistics, saving and a GADDAG's string count
+        the whole graph's (formats/README.md, "What the loader guarantees")."""
         self._proof_lock = threading.RLock()
         self._prover: int | None = None  # the thread making the proof (it reads the claims it proves)
         self._owed = proof
+        self._owed_words = proof if words is None else words
 
-    def settle_proof(self) -> None:
-        """Make the whole-graph proof this lexicon still owes, once; another thread asking
-        meanwhile waits for it. FormatError (the file named) when it fails, and the same error
-        from every later call."""
-        if self._owed is None:
+    def settle_proof(self, words: bool = False) -> None:
+        """Make the proof this lexicon still owes, once: with ``words``, that of the words'
+        root alone (the whole graph's where it has no other root), else the whole graph's,
+        which settles both. Another thread asking meanwhile waits for it. FormatError (the
+        file named) when it fails, and the same error from every later call that relies on
+        it; a failed proof of the whole graph leaves the words' own proof to answer for them."""
+        slot = "_owed_words" if words else "_owed"
+        if getattr(self, slot) is None:
             return
         with self._proof_lock:
-            owed = self._owed
+            owed = getattr(self, slot)
             if owed is None or self._prover == threading.get_ident():
                 return  # (made meanwhile; or asked by the proof itself, reading the header's claims)
+            whole = owed is self._owed  # (the words' proof is the whole graph's where they are not apart)
             self._prover = threading.get_ident()
             try:
                 owed()
@@ -238,11 +252,15 @@ class Dawg(native.Member, LexiconBase):
                 def refuse() -> None:
                     raise FormatError(message)
 
+                if not whole or self._owed_words is owed:
+                    self._owed_words = refuse  # (the words' proof failed: the whole graph's with it)
                 self._owed = refuse
                 raise FormatError(message) from None
             finally:
                 self._prover = None
-            self._owed = None
+            self._owed_words = None
+            if whole:
+                self._owed = None
 
     # -- the proof a loaded graph owes (formats/README.md, "What the loader guarantees") ---
     def _edge(self, i: int) -> int:
@@ -250,28 +268,31 @@ class Dawg(native.Member, LexiconBase):
         n = len(self.edges)
         return self.edges[i] if i < n else self._extra[i - n]
 
-    def proof_roots(self) -> list[tuple[str, int, int, int]]:
+    def proof_roots(self, words: bool = False) -> list[tuple[str, int, int, int]]:
         """(name, root node position, strings it must spell, separators a string may hold)
-        of every root a traversal starts from."""
+        of every root a traversal starts from (with ``words``, of the words' root alone, the
+        last)."""
         return [("root", self._edge(0) & self._cmask, self.word_count, 0)]
 
-    def count_roots(self, most: int) -> list[tuple[int, int]]:
-        """(strings spelled, most separators on one) of each of ``proof_roots``, from the
-        whole graph checked once (``graph.prove``, or the compiled core's): FormatError for
-        a cycle, a path longer than a word, or more than ``most`` strings from one edge."""
+    def count_roots(self, most: int, words: bool = False) -> list[tuple[int, int]]:
+        """(strings spelled, most separators on one) of each of ``proof_roots(words)``, from
+        the graph they reach checked once (``graph.prove``, or the compiled core's):
+        FormatError for a cycle, a path longer than a word, or more than ``most`` strings
+        from one edge."""
         longest = MAX_WORD_TILES + (1 if self.separator else 0)
-        roots = [position for _, position, _, _ in self.proof_roots()]
+        roots = [position for _, position, _, _ in self.proof_roots(words)]
         try:
             return [(int(count), int(seps)) for count, seps in self._graph.prove(roots, longest, min(most, 2**64 - 1))]
         except native.MalformedGraph as exc:
             raise FormatError(graph.message(exc.kind, exc.index, longest, most)) from None
 
-    def prove(self) -> None:
-        """Check the whole graph once: no cycle, no path longer than a word, no separator
-        where none may be, and every root spelling exactly the strings the header says.
-        FormatError naming the first root that does not."""
-        roots = self.proof_roots()
-        found = self.count_roots(max(expected for _, _, expected, _ in roots))
+    def prove(self, words: bool = False) -> None:
+        """Check the whole graph once (with ``words``, what the words' root reaches): no
+        cycle, no path longer than a word, no separator where none may be, and every root
+        spelling exactly the strings the header says. FormatError naming the first root that
+        does not."""
+        roots = self.proof_roots(words)
+        found = self.count_roots(max(expected for _, _, expected, _ in roots), words)
         for (name, _, expected, seps), (counted, seen) in zip(roots, found, strict=True):
             if seen > seps:
                 raise FormatError(f"the {name} spells strings with {'a separator' if not seps else 'two separators'}"
@@ -491,10 +512,10 @@ class Dawg(native.Member, LexiconBase):
 
     # -- trie primitives (handle = index of the edge that led here) -----------------------
     def root(self) -> int:
-        """The root pointer edge (the whole-graph proof made first: a traversal from here
-        may read the whole graph)."""
-        if self._owed is not None:
-            self.settle_proof()
+        """The root pointer edge (the words' proof made first: a traversal from here may read
+        all they reach)."""
+        if self._owed_words is not None:
+            self.settle_proof(words=True)
         return self._root
 
     def child(self, node: int, letter: int) -> int | None:
@@ -585,7 +606,7 @@ class Dawg(native.Member, LexiconBase):
         prefix = bytes(prefix)
         if len(prefix) > MAX_WORD_TILES:
             return iter(())
-        self.settle_proof()
+        self.settle_proof(words=True)
         node = self._graph.walk(prefix, self._root)
         if node < 0:
             return iter(())
@@ -593,7 +614,7 @@ class Dawg(native.Member, LexiconBase):
 
     def pattern_codes(self, tokens: tuple[int, ...]) -> Iterator[bytes]:
         """Words matching a parsed pattern, in code order, streamed."""
-        self.settle_proof()
+        self.settle_proof(words=True)
         if len(tokens) > 255:  # (beyond what the graph's listing takes: the protocol's search)
             return LexiconBase.pattern_codes(self, tokens)
         return _stream(self._graph.pattern(self._root, _packed(tokens)), b"")
@@ -604,7 +625,7 @@ class Dawg(native.Member, LexiconBase):
         tokens = parse_pattern(pattern, self.alphabet)
         if not can_match(tokens):
             return []
-        self.settle_proof()
+        self.settle_proof(words=True)
         if len(tokens) > 255:
             return LexiconBase.pattern(self, pattern)
         return self._all(self._graph.pattern(self._root, _packed(tokens)), b"")
@@ -615,7 +636,7 @@ class Dawg(native.Member, LexiconBase):
         start = bytes(self.encode(prefix))
         if len(start) > MAX_WORD_TILES:
             return []
-        self.settle_proof()
+        self.settle_proof(words=True)
         node = self._graph.walk(start, self._root)
         return [] if node < 0 else self._all(self._graph.words(node, start), start)
 
@@ -679,7 +700,7 @@ class Dawg(native.Member, LexiconBase):
 
     def _anagram(self, letters: Sequence[int], blanks: int, sub: bool, ordered: bool) -> tuple[bytes, int]:
         """The graph's rack search: (words joined by 0, count); TooManyAnswers past ``MAX_ANSWERS``."""
-        self.settle_proof()
+        self.settle_proof(words=True)
         try:
             found: tuple[bytes, int] = self._graph.anagram(self._root, bytes(letters), blanks, sub, MAX_ANSWERS,
                                                            ordered)

@@ -107,6 +107,7 @@ class Gaddag(Dawg):
         super().__init__(edges, layout, alphabet, word_count, build_options, nodes, trie_nodes, raw, backend)
 
     strings = ProvedCount()  # the GADDAG's strings, one per letter of every word
+    words_apart = True  # the words (the DAWG root) are proved apart: a seventh of the graph for ENABLE
 
     # -- build, bytes ---------------------------------------------------------------------
     @classmethod
@@ -174,13 +175,14 @@ class Gaddag(Dawg):
         """Nodes, edges (root pointers excluded), payload bytes, trie nodes, GADDAG strings."""
         return {**super().stats(), "strings": self.strings}
 
-    def proof_roots(self) -> list[tuple[str, int, int, int]]:
+    def proof_roots(self, words: bool = False) -> list[tuple[str, int, int, int]]:
         """The GADDAG root (one string per letter of every word, each with at most one
-        separator), and the DAWG root, stored or rebuilt (the words, with none)."""
+        separator), unless ``words``, and the DAWG root, stored or rebuilt (the words, with
+        none)."""
         edge, cmask = self._edge, self._cmask
         dawg = "DAWG root" if self.stores_dawg_root else "rebuilt DAWG root"
-        return [("GADDAG root", edge(GADDAG_SLOT) & cmask, self.strings, 1),
-                (dawg, edge(self._root) & cmask, self.word_count, 0)]
+        return ([] if words else [("GADDAG root", edge(GADDAG_SLOT) & cmask, self.strings, 1)]) + \
+            [(dawg, edge(self._root) & cmask, self.word_count, 0)]
 
     def expected_counts(self) -> dict[int, int]:
         """The DAWG root (if stored) spells the words; the GADDAG root one string per letter."""

@@ -117,7 +117,8 @@ def _open(data: bytes, alphabet: Alphabet, name: str, ascending: bool = True,
     list in ascending tile order (the KWG convention every reader's seek relies on). The
     graph's proof (``graph.prove``: no cycle, no word longer than ``MAX_WORD_TILES``, no
     separator in the DAWG half), which counts the words and GADDAG strings a KWG has no header
-    to say, is owed (``Dawg.owe_proof``): made before the first query that lists or counts.
+    to say, is owed (``Dawg.owe_proof``): made before the first query that lists or counts,
+    the DAWG half's alone where only the words are asked.
     Without ``ascending`` the sibling order is not required (reading words only, as from a KWG
     an older lexc exported with the separator last)."""
     if len(data) % 4 or len(data) < 8:
@@ -145,7 +146,15 @@ def _open(data: bytes, alphabet: Alphabet, name: str, ascending: bool = True,
     except FormatError as exc:
         raise FormatError(f"{name}: {exc}") from None
 
-    def count() -> None:  # the whole-graph proof, which counts what a KWG's missing header would say
+    def count_words() -> None:  # the DAWG half's proof, which counts the words a KWG's missing header would say
+        ((words, dawg_seps),) = lexicon.count_roots(MAX_WORDS * MAX_WORD_TILES, words=True)
+        if dawg_seps:
+            raise FormatError("the DAWG half has a tile-0 (separator) edge")
+        if not words:
+            raise FormatError("the KWG spells no words")
+        lexicon.word_count = words
+
+    def count() -> None:  # the whole graph's proof, which counts the GADDAG's strings too
         (strings, gaddag_seps), (words, dawg_seps) = lexicon.count_roots(MAX_WORDS * MAX_WORD_TILES)
         if dawg_seps or gaddag_seps > 1:
             raise FormatError("the DAWG half has a tile-0 (separator) edge" if dawg_seps
@@ -157,7 +166,7 @@ def _open(data: bytes, alphabet: Alphabet, name: str, ascending: bool = True,
     if not edges[0] & LAYOUT.child_mask:  # (a DAWG root with no edges: said now, not when counted)
         raise FormatError(f"{name}: the KWG spells no words")
     lexicon.source = name
-    lexicon.owe_proof(count)
+    lexicon.owe_proof(count, count_words)
     try:
         rereading.prove(lexicon)  # a Spanish KWG storing L·L would list ALL and refuse it (formats/rereading.py)
     except FormatError as exc:

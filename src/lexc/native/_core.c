@@ -639,51 +639,6 @@ done:
     return status;
 }
 
-/* The same proof, faster, for the files that pass it (prove_walk): a depth-first walk over sibling lists
- * (a frame settles one list's positions from its end down to the one asked for, so the
- * positions of a list are read in order and none is pushed on its own). Where it meets a
- * fault it hands over to prove_exact, which walks in the pure path's order, so a fault is
- * reported at the same edge whichever path found it. */
-typedef struct { Py_ssize_t lo, j; } Frame;
-
-/* one word per position: the strings it spells (bits 0-47), the longest (48-54), the most
- * separators on one (55-56), and its state (57-58: 0 new, 1 pending, 2 settled), so that a
- * child's facts come with one memory read */
-#define P_COUNT(x) ((x) & 0xFFFFFFFFFFFFULL)
-#define P_HIGH(x) ((int)((x) >> 48 & 0x7F))
-#define P_SEPS(x) ((int)((x) >> 55 & 3))
-#define P_STATE(x) ((int)((x) >> 57 & 3))
-#define P_MAKE(count, high, seps) ((count) | (uint64_t)(high) << 48 | (uint64_t)(seps) << 55 | 2ULL << 57)
-#define P_PENDING (1ULL << 57)
-
-/* One position's word from its child's and its next sibling's (`*next`: settled, or anything
- * where the position closes its list), written to *next: SETTLED; UNSETTLED_CHILD where its
- * child is not settled yet; OUT_OF_BOUNDS past `most` strings or `longest` edges. (Each term
- * of the sum is at most 2^48: no wrap.) */
-enum { SETTLED, UNSETTLED_CHILD, OUT_OF_BOUNDS };
-static inline int settle(const Graph *g, const uint64_t *info, Py_ssize_t j, uint64_t most, int longest,
-                         uint64_t *next) {
-    uint64_t e = edge_at(g, j), below = 0;
-    Py_ssize_t c = CHILD(g, e);
-    int deep = 1, sep = LETTER(g, e) == 0;
-    if (c) {
-        below = info[c];
-        if (P_STATE(below) != 2) return UNSETTLED_CHILD;
-        deep = P_HIGH(below) + 1;
-        sep += P_SEPS(below);
-        below = P_COUNT(below);
-    }
-    uint64_t rest = 0;
-    int high = 0, most_seps = 0;
-    if (!LASTE(g, e)) { rest = P_COUNT(*next); high = P_HIGH(*next); most_seps = P_SEPS(*next); }
-    uint64_t sum = (uint64_t)TERM(g, e) + below + rest;
-    if (sum > most || deep > longest) return OUT_OF_BOUNDS;
-    if (high > deep) deep = high;
-    if (most_seps > sep) sep = most_seps;
-    *next = P_MAKE(sum, deep, sep > 2 ? 2 : sep);
-    return SETTLED;
-}
-
 /* -- the proof in one pass, for a graph laid out in order ---------------------------------
  *
  * lexc lays a DAWG out children first (every child index before the list holding its edge)
@@ -698,9 +653,10 @@ static inline int settle(const Graph *g, const uint64_t *info, Py_ssize_t j, uin
  * 128 edges (an OR of every value says so), and no separator edge leads to a string that
  * holds another. The bounds are then checked at the roots alone: a position a root reaches
  * spells no more strings than the root (each, after the path to it, is the root's), nor a
- * longer one. A graph in neither order, past these widths, with a string of two separators
- * anywhere or a root past its bounds is left to the walks (prove_walk, prove_exact), which
- * name the fault the pure path names, or find none where the pass was only cautious. */
+ * longer one. A graph in neither order is left to the walk (prove_walk), which works the same
+ * words; one past these widths, with a string of two separators anywhere or a root past its
+ * bounds, to the exact walk (prove_exact), which names the fault the pure path names, or
+ * finds none where the passes were only cautious. */
 #define O_HIGH(x) ((x) & 0x7Fu)
 #define O_SEP(x) ((x) >> 7 & 1u)
 #define O_COUNT(x) ((x) >> 8)
@@ -723,13 +679,14 @@ static inline uint32_t o_word(uint32_t letter, uint32_t term, uint32_t child, ui
     return count << 8 | ((child | next | mine) & 0x80u) | (high & 0x7Fu);
 }
 
-/* Parents first, the u32 layout read at its fixed bits, in blocks of 4096 positions (a graph
- * in another order is left after one block). 0 when every stored position settled. The
- * child's word is asked for 16 positions ahead (a prefetch): most of the sweep's time is
- * waiting for it. */
-static uint32_t sweep_u32(const Graph *g, uint32_t *info) {
+/* Parents first, the u32 layout read at its fixed bits, from the last position down to `lo`
+ * (a root's: every position it reaches lies above it), in blocks of 4096 positions (a graph
+ * in another order is left after one block). 0 when every position from `lo` up settled.
+ * The child's word is asked for 16 positions ahead (a prefetch): most of the sweep's time
+ * is waiting for it. */
+static uint32_t sweep_u32(const Graph *g, uint32_t *info, Py_ssize_t lo) {
     const uint32_t *E = (const uint32_t *)g->base;
-    Py_ssize_t a = g->pointers, j = g->n - 1;
+    Py_ssize_t a = lo, j = g->n - 1;
     uint32_t order = 0, ors = 0, twice = 0;
     uint32_t word = 0; /* position j + 1's, where j does not close its list */
     while (j >= a && !(order | O_OVER(ors) | twice)) {
@@ -745,10 +702,11 @@ static uint32_t sweep_u32(const Graph *g, uint32_t *info) {
     return order | O_OVER(ors) | twice;
 }
 
-/* Parents first, any layout. 0 when every stored position settled. */
-static uint32_t sweep_any(const Graph *g, uint32_t *info) {
+/* Parents first, any layout, from the last position down to `lo`. 0 when every position
+ * from `lo` up settled. */
+static uint32_t sweep_any(const Graph *g, uint32_t *info, Py_ssize_t lo) {
     uint32_t ors = 0, twice = 0, next = 0;
-    for (Py_ssize_t j = g->n - 1; j >= g->pointers && !(O_OVER(ors) | twice); j--) {
+    for (Py_ssize_t j = g->n - 1; j >= lo && !(O_OVER(ors) | twice); j--) {
         uint64_t e = edge_at(g, j);
         Py_ssize_t c = CHILD(g, e);
         if (c && c <= j) return 1;
@@ -863,62 +821,100 @@ static void words_free(void *p, size_t mapped) {
     free(p);
 }
 
+/* The lowest stored position the roots' strings can read in a graph laid out parents first:
+ * the lowest root, and the lowest stored child of the edges kept in memory (which
+ * settle_extra reads). Every position a root at r reaches lies above r there (the sweep
+ * checks each edge it reads points up), so a sweep from the last position down to this one
+ * settles every root; ENABLE's gaddawg lays its DAWG (the words) out in its last 15%, so the
+ * words are proved in a seventh of the sweep. */
+static Py_ssize_t lowest_read(const Graph *g, const Py_ssize_t *roots, Py_ssize_t nroots) {
+    Py_ssize_t lo = g->n;
+    for (Py_ssize_t k = 0; k < nroots; k++)
+        if (roots[k] && roots[k] < lo) lo = roots[k];
+    for (Py_ssize_t j = g->n; j < g->n + g->n_extra; j++) {
+        Py_ssize_t c = CHILD(g, edge_at(g, j));
+        if (c && c < lo) lo = c;
+    }
+    return lo < g->pointers ? g->pointers : lo;
+}
+
+/* Whether the sweep would fail on its first block and ascend on its first list, said before
+ * their working array is made: an edge in the last 4096 positions down to `lo` that does not
+ * point up, and a child on the first stored list. An engine's KWG is in neither order, and
+ * goes to the walk without the array (0.2-0.5 ms of its first count). */
+static int in_neither_order(const Graph *g, Py_ssize_t lo) {
+    Py_ssize_t stop = g->n - 4096 > lo ? g->n - 4096 : lo, j = g->n - 1, disorder = 0;
+    for (; j >= stop && !disorder; j--) {
+        Py_ssize_t c = CHILD(g, edge_at(g, j));
+        disorder = c && c <= j;
+    }
+    if (!disorder) return 0;
+    for (j = g->pointers; j < g->n; j++) {
+        uint64_t e = edge_at(g, j);
+        if (CHILD(g, e)) return 1;
+        if (LASTE(g, e)) return 0;
+    }
+    return 0;
+}
+
 /* The roots' words (1), or 0 for a graph the walk must prove, -1 for no memory (nothing
- * raised: the caller released the GIL). */
+ * raised: the caller released the GIL). A graph laid out parents first is swept down to the
+ * lowest position the roots read (lowest_read), one laid out children first in whole. */
 static int prove_ordered(const Graph *g, const Py_ssize_t *roots, Py_ssize_t nroots, uint32_t *words) {
-    Py_ssize_t total = g->n + g->n_extra;
+    Py_ssize_t total = g->n + g->n_extra, lo = lowest_read(g, roots, nroots);
+    if (in_neither_order(g, lo)) return 0;
     size_t mapped;
     uint32_t *info = words_zeroed((size_t)total * sizeof *info, &mapped); /* (zero: a pass that meets a child
                                                                            * out of order reads no garbage) */
     if (!info) return -1; /* (info[0] stays 0: child 0 is no child, and no child is a pointer slot) */
-    int ok = g->n <= g->pointers || !(g->wide ? sweep_any : sweep_u32)(g, info) || ascend(g, info);
+    int ok = g->n <= lo || !(g->wide ? sweep_any : sweep_u32)(g, info, lo) || ascend(g, info);
     ok = ok && settle_extra(g, info);
     for (Py_ssize_t k = 0; ok && k < nroots; k++) words[k] = roots[k] ? info[roots[k]] : 0;
     words_free(info, mapped);
     return ok;
 }
 
-/* The walk: first one pass in index order, then a depth-first walk from each root over what
- * that pass left (Frame). 1 when every root settled within the bounds (its facts in out[]),
- * 0 where the walk met a fault (prove_exact then names it), -1 with MemoryError set. */
-static int prove_walk(const Graph *g, const Py_ssize_t *at, Py_ssize_t nroots, int longest, unsigned long long most,
-                      RootFacts *out) {
-    Py_ssize_t total = g->n + g->n_extra;
-    uint64_t *info = calloc((size_t)(total ? total : 1), sizeof(uint64_t));
-    Py_ssize_t cap = 256, top = 0;
+/* The walk, for a graph in another order (an engine's KWG): depth first from each root over
+ * the lists it reaches, so a proof of one root reads only what that root reaches (ENABLE's
+ * words, a seventh of an engine's KWG, in about 3.5 ms, where the whole graph takes about
+ * 25). A frame settles one list's positions from its end down to the one asked for, so the
+ * positions of a list are read in order and none is pushed on its own; opening it asks for
+ * the lists its edges lead to (a prefetch), which the walk opens next. Each position gets the
+ * sweep's word (o_word); a settled word has a height (its own edge at least), a position on
+ * an open frame's list W_PENDING. 1 with the roots' words in words[], 0 for a cycle, a field
+ * past its width or a string of two separators (prove_exact then names the fault, or finds
+ * none where the walk was only cautious), -1 for no memory (nothing raised: the caller
+ * released the GIL). */
+typedef struct { Py_ssize_t lo, j; } Frame;
+#define W_PENDING 0x100u /* (a count and no height: no settled word looks so) */
+#define W_SETTLED(x) (O_HIGH(x) != 0)
+
+static int prove_walk(const Graph *g, const Py_ssize_t *at, Py_ssize_t nroots, uint32_t *words) {
+    Py_ssize_t total = g->n + g->n_extra, cap = 256, top = 0;
+    size_t mapped = 0;
+    uint32_t *info = words_zeroed((size_t)total * sizeof *info, &mapped);
     Frame *stack = malloc((size_t)cap * sizeof(Frame));
+    uint32_t ors = 0, twice = 0;
     int status = 1;
-    if (!info || !stack) { PyErr_NoMemory(); status = -1; goto done; }
-    /* First, one pass in index order: each list, from its last edge down, settles every
-     * position whose child is settled already (and within the bounds). In a file written
-     * children first that is every position, read in order (though prove_ordered has settled
-     * such a file already, unless its counts passed 2^24); in another order (an engine's KWG)
-     * it settles part of it, and the walk below visits only what is left (a list before one
-     * of its children, or past the bounds: where it faults, it faults as before). The pass
-     * never faults: a position nothing reaches is not the proof's affair. */
-    for (Py_ssize_t a = g->pointers; a < total;) {
-        Py_ssize_t b = a;
-        while (b + 1 < total && !LASTE(g, edge_at(g, b))) b++;
-        uint64_t next = 0;
-        for (Py_ssize_t j = b; j >= a && settle(g, info, j, most, longest, &next) == SETTLED; j--) info[j] = next;
-        a = b + 1;
-    }
+    if (!info || !stack) { status = -1; goto done; }
     for (Py_ssize_t k = 0; k < nroots; k++) {
-        Py_ssize_t root = at[k], want = root;
+        Py_ssize_t want = at[k];
         top = 0;
         while (want >= 0 || top) {
             if (want >= 0) { /* open a frame for the suffix of a list from `want` */
-                if (want && P_STATE(info[want]) != 2) {
+                if (want && !W_SETTLED(info[want])) {
                     Py_ssize_t e = want;
                     while (!LASTE(g, edge_at(g, e)) && e + 1 < total) e++;
-                    while (P_STATE(info[e]) == 2) e--;
+                    while (W_SETTLED(info[e])) e--; /* (a list is settled from its end: a suffix of it) */
                     for (Py_ssize_t x = want; x <= e; x++) {
                         if (info[x]) { status = 0; goto done; } /* pending in an open frame: a cycle */
-                        info[x] = P_PENDING;
+                        info[x] = W_PENDING;
+                        Py_ssize_t c = CHILD(g, edge_at(g, x));
+                        if (c && c < g->n) { LEXC_PREFETCH(&info[c]); LEXC_PREFETCH(edge_address(g, c)); }
                     }
                     if (top == cap) {
                         Frame *grown = realloc(stack, (size_t)cap * 2 * sizeof(Frame));
-                        if (!grown) { PyErr_NoMemory(); status = -1; goto done; }
+                        if (!grown) { status = -1; goto done; }
                         stack = grown; cap *= 2;
                     }
                     stack[top].lo = want; stack[top].j = e; top++;
@@ -928,31 +924,39 @@ static int prove_walk(const Graph *g, const Py_ssize_t *at, Py_ssize_t nroots, i
             }
             Frame *f = &stack[top - 1];
             Py_ssize_t j = f->j, lo = f->lo;
-            uint64_t next = P_STATE(info[j + (j + 1 < total)]) == 2 ? info[j + (j + 1 < total)] : 0;
+            uint32_t next = j + 1 < total ? info[j + 1] : 0; /* (read only where j does not close its list) */
             for (; j >= lo; j--) {
-                if (j - 4 >= lo) LEXC_PREFETCH(&info[CHILD(g, edge_at(g, j - 4))]);
-                int step = settle(g, info, j, most, longest, &next);
-                if (step == SETTLED) { info[j] = next; continue; }
-                Py_ssize_t c = CHILD(g, edge_at(g, j));
-                if (step != UNSETTLED_CHILD || P_STATE(info[c]) != 0) { status = 0; goto done; } /* (pending: a cycle) */
-                want = c;
-                break;
+                uint64_t e = edge_at(g, j);
+                Py_ssize_t c = CHILD(g, e);
+                uint32_t child = info[c]; /* (info[0] is 0: no child) */
+                if (c && !W_SETTLED(child)) {
+                    if (child) { status = 0; goto done; } /* pending: a cycle */
+                    want = c;
+                    break;
+                }
+                next = o_word((uint32_t)LETTER(g, e), (uint32_t)TERM(g, e), child, LASTE(g, e) ? 0 : next, &ors,
+                              &twice);
+                info[j] = next;
             }
+            /* (a height past 127 would read as unsettled: said before any other frame reads it) */
+            if (O_OVER(ors) | twice) { status = 0; goto done; }
             f->j = j;
             if (want < 0) top--;
         }
-        out[k] = root ? (RootFacts){P_COUNT(info[root]), P_SEPS(info[root])} : (RootFacts){0, 0};
+        words[k] = at[k] ? info[at[k]] : 0;
     }
 done:
-    free(info); free(stack);
+    if (info) words_free(info, mapped);
+    free(stack);
     return status;
 }
 
 /* prove(roots, longest, most): the roots read and checked once (proof_roots), then the
  * fastest pass that can answer: the one pass over a graph laid out in order (prove_ordered),
- * kept where every root is within the bounds; else the walk (prove_walk), for a graph in
- * another order within its packed word's widths; else, or where the walk meets a fault, the
- * exact walk (prove_exact), which names the fault the pure path names. */
+ * else the walk (prove_walk); their words are kept where every root is within the bounds
+ * (a position a root reaches spells no more strings than the root, nor a longer one). Else,
+ * or where neither could answer, the exact walk (prove_exact), which names the fault the
+ * pure path names. */
 static PyObject *Graph_prove(PyObject *self, PyObject *args) {
     Graph *g = (Graph *)self;
     PyObject *roots, *list = NULL;
@@ -971,15 +975,12 @@ static PyObject *Graph_prove(PyObject *self, PyObject *args) {
     if (!facts || !words) { PyErr_NoMemory(); goto out; }
     Py_BEGIN_ALLOW_THREADS
     done = prove_ordered(g, at, nroots, words);
+    if (!done) done = prove_walk(g, at, nroots, words);
     Py_END_ALLOW_THREADS
     if (done < 0) { PyErr_NoMemory(); goto out; }
     for (Py_ssize_t k = 0; done && k < nroots; k++) {
         done = O_COUNT(words[k]) <= most && (int)O_HIGH(words[k]) <= longest;
         facts[k] = (RootFacts){O_COUNT(words[k]), (int)O_SEP(words[k])}; /* (root 0's word is 0) */
-    }
-    if (!done && most <= 0xFFFFFFFFFFFFULL && longest <= 127) { /* within the walk's packed word */
-        done = prove_walk(g, at, nroots, longest, most, facts);
-        if (done < 0) goto out;
     }
     if (!done && prove_exact(g, at, nroots, longest, most, facts) < 0) goto out;
     list = PyList_New(nroots);
