@@ -223,6 +223,24 @@ def test_a_cycle_in_the_gaddag_half_is_refused_where_it_is_read_and_the_words_st
         open_lexicon(write(tmp_path, f"cycle.{fmt}", data))
 
 
+def test_the_words_and_the_whole_graph_keep_their_own_reasons():
+    """A gaddawg whose GADDAG half has a cycle and whose header claims one word more: the whole
+    graph's proof fails on the cycle and the words' on the count, each with its own reason
+    every time it is asked, in whichever order they are asked."""
+    h, p = parts("gaddawg")
+    edges = bytearray(p)
+    root = struct.unpack_from("<I", edges, 4)[0] & U32.child_mask
+    first = struct.unpack_from("<I", edges, 4 * root)[0]
+    struct.pack_into("<I", edges, 4 * root, first & ~U32.child_mask | root)
+    data = seal(dict(h, words=h["words"] + 1), bytes(edges))
+    for words_first in (False, True):
+        lexicon = formats.loads(data)
+        asks = [(len, "header says 6"), (lambda lx: lx.stats(), "cycle")]
+        for ask, match in (asks[::-1] if not words_first else asks) * 2:
+            with pytest.raises(FormatError, match=match):
+                ask(lexicon)
+
+
 def test_threads_asking_at_once_wait_for_the_one_proof(monkeypatch):
     """Threads that count a freshly opened graph at the same moment: one makes the proof, the
     others wait for it (none is given the header's claim while it runs); a lie is refused to

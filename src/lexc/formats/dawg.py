@@ -51,6 +51,16 @@ class ProvedCount:
         setattr(lexicon, self.slot, value)
 
 
+class Refusal:
+    """A proof that failed, owed still: asked again, it raises its one-line FormatError again."""
+
+    def __init__(self, message: str):
+        self.message = message
+
+    def __call__(self) -> None:
+        raise FormatError(self.message)
+
+
 class Dawg(native.Member, LexiconBase):
     """A minimal DAWG over an edge array. ``word in lexicon`` is ``native.Member``'s: the compiled
     core's walk of the bound graph where it answers, else ``_contains``."""
@@ -233,7 +243,9 @@ class Dawg(native.Member, LexiconBase):
         root alone (the whole graph's where it has no other root), else the whole graph's,
         which settles both. Another thread asking meanwhile waits for it. FormatError (the
         file named) when it fails, and the same error from every later call that relies on
-        it; a failed proof of the whole graph leaves the words' own proof to answer for them."""
+        it. Each proof answers for itself: a failed proof of the whole graph leaves the words'
+        own proof to answer for them, and a failed proof of the words leaves the whole
+        graph's to find its own first fault."""
         slot = "_owed_words" if words else "_owed"
         if getattr(self, slot) is None:
             return
@@ -248,13 +260,11 @@ class Dawg(native.Member, LexiconBase):
             except FormatError as exc:
                 message = (f"{self.source}: {exc}" if self.source and not str(exc).startswith(self.source)
                            else str(exc))
-
-                def refuse() -> None:
-                    raise FormatError(message)
-
+                refusal = Refusal(message)  # (each proof keeps its own reason, whatever was asked first)
                 if not whole or self._owed_words is owed:
-                    self._owed_words = refuse  # (the words' proof failed: the whole graph's with it)
-                self._owed = refuse
+                    self._owed_words = refusal
+                if whole:
+                    self._owed = refusal
                 raise FormatError(message) from None
             finally:
                 self._prover = None
