@@ -146,21 +146,23 @@ def _open(data: bytes, alphabet: Alphabet, name: str, ascending: bool = True,
     except FormatError as exc:
         raise FormatError(f"{name}: {exc}") from None
 
-    def count_words() -> None:  # the DAWG half's proof, which counts the words a KWG's missing header would say
-        ((words, dawg_seps),) = lexicon.count_roots(MAX_WORDS * MAX_WORD_TILES, words=True)
+    def words_of(found: tuple[int, int]) -> int:  # the DAWG half's (strings, separators): its words, checked
+        words, dawg_seps = found
         if dawg_seps:
             raise FormatError("the DAWG half has a tile-0 (separator) edge")
         if not words:
             raise FormatError("the KWG spells no words")
-        lexicon.word_count = words
+        return words
+
+    def count_words() -> None:  # the DAWG half's proof, which counts the words a KWG's missing header would say
+        (found,) = lexicon.count_roots(MAX_WORDS * MAX_WORD_TILES, words=True)
+        lexicon.word_count = words_of(found)
 
     def count() -> None:  # the whole graph's proof, which counts the GADDAG's strings too
-        (strings, gaddag_seps), (words, dawg_seps) = lexicon.count_roots(MAX_WORDS * MAX_WORD_TILES)
-        if dawg_seps or gaddag_seps > 1:
-            raise FormatError("the DAWG half has a tile-0 (separator) edge" if dawg_seps
-                              else "a GADDAG string crosses two separators")
-        if not words:
-            raise FormatError("the KWG spells no words")
+        (strings, gaddag_seps), found = lexicon.count_roots(MAX_WORDS * MAX_WORD_TILES)
+        words = words_of(found)
+        if gaddag_seps > 1:
+            raise FormatError("a GADDAG string crosses two separators")
         lexicon.word_count, lexicon.strings = words, strings
 
     if not edges[0] & LAYOUT.child_mask:  # (a DAWG root with no edges: said now, not when counted)
