@@ -27,7 +27,7 @@ setup(
             sources=[f"{NATIVE}/{name}.c"
                      for name in ("_core", "movegen", "anatrie", "minimize", "probability", "equity", "leaves",
                                   "keyset", "endgame")],
-            depends=[f"{NATIVE}/core.h", f"{NATIVE}/search.inc"],
+            depends=[f"{NATIVE}/core.h", f"{NATIVE}/search.inc", f"{NATIVE}/cross.inc"],
             define_macros=[("Py_LIMITED_API", "0x030B0000")],
             py_limited_api=True,
             extra_compile_args=flags,

@@ -412,3 +412,47 @@ def test_the_anagram_tries_passes_answer_alike_on_both_paths_even_damaged(englis
         reference = _passes(make(native.PURE))
         assert _passes(make(native.select())) == reference
     assert _passes(type(lex)(data, lex.alphabet, lex.word_count, lex.order, disk))[0] == ["CAB", "CABS", "CAR", "CAT"]
+
+
+_RECORDS_SCRIPT = """
+import hashlib, json, sys
+from lexc import formats
+from lexc.bench.moves import load_positions
+from lexc.movegen import generate_plays
+from lexc.native import _core
+positions, _ = load_positions()
+out = {"popcnt": _core.POPCNT}
+for path in sys.argv[1:]:
+    lexicon = formats.load(path)
+    for strategy in ("appel-jacobson", "gordon") if path.endswith("gaddawg") else ("appel-jacobson",):
+        out[path + " " + strategy] = [hashlib.sha256(generate_plays(board, rack, lexicon, strategy).records).hexdigest()
+                                      for board, rack, _ in positions[:40]]
+print(json.dumps(out))
+"""
+
+
+@needs_core
+def test_the_popcnt_and_portable_searches_write_the_same_records(tmp_path, enable_list):
+    """On x86-64 the move generator's masked searches are compiled twice, with the POPCNT
+    instruction and without (movegen.c picks the first where the CPU has it); the
+    environment variable LEXC_NO_POPCNT runs the other. Both write byte-identical records
+    (the same plays, scores and order) on the built-in positions, for both strategies over
+    ENABLE's gaddawg and Appel & Jacobson's over its DAWG."""
+    import json
+
+    files = []
+    for name in ("gaddawg", "dawg"):
+        path = tmp_path / f"enable.{name}"
+        formats.save(enable_built(enable_list, name), path)
+        files.append(str(path))
+    parent = str(Path(lexc.__file__).resolve().parent.parent)
+    runs = {}
+    for off in ("0", "1"):
+        done = subprocess.run([sys.executable, "-c", _RECORDS_SCRIPT, *files], capture_output=True, text=True,
+                              env=dict(os.environ, PYTHONPATH=parent, LEXC_NO_POPCNT=off), timeout=300)
+        assert done.returncode == 0, done.stderr
+        runs[off] = json.loads(done.stdout)
+    assert runs["1"].pop("popcnt") == 0  # (the portable copy ran)
+    runs["0"].pop("popcnt")  # (the POPCNT copy where the CPU has it: the portable one elsewhere)
+    assert runs["0"] == runs["1"]
+    assert len(runs["0"]) == 3 and all(len(digests) == 40 for digests in runs["0"].values())

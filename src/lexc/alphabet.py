@@ -282,7 +282,7 @@ class Alphabet:
         if len(rack) > MAX_WORD_TILES * (MAX_LABEL + 2):
             raise AlphabetError(f"a rack of {len(rack):,} characters; a rack holds at most {MAX_WORD_TILES} tiles",
                                 0, "")
-        for ch in rack:
+        for ch in () if rack.isascii() else rack:  # (an ASCII character's upper case is one character)
             if len(ch.upper()) != 1:  # (ß would read as two S tiles)
                 raise AlphabetError(f"character {ch!r} in rack {rack!r} is not in the alphabet", 0, ch)
         text = fold(rack).replace("_", BLANK_CHAR)

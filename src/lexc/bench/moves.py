@@ -309,7 +309,7 @@ def interleaved_compact(lexicon: Any, strategies: list[str], used: list[tuple[An
     """``compact_and_json``'s compact figures for several strategies on one lexicon, timed in
     turns (a pass of each strategy over the positions, then the next round), so their ratio
     is measured under the same load: positions per second (median, min and max over at
-    least nine rounds) and milliseconds per position by blanks (per-position medians), in CPU
+    least 15 rounds) and milliseconds per position by blanks (per-position medians), in CPU
     time.
     Each timed pass follows an untimed pass of the same strategy: it is timed warm, the parts
     of the graph its search reads in the caches as in a run of that strategy alone, not
@@ -318,7 +318,7 @@ def interleaved_compact(lexicon: Any, strategies: list[str], used: list[tuple[An
     instead of 1.30-1.36x, in one measurement of both ways)."""
     from ..movegen import generate_plays
 
-    rounds = max(repeat, 9)  # (a round of both is a few tenths of a second: more rounds, a steadier median)
+    rounds = max(repeat, 15)  # (a round of both is a few tenths of a second: more rounds, a steadier median)
     passes: dict[str, list[float]] = {name: [] for name in strategies}
     each: dict[str, list[list[float]]] = {name: [[] for _ in used] for name in strategies}
     for _ in range(rounds):
@@ -339,12 +339,17 @@ def interleaved_compact(lexicon: Any, strategies: list[str], used: list[tuple[An
             for name in strategies}
 
 
+COMMAND_COPIES = 30  # the position file's copies in a batch: 3,000 positions, a second or two of work
+
+
 def command_rate(lexfile: str, strategy: str, positions: str | Path | None, ruleset: str, count: int,
-                 repeat: int, copies: int = 10, library: Callable[[], Any] | None = None) -> dict[str, Any]:
+                 repeat: int, copies: int = COMMAND_COPIES, library: Callable[[], Any] | None = None) -> dict[str, Any]:
     """``lexc moves LEXFILE --batch POSITIONS --json`` end to end, as a user runs it: a fresh
     process each time reading a batch of the positions ``copies`` times over (every CGP
     parsed, every position's plays ranked and written as JSON lines), and the same command on
-    an empty batch (start-up and the file's load alone). Positions per second past start-up:
+    an empty batch (start-up and the file's load alone). A process's start-up varies by tens
+    of milliseconds from one run to the next on a loaded machine (150-230 ms of CPU measured
+    on this one), so the batch is long enough for that to be a few percent of it. Positions per second past start-up:
     the batch's positions over the run's CPU time (user and system, of the child process:
     ``getrusage``; wall time where there is none) less the empty batch's (median, min, max);
     and the empty batch's wall and CPU seconds. With ``library`` (one pass of the library's

@@ -83,7 +83,8 @@ def generate_plays(board: Board, rack: str, lexicon: Any, strategy: str = "auto"
     else the pure-Python strategy lane by lane (the reference)."""
     module = choose(lexicon, strategy)
     alphabet = board.ruleset.alphabet
-    if tuple(lexicon.alphabet.labels) != tuple(alphabet.labels):
+    mine, theirs = lexicon.alphabet.labels, alphabet.labels
+    if mine is not theirs and tuple(mine) != tuple(theirs):
         raise MoveGenError(f"the lexicon's alphabet is not the {board.ruleset.name} ruleset's")
     try:
         letters, blanks = alphabet.parse_rack(rack)
@@ -92,8 +93,12 @@ def generate_plays(board: Board, rack: str, lexicon: Any, strategy: str = "auto"
     if len(letters) + blanks > board.ruleset.rack_size:
         raise MoveGenError(f"rack {rack!r} has {len(letters) + blanks} tiles; the {board.ruleset.name} rack holds "
                            f"{board.ruleset.rack_size}")
-    tiles = Rack(alphabet, letters, blanks)
-    return compiled.plays(board, tiles.counts, lexicon, module.NAME, lambda: lane_plays(board, tiles, lexicon, module))
+    counts = [0] * (len(theirs) + 1)  # (Rack's counts, by letter code: the core needs no Rack)
+    for code in letters:
+        counts[code] += 1
+    counts[0] = blanks
+    return compiled.plays(board, counts, lexicon, module.NAME,
+                          lambda: lane_plays(board, Rack(alphabet, letters, blanks), lexicon, module))
 
 
 @dataclass(frozen=True)

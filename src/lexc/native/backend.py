@@ -16,7 +16,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from .errors import UnsupportedWord
 
@@ -47,12 +47,12 @@ class GraphSpec:
     edge_bytes: int = 0  # "packed": bytes a stored edge (its payload then ends in 8 - edge_bytes zeros)
 
 
-@dataclass(frozen=True)
-class Position:
+class Position(NamedTuple):
     """A position as the compiled core reads it: the board (n x n codes, row-major), the rack
     (counts by letter code, index 0 the blanks), the ruleset's tile values (256 int32 by board
     code) and the letter and word premium of every square, the rack size, bingo bonus and start
-    square."""
+    square. (A named tuple: one is made for every move generation, and a frozen dataclass
+    costs three times as long to make.)"""
 
     board: bytes
     size: int

@@ -45,14 +45,17 @@ static inline int lexc_low_bit(uint32_t x) {
     return b;
 }
 #endif
-/* x86-64 GCC on Linux: a hot function compiled twice, with the POPCNT instruction and without,
- * the loader picking the one the CPU runs (an ifunc); elsewhere compiled once */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-#define LEXC_POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
-#define LEXC_POP32(x) __builtin_popcount(x) /* (POPCNT in the first clone; a SWAR-like call in the other) */
+/* x86-64 GCC: the move generator's masked searches are compiled twice, with the POPCNT
+ * instruction and without, and the one the CPU runs is picked at run time (movegen.c); the
+ * baseline x86-64 has no POPCNT, so elsewhere a count is the SWAR sequence below */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define LEXC_POPCNT_COPY 1
+#define LEXC_POPCNT32(x) __builtin_popcount(x) /* (the instruction inside a target("popcnt") region) */
+#define LEXC_CPU_POPCNT() (__builtin_cpu_supports("popcnt") != 0)
 #else
-#define LEXC_POPCNT_CLONES
-#define LEXC_POP32(x) lexc_pop32(x)
+#define LEXC_POPCNT_COPY 0
+#define LEXC_POPCNT32(x) lexc_pop32(x)
+#define LEXC_CPU_POPCNT() 0
 #endif
 /* the set bits of a u32 (the SWAR count: one instruction sequence, no CPU feature needed) */
 static inline int lexc_pop32(uint32_t x) {
@@ -251,7 +254,7 @@ extern PyTypeObject *GraphType;
 typedef struct { Mask check; int64_t sum; uint8_t crossing; } Cross;
 typedef struct {
     const Graph *g;
-    int n, rack_size, bingo, sr, sc, strategy, fixed, masked;
+    int n, rack_size, bingo, sr, sc, strategy, fixed, masked, popcnt;
     Py_ssize_t dawg_root, root, gaddag_root;
     Mask want;             /* the letters a cross-check decides (gen_setup: all); a search only ever
                             * asks a check about letters its rack holds, so one rack's movegen
