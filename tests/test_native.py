@@ -456,3 +456,18 @@ def test_the_popcnt_and_portable_searches_write_the_same_records(tmp_path, enabl
     runs["0"].pop("popcnt")  # (the POPCNT copy where the CPU has it: the portable one elsewhere)
     assert runs["0"] == runs["1"]
     assert len(runs["0"]) == 3 and all(len(digests) == 40 for digests in runs["0"].values())
+
+
+def test_keep_heap_is_asked_by_the_command_line_only_and_says_whether_it_held():
+    """``native.keep_heap()`` tunes glibc's allocator (with the compiled core) and says so;
+    elsewhere it changes nothing and says False. The command line calls it at its start, the
+    library never does."""
+    import platform
+
+    expected = native.COMPILED is not None and platform.libc_ver()[0] == "glibc"  # (LEXC_PURE=1 or not)
+    assert native.keep_heap() is expected
+    library = (Path(lexc.__file__).parent / "cli" / "__init__.py").read_text()
+    assert "native.keep_heap()" in library
+    callers = [p for p in Path(lexc.__file__).parent.rglob("*.py")
+               if "keep_heap()" in p.read_text() and p.name != "__init__.py"]
+    assert callers == []  # (only the command line's entry and the definition name it)

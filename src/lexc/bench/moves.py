@@ -339,7 +339,8 @@ def interleaved_compact(lexicon: Any, strategies: list[str], used: list[tuple[An
             for name in strategies}
 
 
-COMMAND_COPIES = 30  # the position file's copies in a batch: 3,000 positions, a second or two of work
+COMMAND_COPIES = 20  # the position file's copies in a batch: 2,000 positions, about a second of work
+COMMAND_ROUNDS = 5  # rounds of the command's two runs and the library's pass, at least: a median of three moved by 0.1
 
 
 def command_rate(lexfile: str, strategy: str, positions: str | Path | None, ruleset: str, count: int,
@@ -349,14 +350,15 @@ def command_rate(lexfile: str, strategy: str, positions: str | Path | None, rule
     parsed, every position's plays ranked and written as JSON lines), and the same command on
     an empty batch (start-up and the file's load alone). A process's start-up varies by tens
     of milliseconds from one run to the next on a loaded machine (150-230 ms of CPU measured
-    on this one), so the batch is long enough for that to be a few percent of it. Positions per second past start-up:
+    on this one), so the batch is long enough for that to be a few percent of it. Positions
+    per second past start-up:
     the batch's positions over the run's CPU time (user and system, of the child process:
     ``getrusage``; wall time where there is none) less the empty batch's (median, min, max);
     and the empty batch's wall and CPU seconds. With ``library`` (one pass of the library's
     JSON over the same positions, parsed already: ``generate_plays(...).batch_json()``), that
     pass is timed in this process's CPU time in each round beside the command's two runs, and
     ``command_over_library`` is the median of the rounds' ratios: the two rates measured under
-    the same load."""
+    the same load. ``repeat`` rounds, at least ``COMMAND_ROUNDS``."""
     import os
     import subprocess
     import sys
@@ -394,7 +396,7 @@ def command_rate(lexfile: str, strategy: str, positions: str | Path | None, rule
         Path(empty).write_text("", encoding="utf-8")
         Path(batch).write_text(source * copies, encoding="utf-8")
         runs, starts, own = [], [], []
-        for _ in range(repeat):  # (interleaved: a load change hits all three alike)
+        for _ in range(max(repeat, COMMAND_ROUNDS)):  # (interleaved: a load change hits all three alike)
             runs.append(run(batch))
             starts.append(run(empty))
             if library is not None:

@@ -24,7 +24,7 @@ FULL_ONLY_STRATEGIES = ("naive",)
 TWIN = "dawg"  # the one pure-path row of a default run
 TWIN_STRATEGIES = ("appel-jacobson",)
 TWIN_POSITIONS = 30  # its leading positions (the pure path runs 15-20 a second)
-COMMAND_REPEAT = 3  # fresh `lexc moves --batch --json` runs (and empty ones) of a default run
+COMMAND_REPEAT = 5  # fresh `lexc moves --batch --json` runs (and empty ones) of a default run
 GAMES, FULL_GAMES = 5, 20  # self-play games a round
 PAPER_JOBS = ("orders", "short")  # the papers' extra builds (--full)
 

@@ -59,14 +59,14 @@ class Board:
 
     ruleset: Ruleset
     rows: tuple[bytes, ...]
-    _columns: tuple[bytes, ...] = field(init=False, repr=False, compare=False)
+    _columns: tuple[bytes, ...] | None = field(init=False, repr=False, compare=False)  # (made when first read)
     # scoring.lane_scoring's, remembered
     _lanes: dict[tuple[int, bool], LaneScoring] = field(init=False, repr=False, compare=False)
     _empty: bool = field(init=False, repr=False, compare=False)  # no tile on the board (is_empty)
 
     def __post_init__(self) -> None:
         n = self.ruleset.board_size
-        if len(self.rows) != n or any(len(row) != n for row in self.rows):
+        if len(self.rows) != n or set(map(len, self.rows)) != {n}:
             raise PositionError(f"the {self.ruleset.name} board is {n}x{n}")
         flat = b"".join(self.rows)
         if flat.translate(None, _square_codes(self.ruleset.alphabet.codes)):  # a code no square holds
@@ -75,7 +75,7 @@ class Board:
                 for c, code in enumerate(row):
                     if code and (code & ~BLANK_FLAG) not in known:
                         raise PositionError(f"square {square_name(r, c)}: code {code} is not a letter of the alphabet")
-        object.__setattr__(self, "_columns", tuple(flat[c::n] for c in range(n)))
+        object.__setattr__(self, "_columns", None)  # (the compiled move generator reads none)
         object.__setattr__(self, "_lanes", {})
         object.__setattr__(self, "_empty", flat.count(0) == len(flat))
 
@@ -95,7 +95,16 @@ class Board:
 
     def line(self, index: int, down: bool) -> bytes:
         """Row ``index`` (across) or column ``index`` (down): a lane's squares."""
-        return self._columns[index] if down else self.rows[index]
+        return self.columns()[index] if down else self.rows[index]
+
+    def columns(self) -> tuple[bytes, ...]:
+        """The board's columns, each top to bottom (made on the first call, then kept)."""
+        columns = self._columns
+        if columns is None:
+            flat, n = b"".join(self.rows), len(self.rows)
+            columns = tuple(flat[c::n] for c in range(n))
+            object.__setattr__(self, "_columns", columns)
+        return columns
 
     def is_empty(self) -> bool:
         """No tile on the board."""
@@ -119,7 +128,7 @@ class Board:
 
     def transposed(self) -> Board:
         """The board mirrored on its main diagonal: down lines become across lines."""
-        return Board(self.ruleset, self._columns)
+        return Board(self.ruleset, self.columns())
 
     # -- text ---------------------------------------------------------------------------
     def picture(self) -> str:

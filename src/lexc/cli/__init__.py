@@ -114,6 +114,7 @@ def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else list(argv)
     if args[:2] == ["leaves", "learn"]:  # `lexc leaves learn` is `lexc learn` (a leave file named so: ./learn)
         args = args[1:]
+    native.keep_heap()  # (a command's batch makes big buffers position after position: keep the pages)
     try:
         check_arguments(args)
         if not args and not any(key.endswith("_COMPLETE") for key in os.environ):  # (click's shell completion

@@ -78,7 +78,7 @@ from .errors import (  # noqa: E402
 
 __all__ = ["COMPILED", "PURE", "AnswerCap", "Backend", "CoreError", "GraphSpec", "MalformedGraph",
            "MalformedTable", "Member", "Position", "PureMember", "TooDeep", "UnknownLayout",
-           "UnsupportedWord", "Weighed", "Weights", "available", "path_name", "select"]
+           "UnsupportedWord", "Weighed", "Weights", "available", "keep_heap", "path_name", "select"]
 
 PURE: Backend = Backend()  # the pure-Python backend (the reference)
 COMPILED: CompiledBackend | None = CompiledBackend(_core) if _core is not None else None
@@ -119,6 +119,14 @@ if TYPE_CHECKING:
     Member = PureMember
 else:  # the core's base class: its sq_contains slot searches the bound graph or key set with no Python call
     Member = _core.Member if _core is not None else PureMember
+
+
+def keep_heap() -> bool:
+    """Ask the C library's allocator to keep freed memory for reuse (glibc: buffers of up to
+    32 MB from the heap, up to 64 MB of it kept), for a short process that makes big buffers
+    again and again; whether it did. The command line asks at its start; a library user's
+    process is left as it is. Nothing happens without the compiled core."""
+    return bool(_core.keep_heap()) if _core is not None else False
 
 
 def path_name() -> str:
