@@ -28,7 +28,7 @@ from . import appel_jacobson, compiled, gordon, naive, shapiro_smith
 from .compiled import ListedPlays, Plays
 from .crosschecks import ANY
 from .lanes import Lane, lanes
-from .rack import Rack
+from .rack import Rack, tile_counts
 
 STRATEGIES = {module.NAME: module for module in (naive, appel_jacobson, gordon, shapiro_smith)}
 
@@ -93,10 +93,7 @@ def generate_plays(board: Board, rack: str, lexicon: Any, strategy: str = "auto"
     if len(letters) + blanks > board.ruleset.rack_size:
         raise MoveGenError(f"rack {rack!r} has {len(letters) + blanks} tiles; the {board.ruleset.name} rack holds "
                            f"{board.ruleset.rack_size}")
-    counts = [0] * (len(theirs) + 1)  # (Rack's counts, by letter code: the core needs no Rack)
-    for code in letters:
-        counts[code] += 1
-    counts[0] = blanks
+    counts = tile_counts(len(theirs), letters, blanks)  # (the core needs no Rack)
     return compiled.plays(board, counts, lexicon, module.NAME,
                           lambda: lane_plays(board, Rack(alphabet, letters, blanks), lexicon, module))
 

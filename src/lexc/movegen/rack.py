@@ -11,16 +11,23 @@ from ..alphabet import BLANK_FLAG, Alphabet
 TILE_BYTES = tuple(bytes((code,)) for code in range(256))  # a tile code as bytes, to extend a play's tiles
 
 
+def tile_counts(letter_count: int, letters: list[int], blanks: int) -> list[int]:
+    """Tile counts by letter code (index 0: blanks) for an alphabet of ``letter_count``
+    letters: what a ``Rack`` holds, and all the compiled move generator needs of one."""
+    counts = [0] * (letter_count + 1)
+    for code in letters:
+        counts[code] += 1
+    counts[0] = blanks
+    return counts
+
+
 class Rack:
     """Tile counts by letter code (index 0: blanks); a tile is a letter code, or a letter
     code | BLANK_FLAG for a blank standing for that letter."""
 
     def __init__(self, alphabet: Alphabet, letters: list[int], blanks: int):
         self.letters = list(alphabet.codes)
-        self.counts = [0] * (len(self.letters) + 1)
-        for code in letters:
-            self.counts[code] += 1
-        self.counts[0] = blanks
+        self.counts = tile_counts(len(self.letters), letters, blanks)
         self.memo: dict[Any, Any] = {}  # a strategy's scratch for lookups shared by the lanes of one position
 
     def usable(self, blanks: bool = True) -> int:

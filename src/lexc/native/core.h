@@ -169,13 +169,16 @@ static inline const void *edge_address(const Graph *g, Py_ssize_t i) {
 #define LASTE(g, e) ((int)(((e) >> (g)->lastshift) & 1))
 #define CHILD(g, e) ((Py_ssize_t)((e) & (g)->cmask))
 
-/* the edge labelled `letter` in the list starting at edge `i` (0: no list), or -1 */
-static inline Py_ssize_t g_find(const Graph *g, Py_ssize_t i, int letter) {
+/* the edge labelled `letter` in the list starting at edge `i` (0: no list), or -1; the letters
+ * before it in the mask counted by the POPCNT instruction where `popcnt` (a constant: only
+ * from code compiled for it, movegen.c's POPCNT copies), else by lexc_pop32 */
+static inline Py_ssize_t g_find_counted(const Graph *g, Py_ssize_t i, int letter, int popcnt) {
     if (!i) return -1;
     if (g->kids && i < g->n) {
         uint32_t m = g->kids[i];
         if ((unsigned)letter > 31 || !(m >> letter & 1u)) return -1;
-        return i + lexc_pop32(m & ((1u << letter) - 1u));
+        uint32_t below = m & ((1u << letter) - 1u);
+        return i + (popcnt ? LEXC_POPCNT32(below) : lexc_pop32(below));
     }
     for (;;) {
         uint64_t e = edge_at(g, i);
@@ -185,6 +188,9 @@ static inline Py_ssize_t g_find(const Graph *g, Py_ssize_t i, int letter) {
         i++;
     }
 }
+
+/* the edge labelled `letter` in the list starting at edge `i` (0: no list), or -1 */
+static inline Py_ssize_t g_find(const Graph *g, Py_ssize_t i, int letter) { return g_find_counted(g, i, letter, 0); }
 
 /* follow `len` letters from the node reached by edge `from`; the final edge or -1 */
 static inline Py_ssize_t g_walk(const Graph *g, Py_ssize_t from, const uint8_t *codes, Py_ssize_t len) {

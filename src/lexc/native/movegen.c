@@ -156,54 +156,55 @@ static inline uint64_t edge32(const Graph *g, Py_ssize_t i) {
 
 /* the u32 layout (formats/dawg.md): letter in bits 24-31, terminal 23, last 22, child 0-21;
  * with the letter masks (an alphabet of at most 31 letters), then without */
-#define FN(name) name##_m32
-#define MASKED 1
-#define POP32(x) lexc_pop32(x)
 #define EDGE(i) edge32(g, i)
 #define KIDS(i) (g->kids[i])
 #define LET(e) ((int)((e) >> 24 & 0xFF))
 #define TRM(e) ((int)((e) >> 23 & 1))
 #define LST(e) ((int)((e) >> 22 & 1))
 #define CHD(e) ((Py_ssize_t)((e) & 0x3FFFFF))
-#include "search.inc" /* (which undefines them) */
+
+#define FN(name) name##_m32
+#define MASKED 1
+#define POP32(x) lexc_pop32(x)
+#include "search.inc" /* (which undefines FN, MASKED and POP32) */
 
 #if LEXC_POPCNT_COPY /* the same, each letter's place in its list counted by the POPCNT instruction
-                      * (chosen where the CPU has it: gen_setup): both searches about 12% faster */
+                      * (chosen where the CPU has it: movegen_init): both searches about 12% faster */
 #pragma GCC push_options
 #pragma GCC target("popcnt")
 #define FN(name) name##_m32p
 #define MASKED 1
 #define POP32(x) LEXC_POPCNT32(x)
-#define EDGE(i) edge32(g, i)
-#define KIDS(i) (g->kids[i])
-#define LET(e) ((int)((e) >> 24 & 0xFF))
-#define TRM(e) ((int)((e) >> 23 & 1))
-#define LST(e) ((int)((e) >> 22 & 1))
-#define CHD(e) ((Py_ssize_t)((e) & 0x3FFFFF))
-#include "search.inc" /* (which undefines them) */
+#include "search.inc"
 #pragma GCC pop_options
 #endif
 
 #define FN(name) name##_u32
 #define MASKED 0
 #define POP32(x) lexc_pop32(x)
-#define EDGE(i) edge32(g, i)
-#define LET(e) ((int)((e) >> 24 & 0xFF))
-#define TRM(e) ((int)((e) >> 23 & 1))
-#define LST(e) ((int)((e) >> 22 & 1))
-#define CHD(e) ((Py_ssize_t)((e) & 0x3FFFFF))
-#include "search.inc" /* (which undefines them) */
+#include "search.inc"
+#undef EDGE
+#undef KIDS
+#undef LET
+#undef TRM
+#undef LST
+#undef CHD
 
 /* any layout, its fields where the graph says */
-#define FN(name) name##_any
-#define MASKED 0
-#define POP32(x) lexc_pop32(x)
 #define EDGE(i) edge_at(g, i)
 #define LET(e) LETTER(g, e)
 #define TRM(e) TERM(g, e)
 #define LST(e) LASTE(g, e)
 #define CHD(e) CHILD(g, e)
-#include "search.inc" /* (which undefines them) */
+#define FN(name) name##_any
+#define MASKED 0
+#define POP32(x) lexc_pop32(x)
+#include "search.inc"
+#undef EDGE
+#undef LET
+#undef TRM
+#undef LST
+#undef CHD
 
 /* whether the searches run their POPCNT copy: the CPU has the instruction, and the environment
  * variable LEXC_NO_POPCNT was not set when the module loaded (read once, then never written) */
@@ -248,14 +249,14 @@ typedef struct {
 typedef struct { int job, letter; Py_ssize_t edge; } SubWalk;
 
 #define FN(name) name##_d
-#define POP32(x) lexc_pop32(x)
+#define POPCNT 0
 #include "cross.inc" /* (which undefines them) */
 
 #if LEXC_POPCNT_COPY
 #pragma GCC push_options
 #pragma GCC target("popcnt")
 #define FN(name) name##_p
-#define POP32(x) LEXC_POPCNT32(x)
+#define POPCNT 1
 #include "cross.inc" /* (which undefines them) */
 #pragma GCC pop_options
 #endif
