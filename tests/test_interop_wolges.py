@@ -6,6 +6,7 @@ its words (a KAD: its alphagrams), on both backends; and lexc's writer, given th
 
 from __future__ import annotations
 
+import mmap
 import random
 
 import pytest
@@ -20,6 +21,7 @@ from lexc.cli import cli
 from lexc.formats import Dawg, FormatError
 from lexc.formats.foreign import FOREIGN, by_extension, read_foreign, recognise
 from lexc.formats.gaddag import Gaddag, Gaddawg
+from lexc.formats.kwgfamily import scan_u32, unpadded_u32
 from lexc.ruleset import load_ruleset
 from lexc.wordlist import from_words
 from test_cli import run_main
@@ -231,6 +233,108 @@ def test_a_tile_past_the_field_is_refused_naming_the_word():
     words = from_words(["AB", "CAB"], ENGLISH.alphabet)
     with pytest.raises(FormatError, match=r"^CAB: the tile C is number 3 in wolges's order, past the 2 a KBWG holds"):
         engine_words(Dawg.build(list(words.words), ENGLISH.alphabet), ENGLISH, "wolges", 2, "KBWG")
+
+
+# -- the checks an engine's headerless array gets before it is read, in C and in Python --------
+
+def _u32s(*values: int) -> bytes:
+    return b"".join(v.to_bytes(4, "little") for v in values)
+
+
+CLOSED = 1 << 22 | 1 << 24  # a closed edge: tile 1, last bit, no child
+CRAFTED = {  # (entries, slots) -> what the scan says, and the entries the padding rule closes
+    "clean": ((_u32s(1 << 22 | 1, 1 << 24 | 1 << 23 | 1 << 22), 1), (True, -1, -1), []),
+    "child outside": ((_u32s(1 << 22 | 1, 2 << 24 | 9), 1), (False, -1, -1), []),
+    "descent": ((_u32s(1 << 22 | 1, 3 << 24 | 2, 2 << 24 | 1 << 23 | 1 << 22), 1), (True, 1, -1), []),
+    "padding after a list": ((_u32s(1 << 22 | 1, 1 << 24 | 1 << 23 | 1 << 22, 0, 0), 1), (True, -1, 2), [2, 3]),
+    "a reached zero": ((_u32s(1 << 22 | 1, 1 << 24 | 1 << 23 | 1 << 22 | 2, 0), 1), (True, 1, 2), []),
+    "a zero inside a list": ((_u32s(1 << 22 | 1, 1 << 24 | 1 << 23, 0, 0), 1), (True, -1, 2), []),
+    "a zero in a slot": ((_u32s(0, 1 << 22 | 2, 1 << 24 | 1 << 23 | 1 << 22), 1), (True, -1, -1), []),
+    "a zero first after the slots": ((_u32s(1 << 22 | 2, 0, 1 << 24 | 1 << 23 | 1 << 22), 1), (True, -1, 1), [1]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CRAFTED))
+def test_the_scan_and_the_padding_rule_on_crafted_arrays(case):
+    """The reference (Python) says what each crafted array is: every child inside or not, the
+    first entry leading to a smaller tile, the first zero entry; which zero entries the padding
+    rule closes (unreached, after a list's end or the slots, or after padding so closed)."""
+    (data, slots), scan, closed = CRAFTED[case]
+    assert scan_u32(data, slots) == scan
+    fixed = unpadded_u32(data, slots)
+    if not closed:
+        assert fixed is None
+    else:
+        assert fixed is not None and len(fixed) == len(data)
+        changed = [i for i in range(len(data) // 4) if fixed[4 * i : 4 * i + 4] != data[4 * i : 4 * i + 4]]
+        assert changed == closed and all(fixed[4 * i : 4 * i + 4] == _u32s(CLOSED) for i in closed)
+
+
+needs_core = pytest.mark.skipif(native.COMPILED is None, reason="the compiled core is not built")
+
+
+@needs_core
+@pytest.mark.parametrize("case", sorted(CRAFTED))
+def test_the_cores_scan_and_padding_rule_are_the_references_on_crafted_arrays(case):
+    (data, slots), _, _ = CRAFTED[case]
+    core = native.COMPILED
+    assert core.scan_u32(data, slots, lambda: None) == scan_u32(data, slots)
+    assert core.unpad_u32(data, slots, lambda: b"") == unpadded_u32(data, slots)
+
+
+@needs_core
+@pytest.mark.parametrize("name", ["tiny-dawg.kwg", "tiny.kad", "tiny.kwg", "len16.kad", "ENABLE-dawg.kwg",
+                                  "ENABLE.kad"])
+def test_the_cores_scan_and_padding_rule_are_the_references_on_wolgess_files(name):
+    """wolges's own files (ENABLE's KAD has 15 padding entries the rule closes)."""
+    data = engine_bytes("wolges", name)
+    core = native.COMPILED
+    assert core.scan_u32(data, 1, lambda: None) == scan_u32(data, 1)
+    assert core.unpad_u32(data, 1, lambda: b"") == unpadded_u32(data, 1)
+    if name == "ENABLE.kad":
+        assert scan_u32(data, 1)[2] >= 0 and unpadded_u32(data, 1) is not None
+
+
+@needs_core
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(entries=st.lists(st.one_of(st.just(0), st.integers(0, 2**32 - 1),
+                                  st.builds(lambda tile, bits, child: tile << 24 | bits << 22 | child,
+                                            st.integers(0, 4), st.integers(0, 3), st.integers(0, 12))),
+                        max_size=12),
+       slots=st.integers(0, 3))
+def test_the_cores_scan_and_padding_rule_are_the_references_on_any_array(entries, slots):
+    data = _u32s(*entries)
+    core = native.COMPILED
+    assert core.scan_u32(data, slots, lambda: None) == scan_u32(data, slots)
+    assert core.unpad_u32(data, slots, lambda: b"") == unpadded_u32(data, slots)
+
+
+@needs_core
+def test_the_core_refuses_a_part_entry():
+    with pytest.raises(ValueError):
+        native.COMPILED.scan_u32(b"\x00" * 5, 1, lambda: None)
+    with pytest.raises(ValueError):
+        native.COMPILED.unpad_u32(b"\x00" * 7, 1, lambda: None)
+
+
+@pytest.mark.parametrize("name", ["tiny.kwg", "tiny-dawg.kwg", "tiny.kad"])
+def test_a_file_read_in_place_is_mapped_not_copied(name):
+    """An engine's file lexc reads in place (a KWG's edges are its own bytes) is given to the
+    reader as a map of the file, as lexc's own files are: a KWG's edges are a view of the map."""
+    path = engine_file("wolges", name)
+    seen = []
+    fmt = recognise(path)
+
+    class Spy(fmt):  # type: ignore[misc, valid-type]
+        @classmethod
+        def read(cls, data, name, ruleset, backend=None):
+            seen.append(type(data))
+            return fmt.read(data, name, ruleset, backend)
+
+    lexicon = read_foreign(path, Spy, ENGLISH)
+    assert seen == [mmap.mmap] and list(lexicon) == engine_lines("wolges", f"{name}.txt")
+    if name == "tiny.kwg":
+        assert isinstance(lexicon.edges.obj, mmap.mmap)
 
 
 # -- bad input: the fuzzer's mutations of the family's files (tools/fuzz.py, "wolges's family") --

@@ -124,25 +124,57 @@ def kwg_bytes(entries: array[int]) -> bytes:
     return bytes(out)
 
 
-def _unpadded(edges: array[int], layout: EdgeLayout, slots: int) -> array[int]:
+def _unpadded(edges: array[int], layout: EdgeLayout, slots: int, raw: bytes) -> array[int]:
     """The edges with wolges's padding made harmless: its layout fills 16-entry blocks, and a
     slot no list took stays all zero (ENABLE's KAD has 15). An all-zero entry that no child
     index reaches and that does not continue a list (the entry before it closes its list, or
     is padding too) is never read: it becomes a closed edge (letter 1, end bit, no child),
     which every structural check accepts. A zero entry that is reached is left as it is, and
-    refused by the checks."""
-    zeros = [i for i in range(slots, len(edges)) if not edges[i]] if bytes(layout.itemsize) in \
-        edgemod.to_bytes(edges) else []
+    refused by the checks. ``raw``: the edges' little-endian bytes. The zero entries and
+    their parents are found by byte searches (C-level passes), not an entry at a time."""
+    zeros = _find_zeros(raw, layout.itemsize, slots)
     if not zeros:
         return edges
-    reached = set(edgemod.from_bytes(edgemod.child_fields(edges, layout), layout))
+    children = edgemod.child_fields(edges, layout)
     last = 1 << layout.last_bit
     closed = last | 1 << layout.letter_shift
     out = array(edges.typecode, edges)
+    changed = False
     for i in zeros:
-        if i not in reached and (i == slots or out[i - 1] & last):
+        if not _holds_entry(children, i.to_bytes(layout.itemsize, "little")) and (i == slots or out[i - 1] & last):
             out[i] = closed
-    return out
+            changed = True
+    return out if changed else edges
+
+
+def unpadded_u32(raw: bytes, slots: int) -> bytes | None:
+    """u32 entries (little-endian bytes) with the padding ``_unpadded`` closes closed, or None
+    when it closes none: the reference of the core's ``unpad_u32``."""
+    edges = edgemod.from_bytes(raw, U32)
+    out = _unpadded(edges, U32, slots, raw)
+    return None if out is edges else edgemod.to_bytes(out)
+
+
+def _find_zeros(raw: bytes, size: int, slots: int) -> list[int]:
+    """The entries from ``slots`` of ``raw`` (``size``-byte entries) that are all zero."""
+    found, zero, at = [], bytes(size), size * slots
+    while (at := raw.find(zero, at)) >= 0:
+        if at % size:
+            at += 1
+            continue
+        found.append(at // size)
+        at += size
+    return found
+
+
+def _holds_entry(raw: bytes, entry: bytes) -> bool:
+    """Whether ``raw``'s entries (each ``len(entry)`` bytes) include ``entry``."""
+    at = 0
+    while (at := raw.find(entry, at)) >= 0:
+        if not at % len(entry):
+            return True
+        at += 1
+    return False
 
 
 def _renumbered(edges: array[int], layout: EdgeLayout, to_lexc: bytes, slots: int) -> array[int]:
@@ -175,7 +207,11 @@ def open_graph(raw: bytes, layout: EdgeLayout, cls: type[Dawg], ruleset: Ruleset
     if len(raw) % layout.itemsize or len(raw) < layout.itemsize * len(cls.pointers):
         raise FormatError(f"{name}: not a {kind} file ({plural(len(raw), 'byte')})")
     slots = len(cls.pointers)
-    edges = _unpadded(edgemod.from_bytes(raw, layout), layout, slots)
+    if layout is U32:  # (the core's passes where it is built)
+        fixed = (backend or native.select()).unpad_u32(raw, slots, lambda: unpadded_u32(raw, slots))
+        edges = edgemod.from_bytes(raw if fixed is None else fixed, layout)
+    else:
+        edges = _unpadded(edgemod.from_bytes(raw, layout), layout, slots, raw)
     to_lexc = tile_map(ruleset, engine)[0] if engine is not None else bytes(range(256))
     if to_lexc != bytes(range(256)):
         edges = _renumbered(edges, layout, to_lexc, slots)
@@ -210,11 +246,33 @@ def _children_inside(raw: bytes, layout: EdgeLayout) -> bool:
     return max(edgemod.from_bytes(edgemod.child_fields(edges, layout), layout), default=0) < len(edges)
 
 
-def non_alphagram(raw: bytes, layout: EdgeLayout = U32, slots: int = 1) -> int:
+def scan_u32(raw: bytes, slots: int) -> tuple[bool, int, int]:
+    """A KWG-family file's u32 entries (``raw``: whole entries) before they are read, the
+    reference of the core's one pass (``Backend.scan_u32``): whether every child index is
+    inside the array; the first entry from ``slots`` whose child list starts with a smaller
+    tile than its own (``non_alphagram``), or -1; the first all-zero entry from ``slots``
+    (wolges's padding), or -1."""
+    zeros = _find_zeros(raw, 4, slots)
+    return _children_inside(raw, U32), _descent(raw, U32, slots), zeros[0] if zeros else -1
+
+
+def _scanned(raw: bytes, slots: int, backend: native.Backend | None = None) -> tuple[bool, int, int]:
+    """``scan_u32`` on the backend's path (``native.select()``'s by default: the core's one pass
+    in C where it is built)."""
+    return (backend or native.select()).scan_u32(raw, slots, lambda: scan_u32(raw, slots))
+
+
+def non_alphagram(raw: bytes, layout: EdgeLayout = U32, slots: int = 1, backend: native.Backend | None = None) -> int:
     """The first entry whose child list starts with a smaller tile than its own (a path
     through it spells tiles out of order: not an alphagram), or -1. Sibling lists ascend,
     so a child list's first tile is its smallest. Child indices outside the array are left
     to the structural checks."""
+    if layout is U32 and not len(raw) % 4:
+        return _scanned(raw, slots, backend)[1]
+    return _descent(raw, layout, slots)
+
+
+def _descent(raw: bytes, layout: EdgeLayout, slots: int) -> int:
     edges = edgemod.from_bytes(raw, layout)
     tiles = edgemod.letters(edges, layout)
     children = edgemod.from_bytes(edgemod.child_fields(edges, layout), layout)
@@ -279,7 +337,7 @@ class KwgDawg(ForeignFormat):
     @classmethod
     def confirm(cls, data: bytes) -> bool:
         """Every child index inside the array."""
-        return len(data) % 4 == 0 and _children_inside(data, U32)
+        return len(data) % 4 == 0 and _scanned(data, 1)[0]
 
     @classmethod
     def read(cls, data: bytes, name: str, ruleset: Ruleset, backend: native.Backend | None = None) -> Dawg:
@@ -316,13 +374,16 @@ class Kad(ForeignFormat):
     def confirm(cls, data: bytes) -> bool:
         """Every child index inside the array and every path an alphagram (the tiles never
         descend): a DAWG-only KWG of words has a descent somewhere (a real word list always)."""
-        return len(data) % 4 == 0 and _children_inside(data, U32) and non_alphagram(data) < 0
+        if len(data) % 4:
+            return False
+        inside, descent, _ = _scanned(data, 1)
+        return inside and descent < 0
 
     @classmethod
     def read(cls, data: bytes, name: str, ruleset: Ruleset, backend: native.Backend | None = None) -> Dawg:
         """A read-only ``dawg`` of alphagrams, refused if a path spells tiles out of order."""
         if len(data) % 4 == 0:
-            bad = non_alphagram(data)
+            bad = non_alphagram(data, backend=backend)
             if bad >= 0:
                 raise FormatError(f"{name}: not a KAD: entry {bad} leads to a smaller tile, so a word it spells is "
                                   "not an alphagram (a DAWG-only KWG of words? read it as kwg-dawg)")
@@ -383,4 +444,5 @@ class Kbwg(ForeignFormat):
 
 
 __all__ = ["KBWG_ENTRIES", "KWG_ENTRIES", "Kad", "Kbwg", "KwgDawg", "alphagrams", "dawg_head", "engine_words",
-           "kbwg_bytes", "kbwg_edges", "kbwg_head", "kwg_bytes", "non_alphagram", "open_graph"]
+           "kbwg_bytes", "kbwg_edges", "kbwg_head", "kwg_bytes", "non_alphagram", "open_graph", "scan_u32",
+           "unpadded_u32"]

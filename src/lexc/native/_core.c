@@ -1192,6 +1192,97 @@ static PyObject *Graph_contains_str(PyObject *self, PyObject *args) {
     Py_RETURN_FALSE;
 }
 
+/* -- an engine's headerless u32 array, before it is read ----------------------------------------
+ * scan_u32(data, slots) -> (children_inside, descent, zero), over `data`'s u32 entries (a
+ * KWG-family file's bytes, its length a multiple of 4: ValueError otherwise), in one pass:
+ * whether every entry's child field (bits 0-21) is inside the array (and there is one); the first entry from
+ * `slots` whose child (not 0, inside the array) holds a smaller tile (bits 24-31) than its own,
+ * or -1 (a path spelling tiles out of order: not an alphagram); the first entry from `slots`
+ * that is all zero, or -1 (wolges's padding). kwgfamily.scan_u32 is the reference. Every read
+ * is inside the buffer: a child is read only once checked against the entries' count. */
+static PyObject *scan_u32(PyObject *module, PyObject *args) {
+    (void)module;
+    Py_buffer data;
+    Py_ssize_t slots;
+    if (!PyArg_ParseTuple(args, "y*n", &data, &slots)) return NULL;
+    if (data.len % 4 || slots < 0) {
+        PyBuffer_Release(&data);
+        PyErr_SetString(PyExc_ValueError, "scan_u32: the data is not whole u32 entries");
+        return NULL;
+    }
+    const unsigned char *p = (const unsigned char *)data.buf;
+    Py_ssize_t n = data.len / 4, descent = -1, zero = -1;
+    int inside = n > 0; /* (an empty array is no graph: the reference says so too) */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        uint32_t e, c;
+        memcpy(&e, p + 4 * i, 4); /* (the core runs on little-endian hosts only: core_exec) */
+        Py_ssize_t child = (Py_ssize_t)(e & 0x3FFFFFu);
+        if (child >= n) { inside = 0; continue; }
+        if (i < slots) continue;
+        if (!e && zero < 0) zero = i;
+        if (descent < 0 && child) {
+            memcpy(&c, p + 4 * child, 4);
+            if ((c >> 24) < (e >> 24)) descent = i;
+        }
+    }
+    PyBuffer_Release(&data);
+    return Py_BuildValue("(Nnn)", PyBool_FromLong(inside), descent, zero);
+}
+
+/* unpad_u32(data, slots) -> bytes or None: `data`'s u32 entries with wolges's padding made
+ * harmless (kwgfamily._unpadded, the reference): each all-zero entry from `slots` that no
+ * entry's child field reaches and that follows a list's last entry (or `slots`, or padding
+ * made so) becomes a closed edge (tile 1, last bit, no child); None when no entry changes.
+ * ValueError unless the data is whole entries. */
+static PyObject *unpad_u32(PyObject *module, PyObject *args) {
+    (void)module;
+    Py_buffer data;
+    Py_ssize_t slots;
+    if (!PyArg_ParseTuple(args, "y*n", &data, &slots)) return NULL;
+    if (data.len % 4 || slots < 0) {
+        PyBuffer_Release(&data);
+        PyErr_SetString(PyExc_ValueError, "unpad_u32: the data is not whole u32 entries");
+        return NULL;
+    }
+    const uint32_t LAST = 1u << 22, CLOSED = LAST | 1u << 24;
+    const unsigned char *p = (const unsigned char *)data.buf;
+    Py_ssize_t n = data.len / 4, first = -1;
+    PyObject *result = NULL;
+    uint8_t *reached = NULL;
+    for (Py_ssize_t i = slots; i < n && first < 0; i++) {
+        uint32_t e;
+        memcpy(&e, p + 4 * i, 4);
+        if (!e) first = i;
+    }
+    if (first < 0) { result = Py_None; Py_INCREF(result); goto done; }
+    reached = calloc((size_t)n / 8 + 1, 1);
+    if (!reached) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        uint32_t e;
+        memcpy(&e, p + 4 * i, 4);
+        Py_ssize_t child = (Py_ssize_t)(e & 0x3FFFFFu);
+        if (child < n) reached[child >> 3] |= (uint8_t)(1u << (child & 7));
+    }
+    result = PyBytes_FromStringAndSize((const char *)p, data.len);
+    if (!result) goto done;
+    unsigned char *out = (unsigned char *)PyBytes_AsString(result); /* (new: not yet shared) */
+    if (!out) { Py_CLEAR(result); goto done; }
+    int changed = 0;
+    for (Py_ssize_t i = first; i < n; i++) {
+        uint32_t e, before;
+        memcpy(&e, out + 4 * i, 4);
+        if (e || (reached[i >> 3] >> (i & 7) & 1)) continue;
+        if (i > slots) { memcpy(&before, out + 4 * (i - 1), 4); if (!(before & LAST)) continue; }
+        memcpy(out + 4 * i, &CLOSED, 4);
+        changed = 1;
+    }
+    if (!changed) { Py_DECREF(result); result = Py_None; Py_INCREF(result); }
+done:
+    free(reached);
+    PyBuffer_Release(&data);
+    return result;
+}
+
 /* -- a CGP board --------------------------------------------------------------------------------
  * cgp_board(text, n, table) -> bytes or None: the n x n squares of a CGP board field (rows
  * split by '/', a run of empty squares as up to three digits, a tile as one Latin-1 character:
@@ -1967,6 +2058,8 @@ static int core_exec(PyObject *module) {
     if (PyModule_AddObject(module, "Member", (PyObject *)MemberType) < 0) { Py_DECREF(MemberType); return -1; }
     static PyMethodDef functions[] = {
         {"cgp_board", cgp_board, METH_VARARGS, "cgp_board(text, n, table) -> the board's squares, or None"},
+        {"scan_u32", scan_u32, METH_VARARGS, "scan_u32(data, slots) -> (children_inside, descent, zero)"},
+        {"unpad_u32", unpad_u32, METH_VARARGS, "unpad_u32(data, slots) -> the entries with padding closed, or None"},
         {"keep_heap", keep_heap, METH_NOARGS, "keep_heap() -> whether the allocator keeps freed memory (glibc)"},
         {NULL, NULL, 0, NULL},
     };
