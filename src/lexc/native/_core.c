@@ -1195,21 +1195,28 @@ static PyObject *Graph_contains_str(PyObject *self, PyObject *args) {
 /* -- an engine's headerless u32 array, before it is read ----------------------------------------
  * scan_u32(data, slots) -> (children_inside, descent, zero), over `data`'s u32 entries (a
  * KWG-family file's bytes, its length a multiple of 4: ValueError otherwise), in one pass:
- * whether every entry's child field (bits 0-21) is inside the array (and there is one); the first entry from
- * `slots` whose child (not 0, inside the array) holds a smaller tile (bits 24-31) than its own,
- * or -1 (a path spelling tiles out of order: not an alphagram); the first entry from `slots`
+ * whether every entry's child field (bits 0-21) is inside the array (and there is one); the
+ * first entry from `slots` whose child (not 0, inside the array) holds a smaller tile (bits
+ * 24-31) than its own, or -1 (a path spelling tiles out of order: not an alphagram); the first entry from `slots`
  * that is all zero, or -1 (wolges's padding). kwgfamily.scan_u32 is the reference. Every read
  * is inside the buffer: a child is read only once checked against the entries' count. */
+/* the arguments (data, slots) of scan_u32 and unpad_u32: 0, or -1 with an exception (the
+ * buffer released) */
+static int u32_args(PyObject *args, const char *name, Py_buffer *data, Py_ssize_t *slots) {
+    if (!PyArg_ParseTuple(args, "y*n", data, slots)) return -1;
+    if (data->len % 4 || *slots < 0) {
+        PyBuffer_Release(data);
+        PyErr_Format(PyExc_ValueError, "%s: the data is not whole u32 entries", name);
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *scan_u32(PyObject *module, PyObject *args) {
     (void)module;
     Py_buffer data;
     Py_ssize_t slots;
-    if (!PyArg_ParseTuple(args, "y*n", &data, &slots)) return NULL;
-    if (data.len % 4 || slots < 0) {
-        PyBuffer_Release(&data);
-        PyErr_SetString(PyExc_ValueError, "scan_u32: the data is not whole u32 entries");
-        return NULL;
-    }
+    if (u32_args(args, "scan_u32", &data, &slots) < 0) return NULL;
     const unsigned char *p = (const unsigned char *)data.buf;
     Py_ssize_t n = data.len / 4, descent = -1, zero = -1;
     int inside = n > 0; /* (an empty array is no graph: the reference says so too) */
@@ -1238,12 +1245,7 @@ static PyObject *unpad_u32(PyObject *module, PyObject *args) {
     (void)module;
     Py_buffer data;
     Py_ssize_t slots;
-    if (!PyArg_ParseTuple(args, "y*n", &data, &slots)) return NULL;
-    if (data.len % 4 || slots < 0) {
-        PyBuffer_Release(&data);
-        PyErr_SetString(PyExc_ValueError, "unpad_u32: the data is not whole u32 entries");
-        return NULL;
-    }
+    if (u32_args(args, "unpad_u32", &data, &slots) < 0) return NULL;
     const uint32_t LAST = 1u << 22, CLOSED = LAST | 1u << 24;
     const unsigned char *p = (const unsigned char *)data.buf;
     Py_ssize_t n = data.len / 4, first = -1;
