@@ -82,11 +82,13 @@ def sort_lists(edges: array[int], layout: EdgeLayout, first: int) -> int:
 
 
 def proved(cls: type[G], edges: array[int], layout: EdgeLayout, alphabet: Alphabet,
-           backend: native.Backend | None) -> G:
+           backend: native.Backend | None, most_words: int | None = MAX_WORDS) -> G:
     """``edges`` as a read-only lexc ``Dawg`` or ``Gaddag`` (``cls``) after every check lexc
     makes of its own files (structure on construction, then the graph's proof): the word
     count (and a GADDAG's string count) taken from the graph, a FormatError (without the
-    file's name) for anything wrong, or for more than ``MAX_WORDS`` words."""
+    file's name) for anything wrong, or for more than ``most_words`` words (None: as many as
+    the proof counts, ``MAX_WORDS`` x ``MAX_WORD_TILES`` strings; a graph read in place, whose
+    words a command then lists only up to its ``--max-words``)."""
     extra: dict[str, Any] = {"strings": 0} if issubclass(cls, Gaddag) else {}
     lexicon = cls(edges, layout, alphabet, 0, {"layout": layout.name}, backend=backend, **extra)
     found = lexicon.count_roots(MAX_WORDS * MAX_WORD_TILES)
@@ -99,8 +101,8 @@ def proved(cls: type[G], edges: array[int], layout: EdgeLayout, alphabet: Alphab
         ((words, dawg_seps),) = found
     if dawg_seps:
         raise FormatError("a word holds a separator")
-    if words > MAX_WORDS:
-        raise FormatError(f"the graph spells {words:,} words, more than the {MAX_WORDS:,} lexc reads at once")
+    if most_words is not None and words > most_words:
+        raise FormatError(f"the graph spells {words:,} words, more than the {most_words:,} lexc reads at once")
     if not words:
         raise FormatError("the graph spells no words")
     lexicon.word_count = words

@@ -29,15 +29,15 @@ from collections.abc import Iterable
 from .. import native
 from ..plural import plural
 from ..ruleset import Ruleset, reference_of
-from ..wordlist import MAX_LISTED_WORDS, MAX_WORD_TILES
+from ..wordlist import MAX_LISTED_WORDS
 from . import edges as edgemod
-from . import rereading
 from .base import LexiconBase
 from .dawg import Dawg
 from .edges import U32, U64, EdgeLayout
 from .errors import FormatError
 from .foreign import ForeignFormat, engine_labels, tile_map
-from .gaddag import Gaddag, Gaddawg
+from .foreign_graph import proved
+from .gaddag import Gaddawg
 from .wolgesgraph import build_states, layout
 
 MAX_WORDS = MAX_LISTED_WORDS
@@ -216,23 +216,7 @@ def open_graph(raw: bytes, layout: EdgeLayout, cls: type[Dawg], ruleset: Ruleset
     if to_lexc != bytes(range(256)):
         edges = _renumbered(edges, layout, to_lexc, slots)
     try:
-        lexicon = cls(edges, layout, ruleset.alphabet, 0, {"layout": layout.name}, backend=backend)
-        counted = lexicon.count_roots(MAX_WORDS * MAX_WORD_TILES)
-    except FormatError as exc:
-        raise FormatError(f"{name}: {exc}") from None
-    if isinstance(lexicon, Gaddag):
-        (strings, gaddag_seps), (words, dawg_seps) = counted
-        if dawg_seps or gaddag_seps > 1:
-            raise FormatError(f"{name}: " + ("the DAWG half has a tile-0 (separator) edge" if dawg_seps
-                                             else "a GADDAG string crosses two separators"))
-        lexicon.strings = strings
-    else:
-        ((words, _),) = counted
-    lexicon.word_count = words
-    if not words:
-        raise FormatError(f"{name}: the {kind} spells no words")
-    try:
-        rereading.prove(lexicon)
+        lexicon = proved(cls, edges, layout, ruleset.alphabet, backend, None)  # (every engine graph's checks)
     except FormatError as exc:
         raise FormatError(f"{name}: {exc}") from None
     lexicon.wordlist_sha256 = ""
