@@ -270,6 +270,23 @@ def test_the_scan_and_the_padding_rule_on_crafted_arrays(case):
         assert changed == closed and all(fixed[4 * i : 4 * i + 4] == _u32s(CLOSED) for i in closed)
 
 
+def _changed(before: bytes, after: bytes | None) -> list[int]:
+    after = before if after is None else after
+    return [i for i in range(len(before) // 4) if after[4 * i : 4 * i + 4] != before[4 * i : 4 * i + 4]]
+
+
+@pytest.mark.parametrize("reached", [None, 5])
+def test_the_padding_rule_on_many_zero_entries(reached):
+    """Forty zero entries after a closed list (the reference finds the reached ones by a set
+    past sixteen): all closed, each after the one before; or, when a child reaches entry 5,
+    those before it only (entry 5 stays zero and refused, and the entries after it continue
+    no closed list)."""
+    data = _u32s(1 << 22 | 1, 1 << 24 | 1 << 23 | 1 << 22 | (reached or 0), *[0] * 40)
+    assert _changed(data, unpadded_u32(data, 1)) == (list(range(2, 42)) if reached is None else [2, 3, 4])
+    if native.COMPILED is not None:
+        assert native.COMPILED.unpad_u32(data, 1, lambda: b"") == unpadded_u32(data, 1)
+
+
 needs_core = pytest.mark.skipif(native.COMPILED is None, reason="the compiled core is not built")
 
 

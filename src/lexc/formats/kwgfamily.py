@@ -130,18 +130,24 @@ def _unpadded(edges: array[int], layout: EdgeLayout, slots: int, raw: bytes) -> 
     index reaches and that does not continue a list (the entry before it closes its list, or
     is padding too) is never read: it becomes a closed edge (letter 1, end bit, no child),
     which every structural check accepts. A zero entry that is reached is left as it is, and
-    refused by the checks. ``raw``: the edges' little-endian bytes. The zero entries and
-    their parents are found by byte searches (C-level passes), not an entry at a time."""
+    refused by the checks. ``raw``: the edges' little-endian bytes. The zero entries are found
+    by byte searches (C-level passes), and whether a child index reaches one by a search of
+    the child fields where there are a few (a real file's), by a set of them otherwise (a
+    crafted file of many zeros costs one pass, not one a zero)."""
     zeros = _find_zeros(raw, layout.itemsize, slots)
     if not zeros:
         return edges
     children = edgemod.child_fields(edges, layout)
+    if len(zeros) > 16:
+        reached = set(edgemod.from_bytes(children, layout))
+    else:
+        reached = {i for i in zeros if _holds_entry(children, i.to_bytes(layout.itemsize, "little"))}
     last = 1 << layout.last_bit
     closed = last | 1 << layout.letter_shift
     out = array(edges.typecode, edges)
     changed = False
     for i in zeros:
-        if not _holds_entry(children, i.to_bytes(layout.itemsize, "little")) and (i == slots or out[i - 1] & last):
+        if i not in reached and (i == slots or out[i - 1] & last):
             out[i] = closed
             changed = True
     return out if changed else edges
