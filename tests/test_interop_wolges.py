@@ -277,8 +277,8 @@ def _changed(before: bytes, after: bytes | None) -> list[int]:
 
 @pytest.mark.parametrize("reached", [None, 5])
 def test_the_padding_rule_on_many_zero_entries(reached):
-    """Forty zero entries after a closed list (the reference finds the reached ones by a set
-    past sixteen): all closed, each after the one before; or, when a child reaches entry 5,
+    """Forty zero entries after a closed list: all closed, each after the one before; or, when
+    a child reaches entry 5,
     those before it only (entry 5 stays zero and refused, and the entries after it continue
     no closed list)."""
     data = _u32s(1 << 22 | 1, 1 << 24 | 1 << 23 | 1 << 22 | (reached or 0), *[0] * 40)

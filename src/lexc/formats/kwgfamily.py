@@ -130,18 +130,12 @@ def _unpadded(edges: array[int], layout: EdgeLayout, slots: int, raw: bytes) -> 
     index reaches and that does not continue a list (the entry before it closes its list, or
     is padding too) is never read: it becomes a closed edge (letter 1, end bit, no child),
     which every structural check accepts. A zero entry that is reached is left as it is, and
-    refused by the checks. ``raw``: the edges' little-endian bytes. The zero entries are found
-    by byte searches (C-level passes), and whether a child index reaches one by a search of
-    the child fields where there are a few (a real file's), by a set of them otherwise (a
-    crafted file of many zeros costs one pass, not one a zero)."""
+    refused by the checks. ``raw``: the edges' little-endian bytes. The reference of the
+    core's ``unpad_u32``, which reads u32 entries on the compiled path."""
     zeros = _find_zeros(raw, layout.itemsize, slots)
     if not zeros:
         return edges
-    children = edgemod.child_fields(edges, layout)
-    if len(zeros) > 16:
-        reached = set(edgemod.from_bytes(children, layout))
-    else:
-        reached = {i for i in zeros if _holds_entry(children, i.to_bytes(layout.itemsize, "little"))}
+    reached = set(edgemod.from_bytes(edgemod.child_fields(edges, layout), layout))
     last = 1 << layout.last_bit
     closed = last | 1 << layout.letter_shift
     out = array(edges.typecode, edges)
@@ -171,16 +165,6 @@ def _find_zeros(raw: bytes, size: int, slots: int) -> list[int]:
         found.append(at // size)
         at += size
     return found
-
-
-def _holds_entry(raw: bytes, entry: bytes) -> bool:
-    """Whether ``raw``'s entries (each ``len(entry)`` bytes) include ``entry``."""
-    at = 0
-    while (at := raw.find(entry, at)) >= 0:
-        if not at % len(entry):
-            return True
-        at += 1
-    return False
 
 
 def _renumbered(edges: array[int], layout: EdgeLayout, to_lexc: bytes, slots: int) -> array[int]:
