@@ -376,6 +376,64 @@ def test_every_truncation_of_a_small_file_is_refused_in_one_line(fmt):
         assert "\n" not in str(caught.value) and str(caught.value).startswith("cut: ")
 
 
+CUT_FILES = [("wolges", "tiny.kwg"), ("wolges", "tiny.kbwg"), ("wolges", "tiny-dawg.kwg"), ("wolges", "tiny.kad"),
+             ("wolges", "tiny.lxd"), ("wolges", "tiny.dawg"), ("wolges", "len15.gaddag"), ("quackle", "TINY.dawg"),
+             ("quackle", "TINY.gaddag"), ("zyzzyva", "TINY.dwg"), ("zyzzyva", "TINY-R.dwg"),
+             ("wolges", "CSW21_small.klv2"), ("wolges", "CSW21_small.klv")]
+
+
+@pytest.mark.parametrize("engine,name", CUT_FILES)
+def test_a_cut_short_engine_file_is_refused_as_what_its_name_says(engine, name, tmp_path, capsys):
+    """An engine's file cut short (by a byte, by three, to half) is no longer recognised by its
+    content, and the word-list reader refuses it (NUL bytes, no line breaks): the refusal
+    is the reader's of the format its name names (its size not whole entries, its header's
+    count against its size), in one line, never a word list's ("a line longer than 4,096
+    bytes", "looks like UTF-16"). A KWG's message says its bytes are not whole entries."""
+    data = engine_bytes(engine, name)
+    for size in (len(data) - 1, len(data) - 3, len(data) // 2):
+        path = tmp_path / name
+        path.write_bytes(data[:size])
+        code, out, err = run_main(capsys, "info", str(path))
+        message = err.strip()
+        assert code == 2 and not out and "\n" not in message, message
+        assert message.startswith(f"lexc: error: {path}: "), message
+        for wrong in ("word list", "UTF-16", "line longer", "no words left"):
+            assert wrong not in message, message
+        fmt = FOREIGN[by_extension(path)[0]]
+        if fmt.name in ("kwg", "kbwg", "kwg-dawg", "kad") and size % 4:
+            assert "are not whole four-byte entries (cut short?)" in message, message
+        if fmt.kind == "leaves":
+            assert "read it with 'lexc leaves" in message, message
+            code, out, err = run_main(capsys, "leaves", str(path))
+            assert code == 2 and not out and "\n" not in err.strip(), err
+            assert "not a KLV file (" in err and "bytes" in err, err
+
+
+def test_a_text_file_named_like_an_engine_file_is_still_read_as_a_word_list(tmp_path, capsys):
+    """The name decides nothing for a text file: a word list named ``.kwg`` is read as one, and
+    one named ``.dawg`` with a bad line is refused by the word-list reader, naming the line."""
+    words = tmp_path / "words.kwg"
+    words.write_text("CAT\nDOG\n")
+    code, out, _ = run_main(capsys, "words", str(words))
+    assert code == 0 and out.split() == ["CAT", "DOG"]
+    bad = tmp_path / "bad.dawg"
+    bad.write_text("CAT\nD0G\n")
+    code, out, err = run_main(capsys, "info", str(bad))
+    assert code == 2 and f"{bad}:2: 'D0G' has '0'" in err
+
+
+def test_a_cut_dawg_only_kwg_whose_entries_are_whole_is_refused_as_one_not_as_a_kad(tmp_path, capsys):
+    """Cut to whole entries, a DAWG-only KWG's children point past its end: neither it nor the
+    KAD confirms, and the one its name names reads it and says why (as a KAD's reader would
+    say its paths descend, which is no help)."""
+    data = engine_bytes("wolges", "ENABLE-dawg.kwg")
+    path = tmp_path / "cut-dawg.kwg"
+    path.write_bytes(data[: len(data) // 8 * 4])  # (the root's list still inside: the start still looks right)
+    assert recognise(path) is FOREIGN["kwg-dawg"]
+    code, _, err = run_main(capsys, "info", str(path))
+    assert code == 2 and "KAD" not in err and "alphagram" not in err, err
+
+
 @pytest.mark.parametrize("argv", [["hooks", "{kad}", "AB"], ["stats", "{kad}"],
                                   ["moves", "{kad}", "--cgp", "/".join(["15"] * 15) + " CATS/ 0/0 0"],
                                   ["export", "{kad}", "--to", "kwg", "-o", "{out}"],

@@ -42,6 +42,7 @@ class ForeignFormat:
     description: ClassVar[str] = ""
     spec: ClassVar[str] = ""  # the written spec, formats/NAME.md
     kind: ClassVar[str] = "lexicon"  # "lexicon", or "leaves" (leave values)
+    text: ClassVar[bool] = False  # a text file (a word list refused may be one misnamed: ``named_refusal``)
     in_place: ClassVar[bool] = False  # read as a word graph lexc queries and generates moves on as it is
     # whether lexc generates moves on what it reads (None: as ``in_place``): True for a word graph
     # converted in memory, False for one whose words are not words (a KAD's alphagrams)
@@ -220,7 +221,7 @@ def recognise(path: str | os.PathLike[str]) -> type[ForeignFormat] | None:
     for fmt in named_first:  # (a named candidate that confirms is the answer: the others are not read)
         if len(data) <= fmt.max_bytes and fmt.confirm(data):
             return fmt
-    return candidates[0]
+    return named_first[0]  # (a cut-short DAWG-only KWG is refused as one, not as a KAD)
 
 
 def by_extension(path: str | os.PathLike[str]) -> list[str]:
@@ -232,6 +233,37 @@ def by_extension(path: str | os.PathLike[str]) -> list[str]:
                for n in FOREIGN}
     best = max(longest.values(), default=0)
     return [n for n, length in longest.items() if length and length == best]
+
+
+def named_refusal(path: str | os.PathLike[str], ruleset: Ruleset) -> str | None:
+    """Why a file that no format recognised (and the word-list reader refused) is not what
+    its name says: the refusal of the reader of each binary format its extension names
+    (``by_extension``; a cut-short KWG says its bytes are not whole entries, not that a
+    word list has no line breaks), in one line; None for a file with no NUL byte in its first
+    4,096 bytes (text: a word list misnamed is refused as one), a name that names none, or a
+    file a named reader takes."""
+    name = os.fspath(path)
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096)
+        if head and b"\0" not in head:
+            return None
+    except OSError:
+        return None
+    reasons = []
+    for fmt_name in by_extension(path):
+        fmt = FOREIGN[fmt_name]
+        if fmt.text or not fmt.can_read():
+            continue
+        try:
+            read_foreign(path, fmt, ruleset)
+        except FormatError as exc:
+            reasons.append(str(exc).removeprefix(f"{name}: "))
+        except OSError:
+            return None
+        else:
+            return None
+    return f"{name}: {'; '.join(reasons)}" if reasons else None
 
 
 def looks_like(head: bytes, size: int) -> str | None:

@@ -36,7 +36,7 @@ from .edges import LAYOUTS
 from .errors import FormatError
 from .foreign import ForeignFormat, tile_map
 from .gaddag import Gaddawg
-from .kwgfamily import KWG_ENTRIES, KWG_TILES, engine_words, kwg_bytes
+from .kwgfamily import KWG_ENTRIES, KWG_TILES, engine_words, kwg_bytes, whole_entries
 from .wolgesgraph import build_states, layout
 
 LAYOUT = LAYOUTS["u32"]
@@ -121,8 +121,7 @@ def _open(data: bytes, alphabet: Alphabet, name: str, ascending: bool = True,
     the DAWG half's alone where only the words are asked.
     Without ``ascending`` the sibling order is not required (reading words only, as from a KWG
     an older lexc exported with the separator last)."""
-    if len(data) % 4 or len(data) < 8:
-        raise FormatError(f"{name}: not a KWG file ({plural(len(data), 'byte')}; a KWG is at least 2 four-byte edges)")
+    whole_entries(name, len(data), "KWG")
     if len(data) > LAYOUT.max_edges * 4:
         raise FormatError(f"{name}: too big for a KWG (more than {LAYOUT.max_edges:,} four-byte edges)")
     in_place = ascending and sys.byteorder == "little"

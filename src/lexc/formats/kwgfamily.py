@@ -62,6 +62,17 @@ def _u32(head: bytes, count: int) -> array[int]:
     return words
 
 
+def whole_entries(name: str, size: int, kind: str, least: int = 2) -> None:
+    """A one-line FormatError unless ``size`` bytes are whole four-byte entries, at least
+    ``least`` of them (the headerless KWG family: a file cut short says so)."""
+    if size % 4:
+        raise FormatError(f"{name}: not a {kind} file: its {size:,} bytes are not whole four-byte entries "
+                          "(cut short?)")
+    if size < 4 * least:
+        raise FormatError(f"{name}: not a {kind} file ({plural(size, 'byte')}; a {kind} holds at least {least} "
+                          "four-byte entries)")
+
+
 def dawg_head(head: bytes, size: int) -> bool:
     """A DAWG-only KWG's (or a KAD's) start: a whole number of entries, at least two; entry 0
     a KWG pointer (tile 0, end bit, not accepting) into the array; entry 1 an edge (tile not
@@ -194,7 +205,9 @@ def open_graph(raw: bytes, layout: EdgeLayout, cls: type[Dawg], ruleset: Ruleset
     cycle, no word longer than 64 tiles, no separator in a DAWG and at most one on a GADDAG
     string), the numbers of words and GADDAG strings counted there before anything is
     spelled; and every word reading back as its own tiles."""
-    if len(raw) % layout.itemsize or len(raw) < layout.itemsize * len(cls.pointers):
+    if layout is U32:
+        whole_entries(name, len(raw), kind, len(cls.pointers))
+    elif len(raw) % layout.itemsize or len(raw) < layout.itemsize * len(cls.pointers):
         raise FormatError(f"{name}: not a {kind} file ({plural(len(raw), 'byte')})")
     slots = len(cls.pointers)
     if layout is U32:  # (the core's passes where it is built)
@@ -402,9 +415,7 @@ class Kbwg(ForeignFormat):
     @classmethod
     def read(cls, data: bytes, name: str, ruleset: Ruleset, backend: native.Backend | None = None) -> Gaddawg:
         """A ``gaddawg`` over the KBWG's entries converted (``kbwg_edges``), checked as a KWG is."""
-        if len(data) % 4 or len(data) < 8:
-            raise FormatError(f"{name}: not a KBWG file ({plural(len(data), 'byte')}; a KBWG is at least "
-                              "2 four-byte entries)")
+        whole_entries(name, len(data), "KBWG")
         raw, layout_ = kbwg_edges(data)
         lexicon = open_graph(raw, layout_, Gaddawg, ruleset, name, "KBWG", backend)
         assert isinstance(lexicon, Gaddawg)

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..alphabet import BLANK_CHAR, AlphabetError
 from ..plural import plural
 from .errors import FormatError
-from .foreign import FOREIGN, HEAD, ForeignFormat
+from .foreign import FOREIGN, HEAD, ForeignFormat, by_extension
 
 if TYPE_CHECKING:
     from .. import native
@@ -378,6 +378,7 @@ class LeavesCsv(LeaveFormat):
     name = "leaves-csv"
     engine = "wolges, MAGPIE"
     extensions = (".csv",)
+    text = True
     description = "leave values as text: one LEAVE,VALUE line a leave (blank ?), as wolges and MAGPIE read and write"
     spec = "formats/leaves.md"
 
@@ -514,6 +515,9 @@ def loads_leaves(data: bytes, name: str, ruleset: Ruleset, fmt: str | None = Non
         return leave_format(fmt).read_leaves(data, name, ruleset)
     found = detect(data, name)
     if found is None:
+        named = [n for n in by_extension(name) if n in LEAVE_FORMATS and not FOREIGN[n].text]
+        if named:  # (a cut-short KLV2 is refused by the KLV reader, which says what its size should be)
+            return leave_format(named[0]).read_leaves(data, name, ruleset)
         raise FormatError(f"{name}: not a leave file ({what_it_looks_like(data)}); lexc reads "
                           f"{', '.join(LEAVE_FORMATS)} (a klv16 only when named: --from klv16)")
     if not issubclass(found, LeaveFormat):

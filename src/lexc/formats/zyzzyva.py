@@ -354,6 +354,7 @@ class ZyzzyvaChecksums(ForeignFormat):
     engine = "Zyzzyva"
     extensions = (CHECKSUMS,)
     kind = "checksums"
+    text = True
     description = "Zyzzyva's checksums of a .dwg and its -R.dwg (CRC-16 of the first edge-count bytes)"
     spec = "formats/zyzzyva.md"
 

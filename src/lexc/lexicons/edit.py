@@ -124,7 +124,7 @@ def _load_compiled(path: Path, hint: str, progress: Callable[[str], None] | None
     ``formats.foreign``) read with ``ruleset``'s tiles (English by default); a one-line
     FormatError if it is missing, a directory or a plain word list (``hint`` says what to do
     instead)."""
-    from ..formats.foreign import read_foreign, recognise, refuse_alphagrams
+    from ..formats.foreign import named_refusal, read_foreign, recognise, refuse_alphagrams
     from ..ruleset import load_ruleset
 
     if not path.exists():
@@ -134,8 +134,9 @@ def _load_compiled(path: Path, hint: str, progress: Callable[[str], None] | None
     engine = None
     if not container.looks_like_container(path):
         engine = recognise(path)
-        if engine is None:
-            raise FormatError(f"{path}: not a compiled lexicon; {hint}")
+        if engine is None:  # (a cut-short KWG: its own reader says why it is not one)
+            raise FormatError(named_refusal(path, load_ruleset(ruleset or "english"))
+                              or f"{path}: not a compiled lexicon; {hint}")
         if not kwg:
             raise FormatError(f"{path}: a {engine.name} file is read-only; convert it first: "
                               f"lexc convert {path} -f gaddawg")

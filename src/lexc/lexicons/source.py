@@ -48,12 +48,22 @@ def cache_dir() -> Path:
 
 
 def read_list(path: str | os.PathLike[str], ruleset: str = "english", **options: Any) -> WordList:
-    """Read a word list with a ruleset's alphabet (board size for the long-word count)."""
+    """Read a word list with a ruleset's alphabet (board size for the long-word count). A
+    file the word-list reader refuses whose name names an engine's binary format (a KWG cut
+    short: no format recognised it) is refused by that format's reader instead
+    (``named_refusal``), as its name says what it was meant to be."""
+    from ..formats.foreign import named_refusal
     from ..ruleset import load_ruleset
-    from ..wordlist import read_wordlist
+    from ..wordlist import WordListError, read_wordlist
 
     rules = load_ruleset(ruleset)
-    return read_wordlist(path, rules.alphabet, board_size=rules.board_size, **options)
+    try:
+        return read_wordlist(path, rules.alphabet, board_size=rules.board_size, **options)
+    except (WordListError, FormatError):
+        refusal = named_refusal(path, rules)
+        if refusal is None:
+            raise
+        raise FormatError(refusal) from None
 
 
 def read_words(path: str | os.PathLike[str], ruleset: str = "english",
