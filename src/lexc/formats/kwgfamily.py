@@ -25,6 +25,7 @@ import operator
 import sys
 from array import array
 from collections.abc import Iterable
+from typing import Any
 
 from .. import native
 from ..plural import plural
@@ -210,13 +211,19 @@ def open_graph(raw: bytes, layout: EdgeLayout, cls: type[Dawg], ruleset: Ruleset
     elif len(raw) % layout.itemsize or len(raw) < layout.itemsize * len(cls.pointers):
         raise FormatError(f"{name}: not a {kind} file ({plural(len(raw), 'byte')})")
     slots = len(cls.pointers)
+    to_lexc = tile_map(ruleset, engine)[0] if engine is not None else bytes(range(256))
+    same_tiles = to_lexc == bytes(range(256))
+    edges: Any
     if layout is U32:  # (the core's passes where it is built)
         fixed = (backend or native.select()).unpad_u32(raw, slots, lambda: unpadded_u32(raw, slots))
-        edges = edgemod.from_bytes(raw if fixed is None else fixed, layout)
+        entries = raw if fixed is None else fixed
+        if same_tiles and sys.byteorder == "little":  # read in place: the file's own entries (a map's pages)
+            edges = memoryview(entries).cast("I")
+        else:
+            edges = edgemod.from_bytes(entries, layout)
     else:
         edges = _unpadded(edgemod.from_bytes(raw, layout), layout, slots, raw)
-    to_lexc = tile_map(ruleset, engine)[0] if engine is not None else bytes(range(256))
-    if to_lexc != bytes(range(256)):
+    if not same_tiles:
         edges = _renumbered(edges, layout, to_lexc, slots)
     try:
         lexicon = proved(cls, edges, layout, ruleset.alphabet, backend, None)  # (every engine graph's checks)
