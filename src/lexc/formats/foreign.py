@@ -211,10 +211,13 @@ def recognise(path: str | os.PathLike[str]) -> type[ForeignFormat] | None:
     candidates = [FOREIGN[name] for name in FOREIGN if FOREIGN[name].can_read() and FOREIGN[name].sniff(head, size)]
     if len(candidates) <= 1:
         return candidates[0] if candidates else None
+    from .container import map_file
+
+    most = max(fmt.max_bytes for fmt in candidates)
     try:
-        with open(path, "rb") as f:
-            data = f.read(max(fmt.max_bytes for fmt in candidates) + 1)
-    except OSError:
+        with open(path, "rb") as f:  # (mapped, as the reader will: ENABLE's KAD is not copied twice)
+            data: Any = map_file(f.fileno()) if 0 < size <= most else f.read(most + 1)
+    except (OSError, ValueError):
         return candidates[0]
     named = by_extension(path)
     named_first = sorted(candidates, key=lambda fmt: fmt.name not in named)  # (a stable sort: FOREIGN's order kept)
