@@ -424,16 +424,76 @@ def test_a_text_file_named_like_an_engine_file_is_still_read_as_a_word_list(tmp_
     assert code == 2 and f"{bad}:2: 'D0G' has '0'" in err
 
 
-def test_a_cut_dawg_only_kwg_whose_entries_are_whole_is_refused_as_one_not_as_a_kad(tmp_path, capsys):
+@pytest.mark.parametrize("name", ["cut-dawg.kwg", "cut.kwg"])
+def test_a_cut_dawg_only_kwg_whose_entries_are_whole_is_refused_as_one_not_as_a_kad(name, tmp_path, capsys):
     """Cut to whole entries, a DAWG-only KWG's children point past its end: neither it nor the
-    KAD confirms, and the one its name names reads it and says why (as a KAD's reader would
-    say its paths descend, which is no help)."""
+    KAD confirms. The one its name names reads it (``-dawg.kwg``), else the first, the KAD's,
+    whose reader makes the graph's checks before the alphagram test: either way the file is
+    refused for what the cut did (a list left open), not because a path descends."""
     data = engine_bytes("wolges", "ENABLE-dawg.kwg")
-    path = tmp_path / "cut-dawg.kwg"
+    path = tmp_path / name
     path.write_bytes(data[: len(data) // 8 * 4])  # (the root's list still inside: the start still looks right)
-    assert recognise(path) is FOREIGN["kwg-dawg"]
+    assert recognise(path) is FOREIGN["kwg-dawg" if name.endswith("-dawg.kwg") else "kad"]
     code, _, err = run_main(capsys, "info", str(path))
-    assert code == 2 and "KAD" not in err and "alphagram" not in err, err
+    assert code == 2 and "\n" not in err.strip() and "alphagram" not in err, err
+    assert "the last edge does not close its node" in err, err
+
+
+@pytest.mark.parametrize("name", ["words.kwg", "words.dawg", "words.gaddag", "words.dwg"])
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_a_utf16_word_list_named_like_an_engine_file_is_told_to_be_converted(name, encoding, tmp_path, capsys):
+    """UTF-16 text has NUL bytes, and capitals in UTF-16 can even start as a KWG does: it is
+    still text, so the word-list reader's advice stands (convert it to UTF-8), with or
+    without a byte-order mark, whatever the name; ``build`` says the same."""
+    path = tmp_path / name
+    path.write_bytes("CATS\nDOGS\n".encode(encoding))
+    assert recognise(path) is None
+    for command in ("info", "build"):
+        code, out, err = run_main(capsys, command, str(path), *(["-o", str(tmp_path / "x.dawg")] if command == "build"
+                                                                  else []))
+        assert code == 2 and not out and "looks like UTF-16, not UTF-8; convert it" in err, err
+
+
+def test_a_text_leave_table_named_like_a_klv_is_refused_as_text(tmp_path, capsys):
+    """A text file named ``.klv2`` that is no LEAVE,VALUE table is refused for what it is
+    (text), not read as a cut KLV."""
+    path = tmp_path / "notes.klv2"
+    path.write_text("# comment\n?,1.0\n")
+    code, _, err = run_main(capsys, "leaves", str(path))
+    assert code == 2 and "not a leave file (text, but not LEAVE,VALUE lines)" in err, err
+
+
+@pytest.mark.parametrize("engine,name,says", [
+    ("wolges", "tiny.kwg", "a kwg file (wolges, MAGPIE, Macondo), not a word list: lexc convert"),
+    ("wolges", "tiny-dawg.kwg", "a kwg-dawg file (wolges), not a word list: lexc convert"),
+    ("wolges", "tiny.kad", "a kad file (wolges) holds alphagrams, not a word list"),
+    ("wolges", "CSW21_small.klv2", "not a word list: read it with 'lexc leaves"),
+    ("quackle", "TINY.dawg", "a quackle-dawg file (Quackle), not a word list: lexc convert")])
+def test_build_refuses_a_compiled_file_saying_what_reads_it(engine, name, says, tmp_path, capsys):
+    """``lexc build`` reads word lists: an engine's file (or lexc's own) given to it is refused
+    saying what it is and what reads it, not with what the word-list reader makes of its
+    bytes ("a line longer than 4,096 bytes", "looks like UTF-16")."""
+    out = tmp_path / "x.dawg"
+    code, _, err = run_main(capsys, "build", str(engine_file(engine, name)), "-o", str(out))
+    assert code == 2 and says in err and "\n" not in err.strip(), err
+    assert not out.exists()
+
+
+def test_build_refuses_lexcs_own_compiled_file(tmp_path, capsys):
+    lexc_file, out = tmp_path / "tiny.gaddawg", tmp_path / "x.dawg"
+    assert run_main(capsys, "convert", str(engine_file("wolges", "tiny.kwg")), str(lexc_file))[0] == 0
+    code, _, err = run_main(capsys, "build", str(lexc_file), "-o", str(out))
+    assert code == 2 and "a compiled lexc lexicon, not a word list: lexc convert" in err, err
+    assert not out.exists()
+
+
+def test_convert_refuses_a_cut_kwg_as_one(tmp_path, capsys):
+    """``convert`` (which takes compiled files only) says why a cut KWG is none."""
+    data = engine_bytes("wolges", "tiny.kwg")
+    path = tmp_path / "cut.kwg"
+    path.write_bytes(data[:-1])
+    code, _, err = run_main(capsys, "convert", str(path), str(tmp_path / "x.gaddawg"))
+    assert code == 2 and "not a KWG file: its 223 bytes are not whole four-byte entries (cut short?)" in err, err
 
 
 @pytest.mark.parametrize("argv", [["hooks", "{kad}", "AB"], ["stats", "{kad}"],

@@ -28,6 +28,21 @@ class TextFileError(LexcError, ValueError):
     """A text file lexc cannot read as UTF-8 text; the message names the file (and line)."""
 
 
+def looks_like_utf16_text(data: bytes) -> bool:
+    """Whether bytes (a file's start) read as UTF-16 text, little- or big-endian (a byte-order
+    mark or none): every character printable or a line break, none NUL. A binary file with
+    NUL bytes (an engine's graph) is not: its zero pairs read as NUL characters."""
+    sample = data[:4096]
+    for encoding, mark in (("utf-16-le", b"\xff\xfe"), ("utf-16-be", b"\xfe\xff")):
+        body = sample[2:] if sample.startswith(mark) else sample
+        text = body[: len(body) // 2 * 2].decode(encoding, errors="replace")
+        if text.endswith("\ufffd"):  # (a character cut at the sample's end)
+            text = text[:-1]
+        if text and all(ch.isprintable() or ch in "\t\r\n" for ch in text) and "\ufffd" not in text:
+            return True
+    return False
+
+
 def decode_text(data: bytes, source: str, kind: str = "text", error: ErrorClass = TextFileError,
                 first_line: int = 1) -> str:
     """The UTF-8 text of a file's bytes (a BOM dropped), or ``error`` with one line saying

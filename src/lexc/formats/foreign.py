@@ -201,14 +201,20 @@ def recognise(path: str | os.PathLike[str]) -> type[ForeignFormat] | None:
     matches the file's start; when several do (headerless arrays of entries: a KWG, a KBWG, a
     KAD, a DAWG-only KWG), the first that ``confirm``s the whole file, one whose extension
     the file name has first (a DAWG-only KWG of alphagram-shaped words is a KAD by its
-    content alone); the first candidate when none confirms (its reader then says why)."""
+    content alone); when none confirms, the one the name names, else the first (its reader
+    then says why: a file cut short). None for UTF-16 text, whatever its start looks like."""
+    from ..textfile import looks_like_utf16_text
+
     try:
         size = os.path.getsize(path)
         with open(path, "rb") as f:
-            head = f.read(HEAD)
+            start = f.read(4096)
     except OSError:
         return None
+    head = start[:HEAD]
     candidates = [FOREIGN[name] for name in FOREIGN if FOREIGN[name].can_read() and FOREIGN[name].sniff(head, size)]
+    if candidates and b"\0" in head and looks_like_utf16_text(start):
+        return None  # (UTF-16 text of capitals can start as a KWG does: the word-list reader says what it is)
     if len(candidates) <= 1:
         return candidates[0] if candidates else None
     from .container import map_file
@@ -216,8 +222,11 @@ def recognise(path: str | os.PathLike[str]) -> type[ForeignFormat] | None:
     most = max(fmt.max_bytes for fmt in candidates)
     try:
         with open(path, "rb") as f:  # (mapped, as the reader will: ENABLE's KAD is not copied twice)
-            data: Any = map_file(f.fileno()) if 0 < size <= most else f.read(most + 1)
-    except (OSError, ValueError):
+            try:
+                data: Any = map_file(f.fileno()) if 0 < size <= most else f.read(most + 1)
+            except (OSError, ValueError):  # (a file system that maps no file: read it)
+                data = f.read(most + 1)
+    except OSError:
         return candidates[0]
     named = by_extension(path)
     named_first = sorted(candidates, key=lambda fmt: fmt.name not in named)  # (a stable sort: FOREIGN's order kept)
@@ -238,25 +247,49 @@ def by_extension(path: str | os.PathLike[str]) -> list[str]:
     return [n for n, length in longest.items() if length and length == best]
 
 
+def looks_binary(head: bytes) -> bool:
+    """Whether a file's first bytes are binary data, not text: a NUL byte, and not UTF-16
+    text (whose every other byte is NUL: ``textfile.looks_like_utf16_text``)."""
+    from ..textfile import looks_like_utf16_text
+
+    return b"\0" in head and not looks_like_utf16_text(head)
+
+
 def named_refusal(path: str | os.PathLike[str], ruleset: Ruleset) -> str | None:
     """Why a file that no format recognised (and the word-list reader refused) is not what
     its name says: the refusal of the reader of each binary format its extension names
     (``by_extension``; a cut-short KWG says its bytes are not whole entries, not that a
-    word list has no line breaks), in one line; None for a file with no NUL byte in its first
-    4,096 bytes (text: a word list misnamed is refused as one), a name that names none, or a
-    file a named reader takes."""
+    word list has no line breaks), in one line. None for text (``looks_binary`` false: a word
+    list misnamed, UTF-16 too, is refused as one), a lexc file, anything but a regular file,
+    a name that names no format, or a file a named reader takes. A leave format's is said
+    without reading the file (a lexicon was asked for); a file past a format's size is not
+    read."""
+    import stat
+
+    from .container import MAGIC
+
     name = os.fspath(path)
     try:
         with open(path, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                return None
+            size = os.fstat(f.fileno()).st_size
             head = f.read(4096)
-        if head and b"\0" not in head:
-            return None
     except OSError:
+        return None
+    if (head and not looks_binary(head)) or head.startswith(MAGIC):
         return None
     reasons = []
     for fmt_name in by_extension(path):
         fmt = FOREIGN[fmt_name]
         if fmt.text or not fmt.can_read():
+            continue
+        if fmt.kind == "leaves":
+            reasons.append(f"named a {fmt.name} leave-value file ({fmt.engine}), not a lexicon: read it with "
+                           f"'lexc leaves {name}'")
+            continue
+        if size > fmt.max_bytes:
+            reasons.append(f"too big for a {fmt.name} file (more than {fmt.max_bytes:,} bytes)")
             continue
         try:
             read_foreign(path, fmt, ruleset)
@@ -336,5 +369,5 @@ def tile_map(ruleset: Ruleset, engine: str) -> tuple[bytes, bytes]:
     return bytes(to_lexc), bytes(to_engine)
 
 
-__all__ = ["FOREIGN", "HEAD", "ForeignFormat", "by_extension", "engine_labels", "get_foreign", "looks_like",
-           "read_foreign", "recognise", "refuse_alphagrams", "tile_map"]
+__all__ = ["FOREIGN", "HEAD", "ForeignFormat", "by_extension", "engine_labels", "get_foreign", "looks_binary",
+           "looks_like", "named_refusal", "read_foreign", "recognise", "refuse_alphagrams", "tile_map"]

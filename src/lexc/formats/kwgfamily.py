@@ -217,7 +217,7 @@ def open_graph(raw: bytes, layout: EdgeLayout, cls: type[Dawg], ruleset: Ruleset
     if layout is U32:  # (the core's passes where it is built)
         fixed = (backend or native.select()).unpad_u32(raw, slots, lambda: unpadded_u32(raw, slots))
         entries = raw if fixed is None else fixed
-        if same_tiles and sys.byteorder == "little":  # read in place: the file's own entries (a map's pages)
+        if same_tiles and sys.byteorder == "little":  # read in place: the file's map (or the padding closed, a copy)
             edges = memoryview(entries).cast("I")
         else:
             edges = edgemod.from_bytes(entries, layout)
@@ -375,13 +375,15 @@ class Kad(ForeignFormat):
 
     @classmethod
     def read(cls, data: bytes, name: str, ruleset: Ruleset, backend: native.Backend | None = None) -> Dawg:
-        """A read-only ``dawg`` of alphagrams, refused if a path spells tiles out of order."""
-        if len(data) % 4 == 0:
-            bad = non_alphagram(data, backend=backend)
-            if bad >= 0:
-                raise FormatError(f"{name}: not a KAD: entry {bad} leads to a smaller tile, so a word it spells is "
-                                  "not an alphagram (a DAWG-only KWG of words? read it as kwg-dawg)")
-        return open_graph(data, U32, Dawg, ruleset, name, "KAD", backend)
+        """A read-only ``dawg`` of alphagrams, refused if a path spells tiles out of order: the
+        graph's checks first, so that a file cut short is refused as one (not for a descent
+        the cut made)."""
+        lexicon = open_graph(data, U32, Dawg, ruleset, name, "KAD", backend)
+        bad = non_alphagram(data, backend=backend)
+        if bad >= 0:
+            raise FormatError(f"{name}: not a KAD: entry {bad} leads to a smaller tile, so a word it spells is "
+                              "not an alphagram (a DAWG-only KWG of words? read it as kwg-dawg)")
+        return lexicon
 
     @classmethod
     def write(cls, lexicon: LexiconBase, ruleset: Ruleset) -> bytes:
@@ -437,4 +439,4 @@ class Kbwg(ForeignFormat):
 
 __all__ = ["KBWG_ENTRIES", "KWG_ENTRIES", "Kad", "Kbwg", "KwgDawg", "alphagrams", "dawg_head", "engine_words",
            "kbwg_bytes", "kbwg_edges", "kbwg_head", "kwg_bytes", "non_alphagram", "open_graph", "scan_u32",
-           "unpadded_u32"]
+           "unpadded_u32", "whole_entries"]

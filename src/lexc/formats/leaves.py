@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..alphabet import BLANK_CHAR, AlphabetError
 from ..plural import plural
 from .errors import FormatError
-from .foreign import FOREIGN, HEAD, ForeignFormat, by_extension
+from .foreign import FOREIGN, HEAD, ForeignFormat, by_extension, looks_binary
 
 if TYPE_CHECKING:
     from .. import native
@@ -516,7 +516,8 @@ def loads_leaves(data: bytes, name: str, ruleset: Ruleset, fmt: str | None = Non
     found = detect(data, name)
     if found is None:
         named = [n for n in by_extension(name) if n in LEAVE_FORMATS and not FOREIGN[n].text]
-        if named:  # (a cut-short KLV2 is refused by the KLV reader, which says what its size should be)
+        if named and looks_binary(data[:4096]):  # (a cut-short KLV2 is refused by the KLV reader, which says
+            # what its size should be; a text file misnamed is refused as what it looks like)
             return leave_format(named[0]).read_leaves(data, name, ruleset)
         raise FormatError(f"{name}: not a leave file ({what_it_looks_like(data)}); lexc reads "
                           f"{', '.join(LEAVE_FORMATS)} (a klv16 only when named: --from klv16)")

@@ -118,6 +118,29 @@ def compile_all(
     return reports
 
 
+def _refuse_compiled(path: str | os.PathLike[str]) -> None:
+    """A one-line FormatError for a compiled lexicon (lexc's or an engine's) given where a word
+    list is read, saying what reads it instead (``lexc convert``; a KWG's words with
+    ``--from kwg``), not what a word list's reader makes of its bytes."""
+    from ..formats.foreign import recognise
+
+    name = os.fspath(path)
+    if container.looks_like_container(path):
+        raise FormatError(f"{name}: a compiled lexc lexicon, not a word list: lexc convert {name} -f FORMAT makes "
+                          "another format from it")
+    engine = recognise(path)
+    if engine is None:
+        return
+    if engine.holds != "words":
+        raise FormatError(f"{name}: a {engine.name} file ({engine.engine}) holds {engine.holds}, not a word list")
+    if engine.kind != "lexicon":
+        raise FormatError(f"{name}: a {engine.name} file ({engine.engine}), not a word list: read it with "
+                          f"'lexc leaves {name}'")
+    also = " (or lexc build --from kwg)" if engine.name == "kwg" else ""
+    raise FormatError(f"{name}: a {engine.name} file ({engine.engine}), not a word list: lexc convert {name} -f "
+                      f"FORMAT reads it{also}")
+
+
 def _read(wordlist: str | os.PathLike[str], ruleset: str, list_options: dict[str, Any],
           progress: Callable[..., None] | None, source: str = "list",
           max_words: int = MAX_LISTED_WORDS) -> tuple[WordList, float]:
@@ -140,6 +163,7 @@ def _read(wordlist: str | os.PathLike[str], ruleset: str, list_options: dict[str
                 raise
             raise FormatError(f"{exc}; it looks like a {other.name} file ({other.engine})") from None
     else:
+        _refuse_compiled(wordlist)
         words = read_list(wordlist, ruleset, **list_options)
     return words, time.perf_counter() - started
 
