@@ -375,15 +375,15 @@ class Kad(ForeignFormat):
 
     @classmethod
     def read(cls, data: bytes, name: str, ruleset: Ruleset, backend: native.Backend | None = None) -> Dawg:
-        """A read-only ``dawg`` of alphagrams, refused if a path spells tiles out of order: the
-        graph's checks first, so that a file cut short is refused as one (not for a descent
-        the cut made)."""
-        lexicon = open_graph(data, U32, Dawg, ruleset, name, "KAD", backend)
-        bad = non_alphagram(data, backend=backend)
+        """A read-only ``dawg`` of alphagrams, refused if a path spells tiles out of order; a
+        file whose graph is also malformed (cut short) is refused for that instead, the
+        graph's checks answering first."""
+        bad = non_alphagram(data, backend=backend) if len(data) % 4 == 0 else -1
         if bad >= 0:
+            open_graph(data, U32, Dawg, ruleset, name, "KAD", backend)  # (a cut file: its own refusal)
             raise FormatError(f"{name}: not a KAD: entry {bad} leads to a smaller tile, so a word it spells is "
                               "not an alphagram (a DAWG-only KWG of words? read it as kwg-dawg)")
-        return lexicon
+        return open_graph(data, U32, Dawg, ruleset, name, "KAD", backend)
 
     @classmethod
     def write(cls, lexicon: LexiconBase, ruleset: Ruleset) -> bytes:
