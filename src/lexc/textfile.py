@@ -29,10 +29,15 @@ class TextFileError(LexcError, ValueError):
 
 
 def looks_like_utf16_text(data: bytes) -> bool:
-    """Whether bytes (a file's start) read as UTF-16 text, little- or big-endian (a byte-order
-    mark or none): every character printable or a line break, none NUL. A binary file with
-    NUL bytes (an engine's graph) is not: its zero pairs read as NUL characters."""
+    """Whether bytes (a file's start) read as UTF-16 text: a byte-order mark, or NUL bytes in
+    at least a quarter of the first 64 (a Latin letter's other half); then, little- or
+    big-endian, every character printable or a line break, none NUL. A binary file with NUL
+    bytes (an engine's graph) is not: its zero pairs read as NUL characters; nor is 8-bit
+    text, with a stray NUL or none."""
     sample = data[:4096]
+    nuls = sample[:64].count(b"\0")
+    if not sample.startswith((b"\xff\xfe", b"\xfe\xff")) and (not nuls or nuls * 4 < min(len(sample), 64)):
+        return False
     for encoding, mark in (("utf-16-le", b"\xff\xfe"), ("utf-16-be", b"\xfe\xff")):
         body = sample[2:] if sample.startswith(mark) else sample
         text = body[: len(body) // 2 * 2].decode(encoding, errors="replace")
@@ -48,8 +53,7 @@ def decode_text(data: bytes, source: str, kind: str = "text", error: ErrorClass 
     """The UTF-8 text of a file's bytes (a BOM dropped), or ``error`` with one line saying
     which line and byte are wrong and what the file looks like instead; ``kind`` names what
     the file should be (``"word list"``), ``first_line`` the line number ``data`` starts at."""
-    nuls = data[:64].count(b"\0")
-    if first_line == 1 and (data.startswith((b"\xff\xfe", b"\xfe\xff")) or (nuls and nuls * 4 >= min(len(data), 64))):
+    if first_line == 1 and looks_like_utf16_text(data):  # (a binary file's NUL bytes say so below)
         raise error(f"{source}: looks like UTF-16, not UTF-8; convert it (iconv -f UTF-16 -t UTF-8)")
     if b"\0" in data:
         line = first_line + data.count(b"\n", 0, data.index(b"\0"))

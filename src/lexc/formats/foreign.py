@@ -213,7 +213,7 @@ def recognise(path: str | os.PathLike[str]) -> type[ForeignFormat] | None:
         return None
     head = start[:HEAD]
     candidates = [FOREIGN[name] for name in FOREIGN if FOREIGN[name].can_read() and FOREIGN[name].sniff(head, size)]
-    if candidates and b"\0" in head and looks_like_utf16_text(start):
+    if candidates and looks_like_utf16_text(start):
         return None  # (UTF-16 text of capitals can start as a KWG does: the word-list reader says what it is)
     if len(candidates) <= 1:
         return candidates[0] if candidates else None
@@ -271,10 +271,10 @@ def named_refusal(path: str | os.PathLike[str], ruleset: Ruleset) -> str | None:
     name = os.fspath(path)
     try:
         with open(path, "rb") as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            st = os.fstat(f.fileno())
+            if not stat.S_ISREG(st.st_mode):
                 return None
-            size = os.fstat(f.fileno()).st_size
-            head = f.read(4096)
+            size, head = st.st_size, f.read(4096)
     except OSError:
         return None
     if (head and not looks_binary(head)) or head.startswith(MAGIC):

@@ -209,12 +209,11 @@ def read_dwg(data: bytes, name: str, ruleset: Ruleset, backend: native.Backend |
              reverse: bool = False) -> Dawg:
     """A .dwg's words (reversed back with ``reverse``: an -R.dwg) as lexc's own DAWG, after
     every check (``formats/zyzzyva.md``)."""
-    if len(data) % 4 and len(data) >= 4 * (FIRST_LIST + 1) - 4:
-        raise FormatError(f"{name}: not a Zyzzyva .dwg: its {len(data):,} bytes are not whole four-byte edges "
-                          f"(cut short?){_instead(data)}")
-    if len(data) < 4 * (FIRST_LIST + 1) - 4 or len(data) % 4:
-        raise FormatError(f"{name}: not a Zyzzyva .dwg ({plural(len(data), 'byte')}: an edge count and at least "
-                          f"{ROOT_SLOTS} four-byte edges){_instead(data)}")
+    least = 4 * (FIRST_LIST + 1) - 4
+    if len(data) < least or len(data) % 4:
+        why = (f": its {len(data):,} bytes are not whole four-byte edges (cut short?)" if len(data) >= least else
+               f" ({plural(len(data), 'byte')}: an edge count and at least {ROOT_SLOTS} four-byte edges)")
+        raise FormatError(f"{name}: not a Zyzzyva .dwg{why}{_instead(data)}")
     edges = array("I")
     edges.frombytes(data)
     if sys.byteorder == "big":
