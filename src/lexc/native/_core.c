@@ -892,7 +892,14 @@ typedef struct { Py_ssize_t lo, j; } Frame;
 #define W_PENDING 0x100u /* (a count and no height: no settled word looks so) */
 #define W_SETTLED(x) (O_HIGH(x) != 0)
 
-static int prove_walk(const Graph *g, const Py_ssize_t *at, Py_ssize_t nroots, uint32_t *words) {
+/* an edge as the walk reads it: `u32` (a constant in each of the walk's two copies) a graph of
+ * u32 edges all stored, read at their fixed bits, else any graph through edge_at */
+#define W_EDGE(i) (u32 ? (uint64_t)((const uint32_t *)g->base)[i] : edge_at(g, i))
+#define W_LETTER(e) (u32 ? (int)((e) >> 24 & 0xFF) : LETTER(g, e))
+#define W_TERM(e) (u32 ? (int)((e) >> 23 & 1) : TERM(g, e))
+#define W_LAST(e) (u32 ? (int)((e) >> 22 & 1) : LASTE(g, e))
+#define W_CHILD(e) (u32 ? (Py_ssize_t)((e) & 0x3FFFFF) : CHILD(g, e))
+static inline int walk_roots(const Graph *g, const Py_ssize_t *at, Py_ssize_t nroots, uint32_t *words, int u32) {
     Py_ssize_t total = g->n + g->n_extra, cap = 256, top = 0;
     size_t mapped = 0;
     uint32_t *info = words_zeroed((size_t)total * sizeof *info, &mapped);
@@ -907,13 +914,16 @@ static int prove_walk(const Graph *g, const Py_ssize_t *at, Py_ssize_t nroots, u
             if (want >= 0) { /* open a frame for the suffix of a list from `want` */
                 if (want && !W_SETTLED(info[want])) {
                     Py_ssize_t e = want;
-                    while (!LASTE(g, edge_at(g, e)) && e + 1 < total) e++;
+                    while (!W_LAST(W_EDGE(e)) && e + 1 < total) e++;
                     while (W_SETTLED(info[e])) e--; /* (a list is settled from its end: a suffix of it) */
                     for (Py_ssize_t x = want; x <= e; x++) {
                         if (info[x]) { status = 0; goto done; } /* pending in an open frame: a cycle */
                         info[x] = W_PENDING;
-                        Py_ssize_t c = CHILD(g, edge_at(g, x));
-                        if (c && c < g->n) { LEXC_PREFETCH(&info[c]); LEXC_PREFETCH(edge_address(g, c)); }
+                        Py_ssize_t c = W_CHILD(W_EDGE(x));
+                        if (c && c < g->n) {
+                            LEXC_PREFETCH(&info[c]);
+                            LEXC_PREFETCH(u32 ? (const void *)((const uint32_t *)g->base + c) : edge_address(g, c));
+                        }
                     }
                     if (top == cap) {
                         Frame *grown = realloc(stack, (size_t)cap * 2 * sizeof(Frame));
@@ -929,16 +939,15 @@ static int prove_walk(const Graph *g, const Py_ssize_t *at, Py_ssize_t nroots, u
             Py_ssize_t j = f->j, lo = f->lo;
             uint32_t next = j + 1 < total ? info[j + 1] : 0; /* (read only where j does not close its list) */
             for (; j >= lo; j--) {
-                uint64_t e = edge_at(g, j);
-                Py_ssize_t c = CHILD(g, e);
+                uint64_t e = W_EDGE(j);
+                Py_ssize_t c = W_CHILD(e);
                 uint32_t child = info[c]; /* (info[0] is 0: no child) */
                 if (c && !W_SETTLED(child)) {
                     if (child) { status = 0; goto done; } /* pending: a cycle */
                     want = c;
                     break;
                 }
-                next = o_word((uint32_t)LETTER(g, e), (uint32_t)TERM(g, e), child, LASTE(g, e) ? 0 : next, &ors,
-                              &twice);
+                next = o_word((uint32_t)W_LETTER(e), (uint32_t)W_TERM(e), child, W_LAST(e) ? 0 : next, &ors, &twice);
                 info[j] = next;
             }
             /* (a height past 127 would read as unsettled: said before any other frame reads it) */
@@ -952,6 +961,20 @@ done:
     if (info) words_free(info, mapped);
     free(stack);
     return status;
+}
+
+#undef W_EDGE
+#undef W_LETTER
+#undef W_TERM
+#undef W_LAST
+#undef W_CHILD
+
+/* the walk on the copy for the graph: u32 edges all stored (an engine's KWG, DAWG-only KWG or
+ * KAD) read at their fixed bits, as sweep_u32 reads them (ENABLE's KAD proved in 10-15% less
+ * time than through edge_at), else any layout */
+static int prove_walk(const Graph *g, const Py_ssize_t *at, Py_ssize_t nroots, uint32_t *words) {
+    if (!g->wide && !g->n_extra) return walk_roots(g, at, nroots, words, 1);
+    return walk_roots(g, at, nroots, words, 0);
 }
 
 /* prove(roots, longest, most): the roots read and checked once (proof_roots), then the
@@ -1222,6 +1245,11 @@ static PyObject *scan_u32(PyObject *module, PyObject *args) {
     int inside = n > 0; /* (an empty array is no graph: the reference says so too) */
     for (Py_ssize_t i = 0; i < n; i++) {
         uint32_t e, c;
+        if (descent < 0 && i + 16 < n) { /* the child 16 entries on, asked for now (most of the pass waits for it) */
+            uint32_t ahead;
+            memcpy(&ahead, p + 4 * (i + 16), 4);
+            if ((Py_ssize_t)(ahead & 0x3FFFFFu) < n) LEXC_PREFETCH(p + 4 * (ahead & 0x3FFFFFu));
+        }
         memcpy(&e, p + 4 * i, 4); /* (the core runs on little-endian hosts only: core_exec) */
         Py_ssize_t child = (Py_ssize_t)(e & 0x3FFFFFu);
         if (child >= n) { inside = 0; continue; }
