@@ -682,80 +682,52 @@ static inline uint32_t o_word(uint32_t letter, uint32_t term, uint32_t child, ui
     return count << 8 | ((child | next | mine) & 0x80u) | (high & 0x7Fu);
 }
 
-/* Parents first, the u32 layout read at its fixed bits, from the last position down to `lo`
- * (a root's: every position it reaches lies above it), in blocks of 4096 positions (a graph
- * in another order is left after one block). 0 when every position from `lo` up settled.
- * The child's word is asked for 16 positions ahead (a prefetch): most of the sweep's time
- * is waiting for it. */
-static uint32_t sweep_u32(const Graph *g, uint32_t *info, Py_ssize_t lo) {
-    const uint32_t *E = (const uint32_t *)g->base;
+/* An edge as the proof's passes read it: `u32` (a constant in each copy of a pass) a graph of
+ * u32 edges read at their fixed bits (formats/dawg.md), where the pass reads stored edges only;
+ * else any layout, through edge_at. */
+#define W_EDGE(i) (u32 ? (uint64_t)((const uint32_t *)g->base)[i] : edge_at(g, i))
+#define W_LETTER(e) (u32 ? (int)((e) >> 24 & 0xFF) : LETTER(g, e))
+#define W_TERM(e) (u32 ? (int)((e) >> 23 & 1) : TERM(g, e))
+#define W_LAST(e) (u32 ? (int)((e) >> 22 & 1) : LASTE(g, e))
+#define W_CHILD(e) (u32 ? (Py_ssize_t)((e) & 0x3FFFFF) : CHILD(g, e))
+
+/* Parents first, from the last stored position down to `lo` (a root's: every position it
+ * reaches lies above it), in blocks of 4096 positions (a graph in another order is left
+ * after one block). 0 when every position from `lo` up settled. The child's word is asked
+ * for 16 positions ahead (a prefetch): most of the sweep's time is waiting for it. (A stored
+ * edge's child is a stored position, inside info: the constructor checked.) */
+static inline uint32_t sweep_copy(const Graph *g, uint32_t *info, Py_ssize_t lo, int u32) {
     Py_ssize_t a = lo, j = g->n - 1;
     uint32_t order = 0, ors = 0, twice = 0;
     uint32_t word = 0; /* position j + 1's, where j does not close its list */
     while (j >= a && !(order | O_OVER(ors) | twice)) {
         Py_ssize_t stop = j - 4095 > a ? j - 4095 : a;
         for (; j >= stop; j--) {
-            if (j >= a + 16) LEXC_PREFETCH(&info[E[j - 16] & 0x3FFFFFu]); /* (a stored child: inside info) */
-            uint32_t e = E[j], c = e & 0x3FFFFFu, keep = (e >> 22 & 1u) - 1u; /* 0 where j closes its list */
-            order |= (uint32_t)(c - 1u) < (uint32_t)j; /* a child at or before its edge (j < 2^22) */
-            word = o_word(e >> 24, e >> 23 & 1u, info[c], word & keep, &ors, &twice); /* (info[0] is 0: no child) */
+            if (j >= a + 16) LEXC_PREFETCH(&info[W_CHILD(W_EDGE(j - 16))]);
+            uint64_t e = W_EDGE(j);
+            Py_ssize_t c = W_CHILD(e);
+            order |= (uint64_t)(c - 1) < (uint64_t)j; /* a child at or before its edge (c - 1: none for no child) */
+            word = o_word((uint32_t)W_LETTER(e), (uint32_t)W_TERM(e), info[c], W_LAST(e) ? 0 : word, &ors, &twice);
             info[j] = word;
         }
     }
     return order | O_OVER(ors) | twice;
 }
 
-/* Parents first, any layout, from the last position down to `lo`. 0 when every position
- * from `lo` up settled. */
-static uint32_t sweep_any(const Graph *g, uint32_t *info, Py_ssize_t lo) {
-    uint32_t ors = 0, twice = 0, next = 0;
-    for (Py_ssize_t j = g->n - 1; j >= lo && !(O_OVER(ors) | twice); j--) {
-        uint64_t e = edge_at(g, j);
-        Py_ssize_t c = CHILD(g, e);
-        if (c && c <= j) return 1;
-        next = o_word((uint32_t)LETTER(g, e), (uint32_t)TERM(g, e), info[c], LASTE(g, e) ? 0 : next, &ors, &twice);
-        info[j] = next;
-    }
-    return O_OVER(ors) | twice;
-}
-
-/* The list of positions a..b, each child before a (settled already), or, for `extra`, stored
- * or after b: 1 when settled. */
-static int settle_list(const Graph *g, uint32_t *info, Py_ssize_t a, Py_ssize_t b, int extra) {
-    uint32_t ors = 0, twice = 0, next = 0;
-    for (Py_ssize_t j = b; j >= a; j--) {
-        uint64_t e = edge_at(g, j);
-        Py_ssize_t c = CHILD(g, e);
-        if (extra ? c >= g->n && c <= b : c >= a) return 0;
-        next = o_word((uint32_t)LETTER(g, e), (uint32_t)TERM(g, e), info[c], j < b ? next : 0, &ors, &twice);
-        info[j] = next;
-    }
-    return !(O_OVER(ors) | twice);
-}
-
-/* Children first: the stored lists in index order (the u32 layout read at its fixed bits).
- * 1 when settled. */
-static int ascend(const Graph *g, uint32_t *info) {
+/* Children first: the stored lists in index order, each from its last edge down, every child
+ * in a list before it (settled already). 1 when settled. */
+static inline int ascend_copy(const Graph *g, uint32_t *info, int u32) {
     Py_ssize_t a = g->pointers, n = g->n;
-    if (g->wide) {
-        while (a < n) {
-            Py_ssize_t b = a;
-            while (!LASTE(g, edge_at(g, b))) b++; /* (the constructor proved the last stored edge closes its list) */
-            if (!settle_list(g, info, a, b, 0)) return 0;
-            a = b + 1;
-        }
-        return 1;
-    }
-    const uint32_t *E = (const uint32_t *)g->base;
     uint32_t ors = 0, twice = 0;
     while (a < n) {
         Py_ssize_t b = a;
-        while (!(E[b] >> 22 & 1u)) b++;
+        while (!W_LAST(W_EDGE(b))) b++; /* (the constructor proved the last stored edge closes its list) */
         uint32_t next = 0;
         for (Py_ssize_t j = b; j >= a; j--) {
-            uint32_t e = E[j], c = e & 0x3FFFFFu;
-            if ((Py_ssize_t)c >= a) return 0;
-            next = o_word(e >> 24, e >> 23 & 1u, info[c], j < b ? next : 0, &ors, &twice);
+            uint64_t e = W_EDGE(j);
+            Py_ssize_t c = W_CHILD(e);
+            if (c >= a) return 0;
+            next = o_word((uint32_t)W_LETTER(e), (uint32_t)W_TERM(e), info[c], j < b ? next : 0, &ors, &twice);
             info[j] = next;
         }
         if (O_OVER(ors) | twice) return 0;
@@ -764,14 +736,31 @@ static int ascend(const Graph *g, uint32_t *info) {
     return 1;
 }
 
+/* the sweep and the ascent on the copy for the graph's layout */
+static uint32_t sweep(const Graph *g, uint32_t *info, Py_ssize_t lo) {
+    return g->wide ? sweep_copy(g, info, lo, 0) : sweep_copy(g, info, lo, 1);
+}
+static int ascend(const Graph *g, uint32_t *info) {
+    return g->wide ? ascend_copy(g, info, 0) : ascend_copy(g, info, 1);
+}
+
 /* The edges kept in memory after the stored ones (a GADDAG's rebuilt DAWG root: a pointer,
  * then one list), their lists from the last down, each child stored or in a later list. */
 static int settle_extra(const Graph *g, uint32_t *info) {
     Py_ssize_t b = g->n + g->n_extra - 1;
+    uint32_t ors = 0, twice = 0;
     while (b >= g->n) {
         Py_ssize_t a = b;
         while (a > g->n && !LASTE(g, edge_at(g, a - 1))) a--;
-        if (!settle_list(g, info, a, b, 1)) return 0;
+        uint32_t next = 0;
+        for (Py_ssize_t j = b; j >= a; j--) {
+            uint64_t e = edge_at(g, j);
+            Py_ssize_t c = CHILD(g, e);
+            if (c >= g->n && c <= b) return 0;
+            next = o_word((uint32_t)LETTER(g, e), (uint32_t)TERM(g, e), info[c], j < b ? next : 0, &ors, &twice);
+            info[j] = next;
+        }
+        if (O_OVER(ors) | twice) return 0;
         b = a - 1;
     }
     return 1;
@@ -870,7 +859,7 @@ static int prove_ordered(const Graph *g, const Py_ssize_t *roots, Py_ssize_t nro
     uint32_t *info = words_zeroed((size_t)total * sizeof *info, &mapped); /* (zero: a pass that meets a child
                                                                            * out of order reads no garbage) */
     if (!info) return -1; /* (info[0] stays 0: child 0 is no child, and no child is a pointer slot) */
-    int ok = g->n <= lo || !(g->wide ? sweep_any : sweep_u32)(g, info, lo) || ascend(g, info);
+    int ok = g->n <= lo || !sweep(g, info, lo) || ascend(g, info);
     ok = ok && settle_extra(g, info);
     for (Py_ssize_t k = 0; ok && k < nroots; k++) words[k] = roots[k] ? info[roots[k]] : 0;
     words_free(info, mapped);
@@ -892,13 +881,6 @@ typedef struct { Py_ssize_t lo, j; } Frame;
 #define W_PENDING 0x100u /* (a count and no height: no settled word looks so) */
 #define W_SETTLED(x) (O_HIGH(x) != 0)
 
-/* an edge as the walk reads it: `u32` (a constant in each of the walk's two copies) a graph of
- * u32 edges all stored, read at their fixed bits, else any graph through edge_at */
-#define W_EDGE(i) (u32 ? (uint64_t)((const uint32_t *)g->base)[i] : edge_at(g, i))
-#define W_LETTER(e) (u32 ? (int)((e) >> 24 & 0xFF) : LETTER(g, e))
-#define W_TERM(e) (u32 ? (int)((e) >> 23 & 1) : TERM(g, e))
-#define W_LAST(e) (u32 ? (int)((e) >> 22 & 1) : LASTE(g, e))
-#define W_CHILD(e) (u32 ? (Py_ssize_t)((e) & 0x3FFFFF) : CHILD(g, e))
 static inline int walk_roots(const Graph *g, const Py_ssize_t *at, Py_ssize_t nroots, uint32_t *words, int u32) {
     Py_ssize_t total = g->n + g->n_extra, cap = 256, top = 0;
     size_t mapped = 0;
@@ -970,7 +952,7 @@ done:
 #undef W_CHILD
 
 /* the walk on the copy for the graph: u32 edges all stored (an engine's KWG, DAWG-only KWG or
- * KAD) read at their fixed bits, as sweep_u32 reads them (ENABLE's KAD proved in 10-15% less
+ * KAD) read at their fixed bits, as the sweep reads them (ENABLE's KAD proved in 10-15% less
  * time than through edge_at), else any layout */
 static int prove_walk(const Graph *g, const Py_ssize_t *at, Py_ssize_t nroots, uint32_t *words) {
     if (!g->wide && !g->n_extra) return walk_roots(g, at, nroots, words, 1);
