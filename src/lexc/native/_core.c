@@ -692,8 +692,8 @@ static inline uint32_t o_word(uint32_t letter, uint32_t term, uint32_t child, ui
 #define W_CHILD(e) (u32 ? (Py_ssize_t)((e) & 0x3FFFFF) : CHILD(g, e))
 
 /* Parents first, from the last stored position down to `lo` (a root's: every position it
- * reaches lies above it), in blocks of 4096 positions (a graph in another order is left
- * after one block). 0 when every position from `lo` up settled. The child's word is asked
+ * reaches lies above it), in blocks of 4096 positions (a graph out of order is left at the
+ * end of the block where it shows). 0 when every position from `lo` up settled. The child's word is asked
  * for 16 positions ahead (a prefetch): most of the sweep's time is waiting for it. (A stored
  * edge's child is a stored position, inside info: the constructor checked.) */
 static inline uint32_t sweep_copy(const Graph *g, uint32_t *info, Py_ssize_t lo, int u32) {
@@ -706,8 +706,9 @@ static inline uint32_t sweep_copy(const Graph *g, uint32_t *info, Py_ssize_t lo,
             if (j >= a + 16) LEXC_PREFETCH(&info[W_CHILD(W_EDGE(j - 16))]);
             uint64_t e = W_EDGE(j);
             Py_ssize_t c = W_CHILD(e);
+            uint32_t keep = (uint32_t)W_LAST(e) - 1u; /* 0 where j closes its list (a mask: the bit is no branch) */
             order |= (uint64_t)(c - 1) < (uint64_t)j; /* a child at or before its edge (c - 1: none for no child) */
-            word = o_word((uint32_t)W_LETTER(e), (uint32_t)W_TERM(e), info[c], W_LAST(e) ? 0 : word, &ors, &twice);
+            word = o_word((uint32_t)W_LETTER(e), (uint32_t)W_TERM(e), info[c], word & keep, &ors, &twice);
             info[j] = word;
         }
     }
@@ -737,10 +738,10 @@ static inline int ascend_copy(const Graph *g, uint32_t *info, int u32) {
 }
 
 /* the sweep and the ascent on the copy for the graph's layout */
-static uint32_t sweep(const Graph *g, uint32_t *info, Py_ssize_t lo) {
+static LEXC_NOINLINE uint32_t sweep(const Graph *g, uint32_t *info, Py_ssize_t lo) {
     return g->wide ? sweep_copy(g, info, lo, 0) : sweep_copy(g, info, lo, 1);
 }
-static int ascend(const Graph *g, uint32_t *info) {
+static LEXC_NOINLINE int ascend(const Graph *g, uint32_t *info) {
     return g->wide ? ascend_copy(g, info, 0) : ascend_copy(g, info, 1);
 }
 
@@ -830,36 +831,39 @@ static Py_ssize_t lowest_read(const Graph *g, const Py_ssize_t *roots, Py_ssize_
     return lo < g->pointers ? g->pointers : lo;
 }
 
-/* Whether the sweep would fail on its first block and ascend on its first list, said before
- * their working array is made: an edge in the last 4096 positions down to `lo` that does not
- * point up, and a child on the first stored list. An engine's KWG is in neither order, and
- * goes to the walk without the array (0.2-0.5 ms of its first count). */
-static int in_neither_order(const Graph *g, Py_ssize_t lo) {
+/* The order a graph is laid out in, told before the proof's working array is made: 1 parents
+ * first as far as the sweep's first block shows (no edge in the last 4096 positions down to
+ * `lo` points at or before itself), 2 children first (one does, and the first stored list
+ * leads nowhere), 0 neither (an engine's KWG: the walk, without the array; 0.2-0.5 ms of its
+ * first count). */
+static int layout_order(const Graph *g, Py_ssize_t lo) {
     Py_ssize_t stop = g->n - 4096 > lo ? g->n - 4096 : lo, j = g->n - 1, disorder = 0;
     for (; j >= stop && !disorder; j--) {
         Py_ssize_t c = CHILD(g, edge_at(g, j));
         disorder = c && c <= j;
     }
-    if (!disorder) return 0;
+    if (!disorder) return 1;
     for (j = g->pointers; j < g->n; j++) {
         uint64_t e = edge_at(g, j);
-        if (CHILD(g, e)) return 1;
-        if (LASTE(g, e)) return 0;
+        if (CHILD(g, e)) return 0;
+        if (LASTE(g, e)) return 2;
     }
-    return 0;
+    return 2;
 }
 
 /* The roots' words (1), or 0 for a graph the walk must prove, -1 for no memory (nothing
  * raised: the caller released the GIL). A graph laid out parents first is swept down to the
- * lowest position the roots read (lowest_read), one laid out children first in whole. */
+ * lowest position the roots read (lowest_read), one laid out children first ascended in
+ * whole; one that breaks its order further on is left to the walk. */
 static int prove_ordered(const Graph *g, const Py_ssize_t *roots, Py_ssize_t nroots, uint32_t *words) {
     Py_ssize_t total = g->n + g->n_extra, lo = lowest_read(g, roots, nroots);
-    if (in_neither_order(g, lo)) return 0;
+    int order = layout_order(g, lo);
+    if (!order) return 0;
     size_t mapped;
     uint32_t *info = words_zeroed((size_t)total * sizeof *info, &mapped); /* (zero: a pass that meets a child
                                                                            * out of order reads no garbage) */
     if (!info) return -1; /* (info[0] stays 0: child 0 is no child, and no child is a pointer slot) */
-    int ok = g->n <= lo || !sweep(g, info, lo) || ascend(g, info);
+    int ok = g->n <= lo || (order == 1 ? !sweep(g, info, lo) : ascend(g, info));
     ok = ok && settle_extra(g, info);
     for (Py_ssize_t k = 0; ok && k < nroots; k++) words[k] = roots[k] ? info[roots[k]] : 0;
     words_free(info, mapped);
@@ -929,7 +933,7 @@ static inline int walk_roots(const Graph *g, const Py_ssize_t *at, Py_ssize_t nr
                     want = c;
                     break;
                 }
-                next = o_word((uint32_t)W_LETTER(e), (uint32_t)W_TERM(e), child, W_LAST(e) ? 0 : next, &ors, &twice);
+                next = o_word((uint32_t)W_LETTER(e), (uint32_t)W_TERM(e), child, next & ((uint32_t)W_LAST(e) - 1u), &ors, &twice);
                 info[j] = next;
             }
             /* (a height past 127 would read as unsettled: said before any other frame reads it) */

@@ -25,11 +25,13 @@
 /* -- compiler builtins: each behind a guard, with a portable C99 fallback ----------------- */
 #if defined(__GNUC__) || defined(__clang__)
 #define LEXC_LIKELY(x) __builtin_expect(!!(x), 1)
+#define LEXC_NOINLINE __attribute__((noinline)) /* (a hot loop kept in a function of its own) */
 #define LEXC_PREFETCH(p) __builtin_prefetch(p)
 #define LEXC_TOP_BIT(x) (63 - __builtin_clzll(x)) /* the highest set bit of a non-zero u64 */
 #define LEXC_LOW_BIT(x) __builtin_ctz(x)          /* the lowest set bit of a non-zero u32 */
 #else
 #define LEXC_LIKELY(x) (x)
+#define LEXC_NOINLINE
 #define LEXC_PREFETCH(p) ((void)0)
 #define LEXC_TOP_BIT(x) lexc_top_bit(x)
 static inline int lexc_top_bit(uint64_t x) {
