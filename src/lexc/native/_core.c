@@ -693,9 +693,9 @@ static inline uint32_t o_word(uint32_t letter, uint32_t term, uint32_t child, ui
 
 /* Parents first, from the last stored position down to `lo` (a root's: every position it
  * reaches lies above it), in blocks of 4096 positions (a graph out of order is left at the
- * end of the block where it shows). 0 when every position from `lo` up settled. The child's word is asked
- * for 16 positions ahead (a prefetch): most of the sweep's time is waiting for it. (A stored
- * edge's child is a stored position, inside info: the constructor checked.) */
+ * end of the block where it shows). 0 when every position from `lo` up settled. The child's
+ * word is asked for 16 positions ahead (a prefetch): most of the sweep's time is waiting for
+ * it. (A stored edge's child is a stored position, inside info: the constructor checked.) */
 static inline uint32_t sweep_copy(const Graph *g, uint32_t *info, Py_ssize_t lo, int u32) {
     Py_ssize_t a = lo, j = g->n - 1;
     uint32_t order = 0, ors = 0, twice = 0;
@@ -933,7 +933,8 @@ static inline int walk_roots(const Graph *g, const Py_ssize_t *at, Py_ssize_t nr
                     want = c;
                     break;
                 }
-                next = o_word((uint32_t)W_LETTER(e), (uint32_t)W_TERM(e), child, next & ((uint32_t)W_LAST(e) - 1u), &ors, &twice);
+                uint32_t keep = (uint32_t)W_LAST(e) - 1u; /* 0 where j closes its list */
+                next = o_word((uint32_t)W_LETTER(e), (uint32_t)W_TERM(e), child, next & keep, &ors, &twice);
                 info[j] = next;
             }
             /* (a height past 127 would read as unsettled: said before any other frame reads it) */
