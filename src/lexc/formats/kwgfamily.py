@@ -206,22 +206,21 @@ def open_graph(raw: bytes, layout: EdgeLayout, cls: type[Dawg], ruleset: Ruleset
     cycle, no word longer than 64 tiles, no separator in a DAWG and at most one on a GADDAG
     string), the numbers of words and GADDAG strings counted there before anything is
     spelled; and every word reading back as its own tiles."""
-    if layout is U32:
-        whole_entries(name, len(raw), kind, len(cls.pointers))
-    elif len(raw) % layout.itemsize or len(raw) < layout.itemsize * len(cls.pointers):
-        raise FormatError(f"{name}: not a {kind} file ({plural(len(raw), 'byte')})")
     slots = len(cls.pointers)
     to_lexc = tile_map(ruleset, engine)[0] if engine is not None else bytes(range(256))
     same_tiles = to_lexc == bytes(range(256))
     edges: Any
     if layout is U32:  # (the core's passes where it is built)
+        whole_entries(name, len(raw), kind, slots)
         fixed = (backend or native.select()).unpad_u32(raw, slots, lambda: unpadded_u32(raw, slots))
         entries = raw if fixed is None else fixed
         if same_tiles and sys.byteorder == "little":  # read in place: the file's map (or the padding closed, a copy)
             edges = memoryview(entries).cast("I")
         else:
             edges = edgemod.from_bytes(entries, layout)
-    else:
+    else:  # (a KBWG converted to u64: its size checked before, this check a guard)
+        if len(raw) % layout.itemsize or len(raw) < layout.itemsize * slots:
+            raise FormatError(f"{name}: not a {kind} file ({plural(len(raw), 'byte')})")
         edges = _unpadded(edgemod.from_bytes(raw, layout), layout, slots, raw)
     if not same_tiles:
         edges = _renumbered(edges, layout, to_lexc, slots)
