@@ -70,7 +70,7 @@ static uint64_t score_bound(const int32_t *values, const uint8_t *lm, const uint
         uint64_t a = values[c] < 0 ? (uint64_t)0 - (uint64_t)(int64_t)values[c] : (uint64_t)values[c];
         if (a > v) v = a;
     }
-    Py_ssize_t have[256] = {0}; /* word multipliers by value, for the k largest */
+    uint16_t have[256] = {0}; /* word multipliers by value, for the k largest (squares <= MAX_BOARD^2) */
     int top = 0;                /* the largest */
     for (Py_ssize_t q = 0; q < squares; q++) {
         if (lm[q] > letter) letter = lm[q];
@@ -80,7 +80,7 @@ static uint64_t score_bound(const int32_t *values, const uint8_t *lm, const uint
     int k = tiles < n ? tiles : n;
     if (k > 0 && squares > 0 && (uint64_t)top > word) word = (uint64_t)top;
     for (int m = top; m > 1 && k > 0; m--) /* (the factors of 0 and 1 are each taken as 1) */
-        for (Py_ssize_t j = 0; j < have[m] && k > 0; j++, k--)
+        for (int j = 0; j < have[m] && k > 0; j++, k--)
             if (lexc_mul_over(product, (uint64_t)m, &product)) return UINT64_MAX;
     k = tiles < n ? tiles : n;
     if (lexc_mul_over((uint64_t)n, v, &tile) || lexc_mul_over(tile, letter, &tile) || lexc_mul_over(tile, product, &main) ||
@@ -314,21 +314,41 @@ void gen_cross(const Gen *G, const uint8_t *b, int r, int c, int down, Cross *x)
     if (!cross_job(G, b, r, c, down, x, &q)) cross_batch(G, &q, 1);
 }
 
-/* every empty square's cross-checks both ways: x[down * n * n + r * n + c] */
+/* The board's squares as bits, a row's in a u32 (MAX_BOARD < 32): `occupied` (a tile), and
+ * the empty squares with a tile above or below (`vertical`: their cross-checks are the across
+ * plays') or left or right (`horizontal`: the down plays'); found without a branch per square,
+ * so that the position's fixed cost (the same for every strategy) stays small. */
+typedef struct { uint32_t occupied[MAX_BOARD], vertical[MAX_BOARD], horizontal[MAX_BOARD]; int empty; } Bits;
+
+static void board_bits(const uint8_t *b, int n, Bits *s) {
+    uint32_t full = (uint32_t)((1ULL << n) - 1), any = 0;
+    for (int r = 0; r < n; r++) {
+        uint32_t m = 0;
+        for (int c = 0; c < n; c++) m |= (uint32_t)(b[r * n + c] != 0) << c;
+        s->occupied[r] = m;
+        any |= m;
+    }
+    for (int r = 0; r < n; r++) {
+        uint32_t m = s->occupied[r];
+        s->vertical[r] = ((r > 0 ? s->occupied[r - 1] : 0) | (r + 1 < n ? s->occupied[r + 1] : 0)) & ~m;
+        s->horizontal[r] = ((m << 1) | (m >> 1)) & ~m & full;
+    }
+    s->empty = !any;
+}
+
+/* every empty square's cross-checks both ways: x[down * n * n + r * n + c] (occupied squares
+ * are written too, as any letter: they are never read) */
 void gen_all_cross(const Gen *G, const uint8_t *b, Cross *x) {
     int n = G->n, count = 0;
+    Bits s;
     CrossJob jobs[CROSS_BATCH];
-    for (int down = 0; down < 2; down++)
+    board_bits(b, n, &s);
+    for (Py_ssize_t k = 0; k < 2 * (Py_ssize_t)n * n; k++) x[k] = (Cross){ALL, 0, 0};
+    for (int down = 0; down < 2; down++) /* only the squares touching a tile that way have a check to make */
         for (int r = 0; r < n; r++)
-            for (int c = 0; c < n; c++) {
-                const uint8_t *sq = b + r * n + c;
-                Cross *out = &x[down * n * n + r * n + c];
-                if (*sq) continue;
-                /* most squares touch no tile across the play: cross_job's answer, without its call */
-                int touches = down ? (c > 0 && sq[-1]) || (c + 1 < n && sq[1])
-                                   : (r > 0 && sq[-n]) || (r + 1 < n && sq[n]);
-                if (!touches) { *out = (Cross){ALL, 0, 0}; continue; }
-                if (cross_job(G, b, r, c, down, out, &jobs[count])) continue;
+            for (uint32_t m = down ? s.horizontal[r] : s.vertical[r]; m; m &= m - 1) {
+                int c = LEXC_LOW_BIT(m);
+                if (cross_job(G, b, r, c, down, &x[down * n * n + r * n + c], &jobs[count])) continue;
                 if (++count == CROSS_BATCH) { cross_batch(G, jobs, count); count = 0; }
             }
     if (count) cross_batch(G, jobs, count);
@@ -377,33 +397,32 @@ Py_ssize_t gen_plays(const Gen *G, Lane *L, const uint8_t *b, const Cross *x, co
     rack_mask(L);
     /* the anchors (the start square on an empty board, else each empty square beside a tile)
      * are the same both ways: found once, with the lanes that hold one (the others are skipped) */
-    uint8_t anchor[MAX_BOARD * MAX_BOARD], row_has[MAX_BOARD] = {0}, col_has[MAX_BOARD] = {0};
-    int empty = 1;
-    for (Py_ssize_t k = 0; k < (Py_ssize_t)n * n; k++) if (b[k]) { empty = 0; break; }
-    for (int r = 0; r < n; r++)
-        for (int c = 0; c < n; c++) {
-            const uint8_t *sq = b + r * n + c;
-            int a = !*sq && (empty ? r == G->sr && c == G->sc
-                                   : (r > 0 && sq[-n]) || (r + 1 < n && sq[n]) || (c > 0 && sq[-1]) ||
-                                     (c + 1 < n && sq[1]));
-            anchor[r * n + c] = (uint8_t)a;
-            row_has[r] |= (uint8_t)a; col_has[c] |= (uint8_t)a;
-        }
+    Bits s;
+    uint32_t anchors[MAX_BOARD], columns = 0; /* a row's anchors as bits; the columns that hold one */
+    board_bits(b, n, &s);
+    for (int r = 0; r < n; r++) {
+        anchors[r] = s.empty ? (r == G->sr ? 1u << G->sc : 0) : s.vertical[r] | s.horizontal[r];
+        columns |= anchors[r];
+    }
     for (int down = 0; down < 2 && !L->failed; down++) {
         L->down = down;
         const Cross *xd = x + (size_t)down * n * n;
         for (int lane = 0; lane < n && !L->failed; lane++) {
-            if (!(down ? col_has : row_has)[lane]) continue;
+            if (!(down ? columns >> lane & 1 : anchors[lane] != 0)) continue;
             L->lane = lane;
             for (int i = 0; i < n; i++) {
                 int at = down ? i * n + lane : lane * n + i; /* square i of the lane */
                 int code = b[at];
                 L->squares[i] = (uint8_t)code;
                 L->lm[i] = G->lm[at]; L->wm[i] = G->wm[at];
-                L->anchor[i] = anchor[at];
-                if (code) { L->cross[i] = 0; L->crossing[i] = 0; L->checks[i] = (Mask){0, 0}; continue; }
+                L->anchor[i] = (uint8_t)(down ? anchors[i] >> lane & 1 : anchors[lane] >> i & 1);
+                /* an empty square's cross-check; none on a tile (without a branch: x holds an
+                 * entry for every square, gen_all_cross's) */
                 const Cross *q = &xd[at];
-                L->checks[i] = q->check; L->cross[i] = q->sum; L->crossing[i] = q->crossing;
+                uint64_t keep = (uint64_t)0 - (uint64_t)!code;
+                L->checks[i] = (Mask){q->check.lo & keep, q->check.hi & keep};
+                L->cross[i] = (int64_t)((uint64_t)q->sum & keep);
+                L->crossing[i] = (uint8_t)(q->crossing & keep);
             }
 #if LEXC_POPCNT_COPY
             if (G->masked && G->popcnt) { if (G->strategy == 0) appel_jacobson_m32p(L); else gordon_m32p(L); }
