@@ -297,14 +297,16 @@ def plays(board: Board, counts: list[int], lexicon: LexiconBase, strategy: str,
     """Every play of the position on the lexicon's backend: the compiled core's records where
     it runs ``strategy`` over the lexicon's word graph, else ``reference()`` (the strategy lane
     by lane, in Python). ``MoveGenError`` past ``MAX_PLAYS`` plays (a crafted lexicon)."""
-    from . import MoveGenError
-
     backend = lexicon.backend
     graph, roots = lexicon.search_graph(strategy)
     try:
         return backend.plays(position(board, counts), graph, strategy, roots, MAX_PLAYS,
                              lambda records, count, edges: CorePlays(board, backend, records, count, edges), reference)
     except native.AnswerCap:
+        from . import MoveGenError  # (imported where raised: an import costs every call 0.3 us)
+
         raise MoveGenError(f"more than {MAX_PLAYS:,} plays in one position: the lexicon spells too much") from None
     except ValueError as exc:  # (a position the core refuses: the Python side checks boards first)
+        from . import MoveGenError
+
         raise MoveGenError(f"the position cannot be searched ({exc})") from None
