@@ -84,7 +84,7 @@ def generate_plays(board: Board, rack: str, lexicon: Any, strategy: str = "auto"
     module = choose(lexicon, strategy)
     alphabet = board.ruleset.alphabet
     mine, theirs = lexicon.alphabet.labels, alphabet.labels
-    if mine is not theirs and tuple(mine) != tuple(theirs):
+    if mine is not theirs and mine != theirs:
         raise MoveGenError(f"the lexicon's alphabet is not the {board.ruleset.name} ruleset's")
     try:
         letters, blanks = alphabet.parse_rack(rack)
