@@ -33,6 +33,9 @@
  * object, or a read-only mmap, or a memoryview of either); anything else is copied once.
  */
 #include "core.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define SAMPLE 16 /* every SAMPLE-th key is kept whole: a search scans fewer than SAMPLE pairs, a word
                    * found by the word index is spelled from at most SAMPLE - 1 of them (16: membership
@@ -457,28 +460,52 @@ static PyType_Slot KeySet_slots[] = {
 
 static PyType_Spec KeySet_spec = {"lexc.native._core.KeySet", sizeof(KeySet), 0, Py_TPFLAGS_DEFAULT, KeySet_slots};
 
+/* Whether the entry `e` of the word index (a word's pair and fingerprint, the fingerprint
+ * already w's) names the word w (n >= 1 codes): its last letter and length are w's and the
+ * pairs from the sample before it spell w's first n - 1 letters. */
+static int names_word(const KeySet *ks, uint32_t e, const uint8_t *w, Py_ssize_t n) {
+    const uint8_t *s = ks->s;
+    Py_ssize_t p = (Py_ssize_t)(e >> ks->fp_bits) - 1; /* (a word's pair: proved) */
+    if (s[2 * p] != n - 1 || (s[2 * p + 1] & 0x7F) != w[n - 1]) return 0;
+    Py_ssize_t j = p / SAMPLE, len = ks->at[j + 1] - ks->at[j];
+    uint8_t path[MAX_TILES + 8];
+    for (Py_ssize_t i = 0; i < len; i += 8) memcpy(path + i, ks->pool + ks->at[j] + i, 8);
+    for (Py_ssize_t q = j * SAMPLE + 1; q < p; q++) path[s[2 * q]] = s[2 * q + 1] & 0x7F;
+    Py_ssize_t i = 0;
+    while (i < n - 1 && path[i] == w[i]) i++;
+    return i == n - 1;
+}
+
 /* Whether the word w (n >= 1 codes) is in the set, by the proved word index: each entry on w's
- * probe path with w's fingerprint names a word's pair; the word there is w if its last letter
- * and length are w's and the pairs from the sample before it spell w's first n - 1 letters. */
+ * probe path (up to the first empty slot) with w's fingerprint may name it. A word that is
+ * absent costs the whole path, some 13 slots at the index's load (0.8): with SSE2 (every
+ * x86-64) four slots are tested at once where four follow inside the array, one by one
+ * elsewhere; either way no slot outside the index is read. */
 static int index_member(const KeySet *ks, const uint8_t *w, Py_ssize_t n) {
     uint64_t h = key_hash(w, n), at = home_slot(h, ks->slots);
     uint32_t fp_mask = (uint32_t)((1ULL << ks->fp_bits) - 1), fp = (uint32_t)h & fp_mask;
-    const uint8_t *s = ks->s;
+    const uint32_t *slot = ks->slot;
+#if defined(__SSE2__)
+    const __m128i want = _mm_set1_epi32((int)fp), keep = _mm_set1_epi32((int)fp_mask), none = _mm_setzero_si128();
+#endif
     for (;;) { /* (a proved index has an empty slot: the probe ends) */
-        uint32_t e = ks->slot[at];
-        if (!e) return 0;
-        if ((e & fp_mask) == fp) {
-            Py_ssize_t p = (Py_ssize_t)(e >> ks->fp_bits) - 1; /* (a word's pair: proved) */
-            if (s[2 * p] == n - 1 && (s[2 * p + 1] & 0x7F) == w[n - 1]) {
-                Py_ssize_t j = p / SAMPLE, len = ks->at[j + 1] - ks->at[j];
-                uint8_t path[MAX_TILES + 8];
-                for (Py_ssize_t i = 0; i < len; i += 8) memcpy(path + i, ks->pool + ks->at[j] + i, 8);
-                for (Py_ssize_t q = j * SAMPLE + 1; q < p; q++) path[s[2 * q]] = s[2 * q + 1] & 0x7F;
-                Py_ssize_t i = 0;
-                while (i < n - 1 && path[i] == w[i]) i++;
-                if (i == n - 1) return 1;
-            }
+#if defined(__SSE2__)
+        if (at + 4 <= ks->slots) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(slot + at));
+            int empty = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, none)));
+            int match = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(v, keep), want)));
+            match &= empty ? (empty & -empty) - 1 : 0xF; /* the slots before the first empty one */
+            for (; match; match &= match - 1)
+                if (names_word(ks, slot[at + (uint64_t)LEXC_LOW_BIT((uint32_t)match)], w, n)) return 1;
+            if (empty) return 0;
+            at += 4;
+            if (at == ks->slots) at = 0;
+            continue;
         }
+#endif
+        uint32_t e = slot[at];
+        if (!e) return 0;
+        if ((e & fp_mask) == fp && names_word(ks, e, w, n)) return 1;
         if (++at == ks->slots) at = 0;
     }
 }
