@@ -130,13 +130,13 @@ static inline void rack_mask(Lane *L) {
     L->naturals = m;
 }
 
-/* the letters the rack can put down: all while it holds a blank */
 /* the first square of the run of tiles that holds square `pos` (`occupied`: a lane's tiles as bits) */
 static inline int run_start(uint32_t occupied, int pos) {
     uint32_t before = ~occupied & ((1u << pos) - 1u); /* the empty squares left of it */
     return before ? LEXC_TOP_BIT(before) + 1 : 0;
 }
 
+/* the letters the rack can put down: all while it holds a blank */
 static inline Mask have(const Lane *L) { return L->counts[0] ? ALL : L->naturals; }
 
 /* take a tile (a blank when it carries BLANK_FLAG) off the rack, and put it back */
