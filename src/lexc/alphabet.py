@@ -227,13 +227,11 @@ class Alphabet:
         byte_codes = self._byte_codes
         if byte_codes is not None:  # (a third of the time of the regex and str translation below)
             try:
-                raw = text.encode("latin-1")
+                raw: bytes | None = text.encode("latin-1")
             except UnicodeEncodeError:
-                raw = b""  # (a character no label is: split names it below)
-            if raw and not raw.translate(None, self._label_bytes):  # every character a label's
+                raw = None  # (a character no label is: split names it below)
+            if raw is not None and not raw.translate(None, self._label_bytes):  # every character a label's
                 return raw.translate(byte_codes)
-            if not text:
-                return b""
         table, valid = self._encode_table, self._valid  # (both set, or both None)
         if table is not None and valid is not None and valid.fullmatch(text):
             return text.translate(table).encode("latin-1")

@@ -19,7 +19,6 @@ struct Lane {
     Py_ssize_t root;                 /* DAWG root pointer (A&J) or GADDAG root pointer (Gordon) */
     uint8_t squares[MAX_BOARD];      /* the lane's tiles (0 empty) */
     Mask checks[MAX_BOARD];          /* cross-check of each empty square */
-    uint8_t anchor[MAX_BOARD];
     uint32_t occupied, anchors;      /* the lane's tiles and anchors as bits (bit i: square i) */
     int anchor_at;                   /* the anchor being searched */
     int limit;                       /* Gordon: the leftmost square the anchor's plays may cover */
@@ -417,15 +416,14 @@ Py_ssize_t gen_plays(const Gen *G, Lane *L, const uint8_t *b, const Cross *x, co
         for (int lane = 0; lane < n && !L->failed; lane++) {
             if (!(down ? columns >> lane & 1 : anchors[lane] != 0)) continue;
             L->lane = lane;
-            uint32_t occupied = 0, lane_anchors = 0;
+            uint32_t occupied = 0, lane_anchors = down ? 0 : anchors[lane];
             for (int i = 0; i < n; i++) {
                 int at = down ? i * n + lane : lane * n + i; /* square i of the lane */
                 int code = b[at];
                 L->squares[i] = (uint8_t)code;
                 L->lm[i] = G->lm[at]; L->wm[i] = G->wm[at];
-                L->anchor[i] = (uint8_t)(down ? anchors[i] >> lane & 1 : anchors[lane] >> i & 1);
                 occupied |= (uint32_t)(code != 0) << i;
-                lane_anchors |= (uint32_t)L->anchor[i] << i;
+                if (down) lane_anchors |= (anchors[i] >> lane & 1) << i;
                 /* an empty square's cross-check; none on a tile (without a branch: x holds an
                  * entry for every square, gen_all_cross's) */
                 const Cross *q = &xd[at];
