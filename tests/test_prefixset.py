@@ -202,7 +202,7 @@ def test_the_core_reads_a_mapped_file_in_place(tmp_path, enable_list):
     assert isinstance(lex.stream, memoryview) and isinstance(lex.index, memoryview)  # the file's views
     keys, words, samples = lex.store.counts()
     assert (keys, words) == (387_880, len(enable_list.words))
-    # every 16th key whole (602,796 bytes): with the mapped file, at most twice the file (issue 38)
+    # every 16th key whole (796,748 bytes): with the mapped file, at most twice the file (issue 38)
     assert 0 < samples <= path.stat().st_size
 
 

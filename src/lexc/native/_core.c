@@ -1549,7 +1549,8 @@ fail:
 static int Member_contains(PyObject *self, PyObject *word) {
     PyObject *graph = ((Member *)self)->graph;
     if (graph && PyUnicode_Check(word)) {
-        if (PyObject_TypeCheck(graph, GraphType)) {
+        if (Py_TYPE(graph) == GraphType) { /* (no type derives from Graph, nor from KeySet: exact
+                                              tests, not a walk of a KeySet's bases on every call) */
             const Graph *g = (const Graph *)graph;
             uint8_t codes[MAX_TILES + 1];
             Py_ssize_t len = 0;

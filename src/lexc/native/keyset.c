@@ -10,7 +10,7 @@
  *     the same order, MalformedTable(kind, offset, value) naming the first pair that breaks one
  *     ("skip", "deep", "letter", "dead", "order"; "last" at the stream's end, "odd" for an odd
  *     length); the Python side words the message. While it reads, it copies every SAMPLE-th key
- *     whole into a small index (for ENABLE: 24,243 keys, about 0.6 MB beside the 0.78 MB stream).
+ *     whole into a small index (for ENABLE: 24,243 keys, about 0.8 MB beside the 0.78 MB stream).
  *   ks.index(slots)
  *     attaches the word index the file stores after the stream (formats/prefixset.md, "The word
  *     index"), once the stream is proved and its word count checked: a hash table of the words'
@@ -59,6 +59,9 @@ typedef struct {
     uint8_t *pool;
     uint64_t *head;        /* sample j's first 8 letters, big-endian, zero after a shorter key: in
                             * the keys' order, so the binary search compares one word a step */
+    uint64_t *tail;        /* and its letters 8 to 15, little-endian (zero after a shorter key): with
+                            * the head, a word of up to 17 letters found by the word index is
+                            * spelled from the sample without the pool (one read fewer in turn) */
     int two;               /* the buckets are by the first two letters (an alphabet of at most 31) */
     Py_ssize_t bucket[BUCKETS + 1]; /* bucket[i]: the first sample whose bucket is >= i */
     Py_buffer index_view;  /* the word index: the caller's buffer, held while `slot` points into it */
@@ -107,7 +110,8 @@ static int prove(KeySet *ks) {
     ks->samples = (ks->k + SAMPLE - 1) / SAMPLE;
     ks->at = malloc(((size_t)ks->samples + 1) * sizeof *ks->at);
     ks->head = malloc(((size_t)ks->samples + 1) * sizeof *ks->head);
-    if (!ks->at || !ks->head) { PyErr_NoMemory(); return -1; }
+    ks->tail = malloc(((size_t)ks->samples + 1) * sizeof *ks->tail);
+    if (!ks->at || !ks->head || !ks->tail) { PyErr_NoMemory(); return -1; }
     for (Py_ssize_t p = 0; p < ks->k; p++) {
         int d = ks->s[2 * p], b = ks->s[2 * p + 1], c = b & 0x7F;
         const char *kind = NULL;
@@ -122,10 +126,12 @@ static int prove(KeySet *ks) {
         prev_word = b >> 7;
         ks->words += prev_word;
         if (p % SAMPLE == 0) {
-            uint64_t h = 0;
+            uint64_t h = 0, t = 0;
             for (int i = 0; i < 8; i++) h = h << 8 | (i < prev ? path[i] : 0);
+            for (int i = 15; i >= 8; i--) t = t << 8 | (i < prev ? path[i] : 0);
             ks->at[p / SAMPLE] = pool.len;
             ks->head[p / SAMPLE] = h;
+            ks->tail[p / SAMPLE] = t;
             if (buf_put(&pool, path, prev) < 0) { buf_free(&pool); return -1; }
         }
     }
@@ -193,6 +199,7 @@ static void KeySet_dealloc(PyObject *self) {
     free(ks->owned);
     free(ks->at);
     free(ks->head);
+    free(ks->tail);
     free(ks->pool);
     if (ks->has_index_view) PyBuffer_Release(&ks->index_view);
     free(ks->index_owned);
@@ -286,7 +293,10 @@ static PyObject *KeySet_flag(PyObject *self, PyObject *arg) {
 }
 
 /* a str of one-character Latin-1 letters as codes: 1, or 0 when it is anything else (too long,
- * a character that is no letter), or -1 with an exception */
+ * a character that is no letter), or -1 with an exception. `codes` holds MAX_TILES + 8 bytes:
+ * the codes are written 8 at a time, zeros after the last to the end of its 8 (so the hash,
+ * which reads them 8 at a time, finds each group where one store put it: byte stores read
+ * back as a word would wait for the stores to retire, as long again as the lookup's own work) */
 static int encode_word(const KeySet *ks, PyObject *word, uint8_t *codes, Py_ssize_t *len) {
     Py_ssize_t size;
     const char *text = PyUnicode_AsUTF8AndSize(word, &size);
@@ -295,7 +305,8 @@ static int encode_word(const KeySet *ks, PyObject *word, uint8_t *codes, Py_ssiz
         PyErr_Clear();
         return 0;
     }
-    *len = 0;
+    Py_ssize_t n = 0;
+    uint64_t group = 0; /* the codes since the last multiple of 8, the first in the low byte */
     for (Py_ssize_t k = 0; k < size; k++) {
         unsigned char ch = (unsigned char)text[k];
         unsigned int cp = ch;
@@ -304,9 +315,12 @@ static int encode_word(const KeySet *ks, PyObject *word, uint8_t *codes, Py_ssiz
             cp = ((ch & 0x1Fu) << 6) | ((unsigned char)text[++k] & 0x3Fu);
         }
         uint8_t code = ks->encode[cp];
-        if (!code || *len == MAX_TILES) return 0;
-        codes[(*len)++] = code;
+        if (!code || n == MAX_TILES) return 0;
+        group |= (uint64_t)code << (8 * (n & 7));
+        if ((++n & 7) == 0) { memcpy(codes + n - 8, &group, 8); group = 0; }
     }
+    memcpy(codes + (n & ~(Py_ssize_t)7), &group, 8); /* (n <= MAX_TILES: inside the buffer) */
+    *len = n;
     return 1;
 }
 
@@ -432,7 +446,8 @@ static PyObject *KeySet_children(PyObject *self, PyObject *args) {
  * beside the stream (the samples' offsets, heads and letters, the buckets) */
 static PyObject *KeySet_counts(PyObject *self, PyObject *unused) {
     const KeySet *ks = (const KeySet *)self;
-    Py_ssize_t index = (ks->samples + 1) * (Py_ssize_t)(sizeof *ks->at + sizeof *ks->head) + ks->at[ks->samples] +
+    Py_ssize_t index = (ks->samples + 1) * (Py_ssize_t)(sizeof *ks->at + sizeof *ks->head + sizeof *ks->tail) +
+                       ks->at[ks->samples] +
                        (Py_ssize_t)sizeof ks->bucket;
     return Py_BuildValue("(nnn)", ks->k, ks->words, index);
 }
@@ -461,19 +476,36 @@ static PyType_Slot KeySet_slots[] = {
 static PyType_Spec KeySet_spec = {"lexc.native._core.KeySet", sizeof(KeySet), 0, Py_TPFLAGS_DEFAULT, KeySet_slots};
 
 /* Whether the entry `e` of the word index (a word's pair and fingerprint, the fingerprint
- * already w's) names the word w (n >= 1 codes): its last letter and length are w's and the
- * pairs from the sample before it spell w's first n - 1 letters. */
+ * already w's) names the word w (n >= 1 codes, at least 7 readable bytes after them): its last
+ * letter and length are w's and the pairs from the sample before it spell w's first n - 1
+ * letters. Up to 16 of them (nearly every word) start from the sample's head and tail, read
+ * with the pair itself, and are compared 8 at a time; a longer word's, from the pool. */
 static int names_word(const KeySet *ks, uint32_t e, const uint8_t *w, Py_ssize_t n) {
     const uint8_t *s = ks->s;
     Py_ssize_t p = (Py_ssize_t)(e >> ks->fp_bits) - 1; /* (a word's pair: proved) */
-    if (s[2 * p] != n - 1 || (s[2 * p + 1] & 0x7F) != w[n - 1]) return 0;
-    Py_ssize_t j = p / SAMPLE, len = ks->at[j + 1] - ks->at[j];
+    Py_ssize_t j = p / SAMPLE, m = n - 1; /* (the letters before the last) */
+    uint64_t head = ks->head[j], tail = ks->tail[j];
+    if (s[2 * p] != m || (s[2 * p + 1] & 0x7F) != w[m]) return 0;
     uint8_t path[MAX_TILES + 8];
-    for (Py_ssize_t i = 0; i < len; i += 8) memcpy(path + i, ks->pool + ks->at[j] + i, 8);
+    if (m <= 16) {
+        for (int i = 0; i < 8; i++) path[i] = (uint8_t)(head >> (56 - 8 * i));
+        memcpy(path + 8, &tail, 8); /* (little-endian: the core runs on such hosts only) */
+    } else {
+        Py_ssize_t len = ks->at[j + 1] - ks->at[j];
+        for (Py_ssize_t i = 0; i < len; i += 8) memcpy(path + i, ks->pool + ks->at[j] + i, 8);
+    }
     for (Py_ssize_t q = j * SAMPLE + 1; q < p; q++) path[s[2 * q]] = s[2 * q + 1] & 0x7F;
+    if (m <= 16) {
+        uint64_t a, b;
+        memcpy(&a, path, 8); memcpy(&b, w, 8);
+        if (m <= 8) return m == 8 ? a == b : !((a ^ b) & ((1ULL << (8 * m)) - 1));
+        if (a != b) return 0;
+        memcpy(&a, path + 8, 8); memcpy(&b, w + 8, 8); /* (w: n >= 10 codes and 7 more bytes) */
+        return m == 16 ? a == b : !((a ^ b) & ((1ULL << (8 * (m - 8))) - 1));
+    }
     Py_ssize_t i = 0;
-    while (i < n - 1 && path[i] == w[i]) i++;
-    return i == n - 1;
+    while (i < m && path[i] == w[i]) i++;
+    return i == m;
 }
 
 /* Whether the word w (n >= 1 codes) is in the set, by the proved word index: each entry on w's
@@ -593,7 +625,7 @@ static PyObject *KeySet_index(PyObject *self, PyObject *arg) {
  * is no Graph): 1 or 0; KEYSET_NOT_ANSWERED for a store that is no KeySet or a word it does not
  * encode (the Python path answers); -1 with an exception set. */
 int keyset_member(PyObject *store, PyObject *word) {
-    if (!PyObject_TypeCheck(store, KeySetType)) return KEYSET_NOT_ANSWERED;
+    if (Py_TYPE(store) != KeySetType) return KEYSET_NOT_ANSWERED; /* (KeySet is no base type) */
     const KeySet *ks = (const KeySet *)store;
     uint8_t codes[MAX_TILES + 1 + HASH_SLACK];
     Py_ssize_t len = 0;
