@@ -11,6 +11,11 @@
  * (score_bound), so no sum or product overflows.
  */
 #include "core.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#define REC_TILES_MAX (RECORD - REC_TILES) /* the tiles a record holds: 28 */
 
 
 struct Lane {
@@ -30,7 +35,8 @@ struct Lane {
     const uint8_t *board;            /* the real board, n x n, row-major */
     int counts[128];                 /* rack: counts[0] blanks */
     Mask naturals;                   /* the letters the rack holds (bit c: counts[c] > 0) */
-    uint8_t tiles[MAX_BOARD + 1];    /* the play being built (A&J: from its start; Gordon: at its squares) */
+    uint8_t tiles[MAX_BOARD + REC_TILES_MAX]; /* the play being built (A&J: from its start; Gordon: at its
+                                      * squares), and slack: emit reads REC_TILES_MAX bytes from any square */
     Buf *out;
     Py_ssize_t found, cap;
     int failed;
@@ -38,18 +44,23 @@ struct Lane {
 };
 
 /* a play's score (scoring.LaneScoring's rule), in 64 bits: movegen checked that no play's
- * score, nor any sum or product on the way to it, can pass INT64_MAX (score_bound) */
+ * score, nor any sum or product on the way to it, can pass INT64_MAX (score_bound). Without a
+ * branch on the tiles (whether a square's tile is the board's or the rack's follows no pattern
+ * a predictor learns): a board tile counts as a rack tile on a square with no premium and no
+ * cross word, which adds its value to the word and nothing else. */
 static int64_t lane_score(const Lane *L, int start, const uint8_t *tiles, int len) {
     int64_t main = 0, crossed = 0, factor = 1;
     int placed = 0;
     for (int k = 0; k < len; k++) {
-        int i = start + k, tile = tiles[k];
-        if (tile == THROUGH) { main += L->values[L->squares[i]]; continue; }
-        placed++;
-        int64_t value = (int64_t)L->values[tile] * L->lm[i];
+        int i = start + k, tile = tiles[k], put = tile != THROUGH;
+        int64_t keep = -(int64_t)put; /* all ones for a rack tile, else 0 */
+        int code = put ? tile : L->squares[i];
+        int64_t lm = put ? L->lm[i] : 1, wm = put ? L->wm[i] : 1;
+        int64_t value = (int64_t)L->values[code] * lm;
         main += value;
-        factor *= L->wm[i];
-        if (L->crossing[i]) crossed += (L->cross[i] + value) * L->wm[i];
+        factor *= wm;
+        crossed += (L->cross[i] + value) * wm & (keep & -(int64_t)L->crossing[i]);
+        placed += put;
     }
     int64_t total = len > 1 ? main * factor + crossed : crossed;
     return placed == L->rack_size ? total + L->bingo : total;
@@ -91,14 +102,35 @@ static uint64_t score_bound(const int32_t *values, const uint8_t *lm, const uint
     return total;
 }
 
+#if defined(__SSE2__)
+/* 28 bytes of ones, then 28 of zeros: from KEEP + 28 - len, a mask of len bytes */
+static const uint8_t KEEP[56] = {255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+                                 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255};
+#endif
+
+/* record the play of `len` tiles from square `start` (`tiles`: at least REC_TILES_MAX bytes
+ * readable, L->tiles' slack) */
 static void emit(Lane *L, int start, const uint8_t *tiles, int len) {
     if (L->failed) return;
     int row = L->down ? start : L->lane, col = L->down ? L->lane : start;
+#if defined(__SSE2__)
+    /* the tiles and zeros after them, as the record holds them: two 16-byte halves that
+     * overlap by 4 (no call, no loop on the length) */
+    __m128i lo = _mm_and_si128(_mm_loadu_si128((const __m128i *)tiles), _mm_loadu_si128((const __m128i *)(KEEP + 28 - len)));
+    __m128i hi = _mm_and_si128(_mm_loadu_si128((const __m128i *)(tiles + 12)),
+                               _mm_loadu_si128((const __m128i *)(KEEP + 40 - len)));
+#endif
     if (L->down) { /* a lone tile down that also forms an across word is listed across */
-        int placed = -1, count = 0;
-        for (int k = 0; k < len; k++) if (tiles[k] != THROUGH) { count++; placed = k; }
-        if (count == 1) {
-            int r = start + placed, c = L->lane, n = L->n;
+#if defined(__SSE2__)
+        const __m128i none = _mm_setzero_si128();
+        uint32_t put = (~(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(lo, none)) & 0xFFFFu) |
+                       (~(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(hi, none)) & 0xFFF0u) << 12; /* bit k: a rack tile */
+#else
+        uint32_t put = 0;
+        for (int k = 0; k < len; k++) put |= (uint32_t)(tiles[k] != THROUGH) << k;
+#endif
+        if (put && !(put & (put - 1))) {
+            int r = start + LEXC_LOW_BIT(put), c = L->lane, n = L->n;
             if ((c > 0 && L->board[r * n + c - 1]) || (c + 1 < n && L->board[r * n + c + 1])) return;
         }
     }
@@ -113,8 +145,13 @@ static void emit(Lane *L, int start, const uint8_t *tiles, int len) {
     memcpy(rec, &score, 8);
     rec[REC_ROW] = (unsigned char)row; rec[REC_ROW + 1] = (unsigned char)col;
     rec[REC_ROW + 2] = (unsigned char)L->down; rec[REC_ROW + 3] = (unsigned char)len;
+#if defined(__SSE2__)
+    _mm_storeu_si128((__m128i *)(rec + REC_TILES), lo);
+    _mm_storeu_si128((__m128i *)(rec + REC_TILES + 12), hi);
+#else
     memcpy(rec + REC_TILES, tiles, (size_t)len);
     memset(rec + REC_TILES + len, 0, (size_t)(RECORD - REC_TILES - len));
+#endif
     out->len += RECORD;
     if (++L->found > L->cap) L->failed = 2;
 }
