@@ -19,6 +19,7 @@ from .worker import BASELINES
 
 REPEAT, FULL_REPEAT = 3, 5  # runs per figure (--repeat)
 BUDGET, FULL_BUDGET = 3.0, 10.0  # seconds a move generator's first run may take (--budget)
+QUERY_BUDGET, FULL_QUERY_BUDGET = 1.0, 2.0  # seconds a slow query kind's run may take (its leading queries)
 DEFAULT_BASELINES = ("python-set", "marisa-trie")
 FULL_ONLY_STRATEGIES = ("naive",)
 TWIN = "dawg"  # the one pure-path row of a default run

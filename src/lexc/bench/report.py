@@ -170,6 +170,7 @@ def papers_lines(result: dict[str, Any], markdown: bool) -> list[str]:
 def footnotes(result: dict[str, Any]) -> list[str]:
     """Samples, reads, agreement, spread and where it was measured."""
     lines = []
+    budget = result.get("budget_query_s", 2.0)  # (a run before it was kept: 2 s)
     for name, f in result["formats"].items():
         read = _get(f, "query_s", "read")
         if read:
@@ -178,7 +179,8 @@ def footnotes(result: dict[str, Any]) -> list[str]:
         sampled = [f"{LABELS[k]} on {v['queries']} of {v['of']}" for k, v in (f.get("query_s") or {}).items()
                    if k != "read" and v["queries"] < v["of"]]
         if sampled:
-            lines.append(f"{name}: slow queries timed on the leading queries that fit 2 s: " + ", ".join(sampled))
+            lines.append(f"{name}: slow queries timed on the leading queries that fit {budget:g} s: "
+                         + ", ".join(sampled))
         skipped = [f"{s}: {m['skipped']}" for s, m in (f.get("movegen") or {}).items() if "skipped" in m]
         if skipped:
             lines.append(f"{name}: not measured: " + "; ".join(skipped))
