@@ -75,6 +75,12 @@ def _paper_applies(kind: str, names: list[str]) -> bool:
     return "anatrie" in names if kind == "orders" else {"dawg", "gaddag"} <= set(names)
 
 
+def query_budget(full: bool) -> float:
+    """Seconds a slow query kind's run may take: it is timed on the leading queries that fit
+    (a default run's 1 s keeps it within its few minutes; ``--full`` gives 2)."""
+    return FULL_QUERY_BUDGET if full else QUERY_BUDGET
+
+
 def full_only(names: list[str], movegen: bool = True, papers: bool = True) -> list[str]:
     """What ``--full`` adds to a default run over ``names``, in a few words a measurement
     (for the report's footnote)."""

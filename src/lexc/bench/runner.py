@@ -29,9 +29,8 @@ from ..formats import FORMATS
 from ..lexicons.source import bundled_wordlist, read_list
 from ..movegen.compiled import CORE_SEARCHED
 from . import BenchError
-from . import plan as plans
 from .moves import compare_digests, load_positions
-from .plan import BUDGET, FULL_BUDGET, FULL_REPEAT, PAPER_JOBS, REPEAT, full_only, plan_jobs
+from .plan import BUDGET, FULL_BUDGET, FULL_REPEAT, PAPER_JOBS, REPEAT, full_only, plan_jobs, query_budget
 from .queries import compare_answers, make_queries
 from .worker import BASELINES
 
@@ -106,7 +105,7 @@ def run_bench(wordlist: str | os.PathLike[str] | None = None, formats_: list[str
     result: dict[str, Any] = {
         "lexc_version": __version__, "machine": machine_info(), "wordlist": str(source), "words": len(texts),
         "ruleset": ruleset, "full": full, "repeat": repeat, "movegen_repeat": movegen_repeat or repeat,
-        "budget_s": budget_s, "budget_query_s": plans.FULL_QUERY_BUDGET if full else plans.QUERY_BUDGET,
+        "budget_s": budget_s, "budget_query_s": query_budget(full),
         "positions": position_info, "formats": {}, "jobs": []}
     if not full:
         result["full_only"] = full_only(names, movegen, papers)

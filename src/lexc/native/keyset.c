@@ -488,8 +488,10 @@ static int names_word(const KeySet *ks, uint32_t e, const uint8_t *w, Py_ssize_t
     if (s[2 * p] != m || (s[2 * p + 1] & 0x7F) != w[m]) return 0;
     uint8_t path[MAX_TILES + 8];
     if (m <= 16) {
-        for (int i = 0; i < 8; i++) path[i] = (uint8_t)(head >> (56 - 8 * i));
-        memcpy(path + 8, &tail, 8); /* (little-endian: the core runs on such hosts only) */
+        uint64_t first = 0; /* the head's letters in spelling order (a byte swap) */
+        for (int i = 0; i < 8; i++) first |= (head >> (56 - 8 * i) & 0xFF) << (8 * i);
+        memcpy(path, &first, 8); /* (little-endian: the core runs on such hosts only) */
+        memcpy(path + 8, &tail, 8);
     } else {
         Py_ssize_t len = ks->at[j + 1] - ks->at[j];
         for (Py_ssize_t i = 0; i < len; i += 8) memcpy(path + i, ks->pool + ks->at[j] + i, 8);

@@ -116,7 +116,8 @@ static void emit(Lane *L, int start, const uint8_t *tiles, int len) {
 #if defined(__SSE2__)
     /* the tiles and zeros after them, as the record holds them: two 16-byte halves that
      * overlap by 4 (no call, no loop on the length) */
-    __m128i lo = _mm_and_si128(_mm_loadu_si128((const __m128i *)tiles), _mm_loadu_si128((const __m128i *)(KEEP + 28 - len)));
+    __m128i lo = _mm_and_si128(_mm_loadu_si128((const __m128i *)tiles),
+                               _mm_loadu_si128((const __m128i *)(KEEP + 28 - len)));
     __m128i hi = _mm_and_si128(_mm_loadu_si128((const __m128i *)(tiles + 12)),
                                _mm_loadu_si128((const __m128i *)(KEEP + 40 - len)));
 #endif
