@@ -335,6 +335,49 @@ def test_the_core_refuses_arrays_whose_scores_could_overflow():
                                      bytes([255]) * 225, bytes([255]) * 225, 7, 50, 7, 7, 1000)
 
 
+@needs_core
+def test_a_prepared_generator_checks_each_position_as_movegen_does():
+    """``Generator`` (the graph and ruleset checked once, then a position a call) answers as
+    ``movegen`` for the same position, refuses a board of the wrong size or with a code
+    outside the alphabet, a rack tile outside it and a rack of more than 255 tiles, and a
+    rack whose plays could score past 64 bits (the bound found per tile count)."""
+    from lexc.board.board import Board
+    from lexc.movegen.compiled import _ruleset_arrays
+
+    english = load_ruleset("english")
+    lexicon = formats.build(from_words(["AB", "BA", "ABA"], english.alphabet), "gaddawg", "english")
+    graph, roots = lexicon.search_graph("gordon")
+    values, letter, word = _ruleset_arrays(english)
+    core = native.COMPILED.core
+    board = bytearray(b"".join(Board.empty(english).rows))
+    board[7 * 15 + 7], board[7 * 15 + 8] = 1, 2  # AB at 8H
+    for strategy in (0, 1):
+        made = core.Generator(graph, 15, strategy, roots[0], roots[strategy], roots[2], values, letter, word, 7, 50, 7,
+                              7)
+        want = core.movegen(graph, bytes(board), 15, bytes([1, 1, 1]), strategy, roots[0], roots[strategy],
+                            roots[2], values, letter, word, 7, 50, 7, 7, 100)
+        assert made.plays(bytes(board), b"\x00\x01\x02", 100) == want and want[1] > 0
+        for bad_board in (bytes(224), bytes(board[:-1]) + b"\x1b", bytes(board[:-1]) + b"\x80"):
+            with pytest.raises(ValueError, match="movegen"):
+                made.plays(bad_board, b"\x01", 100)
+        for bad_rack in (b"\x1b", b"\x81", b"\x01" * 256):
+            with pytest.raises(ValueError, match="movegen"):
+                made.plays(bytes(board), bad_rack, 100)
+        with pytest.raises(native.AnswerCap):
+            made.plays(bytes(board), b"\x00\x01\x02", 1)
+    with pytest.raises(ValueError, match="bad arguments"):
+        core.Generator(graph, 15, 2, roots[0], roots[1], roots[2], values, letter, word, 7, 50, 7, 7)
+    with pytest.raises(ValueError, match="bad arguments"):
+        core.Generator(graph, 15, 1, roots[0], 10**9, roots[2], values, letter, word, 7, 50, 7, 7)
+    with pytest.raises(ValueError, match="bad arguments"):
+        core.Generator(graph, 15, 1, roots[0], roots[1], roots[2], values, letter[:-1], word, 7, 50, 7, 7)
+    huge = core.Generator(graph, 15, 0, roots[0], roots[0], roots[2], (2**31 - 1).to_bytes(4, "little") * 256,
+                          bytes([255]) * 225, bytes([255]) * 225, 7, 50, 7, 7)
+    assert huge.plays(bytes(225), b"\x01\x02", 100)[1] > 0  # two tiles' plays fit 64 bits, 14 tiles' may not
+    with pytest.raises(ValueError, match="64 bits"):
+        huge.plays(bytes(225), b"\x01" * 7 + b"\x02" * 7, 100)
+
+
 # -- fault 4: sizes checked in widths that cannot overflow --------------------------------------
 
 import mmap  # noqa: E402

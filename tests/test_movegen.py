@@ -164,6 +164,41 @@ def test_unknown_or_inapplicable_strategy(english, enable_by_format, tiny_lexico
         generate(board, "AB1", enable_by_format["dawg"])
 
 
+def test_what_a_lexicon_and_ruleset_set_up_is_kept_apart_and_goes_with_the_lexicon(english):
+    """generate_plays keeps each (lexicon, ruleset, strategy)'s checked set-up for the calls
+    after: two rulesets of one alphabet (English's premiums, Words With Friends') each get
+    their own scores, equal to the pure path's; each strategy's checks are its own; and a
+    lexicon's entry goes when the lexicon does."""
+    import gc
+
+    from lexc import movegen, native
+
+    wwf = lexc.load_ruleset("wwf")
+    built = from_words(["CARE", "CARES", "ACRE", "RACE", "RACES", "SCARE", "ACE", "ARE", "ERA"], english.alphabet)
+    pure = lexc.formats.build(built, "gaddawg", backend=native.PURE)
+    lexicon = lexc.formats.build(built, "gaddawg")
+    for _ in range(2):  # (the second round from what the first kept)
+        for rules in (english, wwf, english):
+            board = parse_cgp("15/15/15/15/15/15/15/7CARE4/15/15/15/15/15/15/15 ARES?XZ/ 0/0 0", rules).board
+            for strategy in ("auto", "appel-jacobson", "gordon"):
+                want = play_pairs(generate_plays(board, "ARES?XZ", pure, strategy))
+                assert play_pairs(generate_plays(board, "ARES?XZ", lexicon, strategy)) == want
+    scores = {rules.name: sorted(generate_plays(Board.empty(rules), "CARES", lexicon).scores())
+              for rules in (english, wwf)}
+    assert scores["english"] != scores["wwf"]
+    with pytest.raises(MoveGenError, match="unknown strategy"):
+        generate_plays(Board.empty(english), "CARES", lexicon, "nope")
+    with pytest.raises(MoveGenError, match="rack"):
+        generate_plays(Board.empty(english), "CARES1", lexicon)
+    with pytest.raises(MoveGenError, match="holds 7"):
+        generate_plays(Board.empty(english), "CARESAC?", lexicon)
+    kept = {key for key in movegen._KEPT if key[0] == id(lexicon)}
+    assert len(kept) == 6
+    del lexicon
+    gc.collect()
+    assert not kept & set(movegen._KEPT)
+
+
 # -- 100 positions met in self-play on ENABLE (the built-in benchmark set) -----------------
 
 SELFPLAY = read_positions()

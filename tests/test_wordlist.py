@@ -395,6 +395,39 @@ def test_decode_fast_path_agrees(words):
     assert SPANISH._decode_bytes is None  # CH, LL, RR: the general path
 
 
+# -- racks: rack_tiles' bytes translation reads and refuses what parse_rack does ------------
+
+RACK_CHARACTERS = "ABCNÑQRSTUXYZabnñz?_[]·L1 -*é\u0303"
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=RACK_CHARACTERS, max_size=70))
+def test_rack_tiles_agree_with_parse_rack(rack):
+    """Every rack, on alphabets with and without the fast path (one Latin-1 character a
+    label; Spanish's CH, LL, RR; a label ``_``, which a rack still reads as a blank): the same
+    tiles, or the same refusal."""
+    underscore = Alphabet(("A", "B", "_", "Z"))
+    latin = Alphabet(("A", "Ñ", "Ü", "Z"))
+    for alphabet in (ENGLISH, SPANISH, latin, underscore):
+        try:
+            letters, blanks = alphabet.parse_rack(rack)
+        except ValueError as exc:
+            with pytest.raises(ValueError) as caught:
+                alphabet.rack_tiles(rack)
+            assert str(caught.value) == str(exc)
+            continue
+        tiles = alphabet.rack_tiles(rack)
+        assert sorted(tiles) == sorted(letters + [0] * blanks), (alphabet.labels, rack)
+    assert ENGLISH._rack_codes is not None and SPANISH._rack_codes is None
+
+
+def test_rack_tiles_read_blanks_lower_case_and_long_racks():
+    assert ENGLISH.rack_tiles("ca?_T") == bytes([3, 1, 0, 0, 20])
+    assert sorted(SPANISH.rack_tiles("[CH]ll?")) == sorted([0, *SPANISH.encode("CH"), *SPANISH.encode("LL")])
+    with pytest.raises(ValueError, match="at most"):
+        ENGLISH.rack_tiles("A" * 65)
+
+
 def test_words_longer_than_the_longest_a_lexicon_holds_are_refused():
     from lexc.ruleset import load_ruleset
     from lexc.wordlist import MAX_WORD_TILES, WordListError, from_words

@@ -65,6 +65,8 @@ class Alphabet:
     _encode_table: dict[int, str] | None = field(init=False, repr=False, compare=False)
     _byte_codes: bytes | None = field(init=False, repr=False, compare=False)
     _label_bytes: bytes = field(init=False, repr=False, compare=False)
+    _rack_codes: bytes | None = field(init=False, repr=False, compare=False)
+    _rack_chars: bytes = field(init=False, repr=False, compare=False)
     _decode_upper: dict[int, str] = field(init=False, repr=False, compare=False)
     _decode_lower: dict[int, str] = field(init=False, repr=False, compare=False)
     _decode_table: dict[int, str] = field(init=False, repr=False, compare=False)
@@ -102,6 +104,10 @@ class Alphabet:
             byte_codes[ord(label)] = c
         object.__setattr__(self, "_byte_codes", bytes(byte_codes) if latin_labels else None)
         object.__setattr__(self, "_label_bytes", "".join(labels).encode("latin-1") if latin_labels else b"")
+        rack_codes = bytearray(byte_codes)  # (rack_tiles': parse_rack reads ? and _ as blanks, code 0)
+        rack_codes[ord(BLANK_CHAR)] = rack_codes[ord("_")] = 0
+        object.__setattr__(self, "_rack_codes", bytes(rack_codes) if latin_labels else None)
+        object.__setattr__(self, "_rack_chars", self._label_bytes + (BLANK_CHAR + "_").encode("ascii"))
         object.__setattr__(self, "_decode_upper", {c: label for label, c in codes.items()})
         object.__setattr__(self, "_decode_lower", {c: label.lower() for label, c in codes.items()})
         table = dict.fromkeys(range(256), "\ufffd")  # a code outside the alphabet decodes to U+FFFD
@@ -318,6 +324,19 @@ class Alphabet:
             raise AlphabetError(f"a rack of {len(letters) + blanks} tiles; a rack holds at most {MAX_WORD_TILES} "
                                 "(no word is longer)", 0, "")
         return letters, blanks
+
+    def rack_tiles(self, rack: str) -> bytes:
+        """A rack's tiles as the compiled move generator reads them: a letter code for each
+        letter and 0 for each blank (in no set order), read and refused as ``parse_rack``
+        reads and refuses it. A rack of ASCII letters, where every label is one Latin-1
+        character, is read by one bytes translation."""
+        table = self._rack_codes
+        if table is not None and len(rack) <= MAX_WORD_TILES and rack.isascii():
+            raw = rack.upper().encode("ascii")  # (fold, for ASCII text)
+            if not raw.translate(None, self._rack_chars):  # every character a label's or a blank's
+                return raw.translate(table)
+        letters, blanks = self.parse_rack(rack)
+        return bytes(letters) + bytes(blanks)
 
     def rack_text(self, codes: list[int], blanks: int = 0) -> str:
         """A rack written back so that ``parse_rack`` reads the same tiles: a tile is put in

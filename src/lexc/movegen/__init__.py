@@ -15,6 +15,7 @@ tiles, and one module per strategy is named for its authors.
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -28,7 +29,7 @@ from . import appel_jacobson, compiled, gordon, naive, shapiro_smith
 from .compiled import ListedPlays, Plays
 from .crosschecks import ANY
 from .lanes import Lane, lanes
-from .rack import Rack, tile_counts
+from .rack import Rack
 
 STRATEGIES = {module.NAME: module for module in (naive, appel_jacobson, gordon, shapiro_smith)}
 
@@ -76,26 +77,52 @@ def generate(board: Board, rack: str, lexicon: Any, strategy: str = "auto") -> l
     return generate_plays(board, rack, lexicon, strategy).moves()
 
 
+# What generate_plays keeps for a (lexicon, ruleset, strategy as asked): the lexicon (weakly:
+# the entry goes with it), the ruleset, the strategy module, and the backend's generator (None:
+# the strategy runs lane by lane, in Python). By ids: hashing a ruleset costs microseconds.
+_KEPT: dict[tuple[int, int, str], tuple[weakref.ref[Any], Any, Any, Any]] = {}
+_KEEP_AT_MOST = 32
+
+
+def _keep(lexicon: Any, ruleset: Any, strategy: str) -> tuple[weakref.ref[Any], Any, Any, Any]:
+    """``_KEPT``'s entry for a lexicon, a ruleset and a strategy, made after the checks
+    ``generate_plays`` makes once for them (the strategy applies, the alphabets agree)."""
+    module = choose(lexicon, strategy)
+    mine, theirs = lexicon.alphabet.labels, ruleset.alphabet.labels
+    if mine is not theirs and mine != theirs:
+        raise MoveGenError(f"the lexicon's alphabet is not the {ruleset.name} ruleset's")
+    run = compiled.generator(ruleset, lexicon, module.NAME)
+    key = (id(lexicon), id(ruleset), strategy)
+    if len(_KEPT) >= _KEEP_AT_MOST:
+        _KEPT.clear()
+    kept = (weakref.ref(lexicon, lambda _ref: _KEPT.pop(key, None)), ruleset, module, run)
+    _KEPT[key] = kept
+    return kept
+
+
 def generate_plays(board: Board, rack: str, lexicon: Any, strategy: str = "auto") -> Plays:
     """Every legal play as a compact ``Plays``, generated on the lexicon's backend: the
     compiled core's records where it runs the strategy whole (Appel & Jacobson's or Gordon's
     over a word graph: no Python object per play until ``Plays.moves`` is asked for some),
-    else the pure-Python strategy lane by lane (the reference)."""
-    module = choose(lexicon, strategy)
-    alphabet = board.ruleset.alphabet
-    mine, theirs = lexicon.alphabet.labels, alphabet.labels
-    if mine is not theirs and mine != theirs:
-        raise MoveGenError(f"the lexicon's alphabet is not the {board.ruleset.name} ruleset's")
+    else the pure-Python strategy lane by lane (the reference). What a lexicon, ruleset and
+    strategy need is checked and set up on their first call and kept for the next."""
+    ruleset = board.ruleset
+    kept = _KEPT.get((id(lexicon), id(ruleset), strategy))
+    if kept is None or kept[0]() is not lexicon or kept[1] is not ruleset:
+        kept = _keep(lexicon, ruleset, strategy)
+    alphabet = ruleset.alphabet
     try:
-        letters, blanks = alphabet.parse_rack(rack)
+        tiles = alphabet.rack_tiles(rack)
     except ValueError as exc:
         raise MoveGenError(f"rack {rack!r}: {exc}") from None
-    if len(letters) + blanks > board.ruleset.rack_size:
-        raise MoveGenError(f"rack {rack!r} has {len(letters) + blanks} tiles; the {board.ruleset.name} rack holds "
-                           f"{board.ruleset.rack_size}")
-    counts = tile_counts(len(theirs), letters, blanks)  # (the core needs no Rack)
-    return compiled.plays(board, counts, lexicon, module.NAME,
-                          lambda: lane_plays(board, Rack(alphabet, letters, blanks), lexicon, module))
+    if len(tiles) > ruleset.rack_size:
+        raise MoveGenError(f"rack {rack!r} has {len(tiles)} tiles; the {ruleset.name} rack holds "
+                           f"{ruleset.rack_size}")
+    run = kept[3]
+    if run is not None:
+        return compiled.core_plays(board, tiles, run, lexicon.backend)
+    letters = [code for code in tiles if code]
+    return lane_plays(board, Rack(alphabet, letters, len(tiles) - len(letters)), lexicon, kept[2])
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ core reads of a position.
 tiles; ``src/lexc/native/README.md``) and nothing else: ``Move`` objects and their notation
 are made only for the plays a caller asks for. ``ListedPlays`` holds the pure-Python
 strategies' plays as tuples. Which one a position gives is the lexicon's backend's affair
-(``native.Backend.plays``): the move generator never asks.
+(``native.Backend.generator``): the move generator never asks.
 """
 
 from __future__ import annotations
@@ -292,16 +292,21 @@ def position(board: Board, counts: list[int]) -> native.Position:
                            ruleset.bingo_bonus, ruleset.start)
 
 
-def plays(board: Board, counts: list[int], lexicon: LexiconBase, strategy: str,
-          reference: Callable[[], Plays]) -> Plays:
-    """Every play of the position on the lexicon's backend: the compiled core's records where
-    it runs ``strategy`` over the lexicon's word graph, else ``reference()`` (the strategy lane
-    by lane, in Python). ``MoveGenError`` past ``MAX_PLAYS`` plays (a crafted lexicon)."""
-    backend = lexicon.backend
+def generator(ruleset: Ruleset, lexicon: LexiconBase, strategy: str) -> native.backend.Generator | None:
+    """The lexicon's backend's whole-position generator of ``strategy`` for the ruleset
+    (``native.Backend.generator``), which a caller keeps for the positions after; None where
+    the strategy runs lane by lane, in Python (the reference)."""
+    values, letter, word = _ruleset_arrays(ruleset)
     graph, roots = lexicon.search_graph(strategy)
+    return lexicon.backend.generator(graph, strategy, roots, ruleset.board_size, values, letter, word,
+                                     ruleset.rack_size, ruleset.bingo_bonus, ruleset.start)
+
+
+def core_plays(board: Board, tiles: bytes, run: native.backend.Generator, backend: Any) -> CorePlays:
+    """Every play of the position found by ``run`` (``generator``'s) for the rack's tiles
+    (letter codes, 0 a blank). ``MoveGenError`` past ``MAX_PLAYS`` plays (a crafted lexicon)."""
     try:
-        return backend.plays(position(board, counts), graph, strategy, roots, MAX_PLAYS,
-                             lambda records, count, edges: CorePlays(board, backend, records, count, edges), reference)
+        records, count, edges = run(b"".join(board.rows), tiles, MAX_PLAYS)
     except native.AnswerCap:
         from . import MoveGenError  # (imported where raised: an import costs every call 0.3 us)
 
@@ -310,3 +315,4 @@ def plays(board: Board, counts: list[int], lexicon: LexiconBase, strategy: str,
         from . import MoveGenError
 
         raise MoveGenError(f"the position cannot be searched ({exc})") from None
+    return CorePlays(board, backend, records, count, edges)

@@ -47,6 +47,9 @@ class GraphSpec:
     edge_bytes: int = 0  # "packed": bytes a stored edge (its payload then ends in 8 - edge_bytes zeros)
 
 
+Generator = Callable[[bytes, bytes, int], tuple[bytes, int, int]]  # Backend.generator's: (board, tiles, cap)
+
+
 class Position(NamedTuple):
     """A position as the compiled core reads it: the board (n x n codes, row-major), the rack
     (counts by letter code, index 0 the blanks), the ruleset's tile values (256 int32 by board
@@ -165,12 +168,17 @@ class Backend:
         the leave is not stored."""
         return reference()
 
-    def plays(self, position: Position, graph: Any, strategy: str, roots: tuple[int, int, int], cap: int,
-              wrap: Callable[[bytes, int, int], T], reference: Callable[[], T]) -> T:
-        """Every play of a position: ``reference()`` (the strategy lane by lane, in Python)
-        here; the compiled core's records, ``wrap(records, count, edges read)``, where it runs
-        the strategy over the lexicon's graph."""
-        return reference()
+    def generator(self, graph: Any, strategy: str, roots: tuple[int, int, int], size: int, values: bytes,
+                  letter_mult: bytes, word_mult: bytes, rack_size: int, bingo: int,
+                  start: tuple[int, int]) -> Generator | None:
+        """A whole-position move generator for one graph, strategy and ruleset (its tile
+        values by board code, every square's letter and word premium, rack size, bingo bonus,
+        start square), called ``(board, tiles, cap)`` for each position (the board's n x n
+        codes, the rack's letter codes with 0 for a blank) and giving ``(records, count,
+        edges read)``: ``AnswerCap`` past ``cap`` plays. None where the backend does not run
+        the strategy whole over the graph (here: never; the strategy then runs lane by lane,
+        in Python)."""
+        return None
 
     def runs_whole(self, strategy: str, graph: Any) -> bool:
         """Whether ``plays`` runs this strategy itself for a whole position over ``graph`` (what
@@ -301,18 +309,18 @@ class CompiledBackend(Backend):
         rank: int = self.core.klv_rank(edges, counts, root, tiles)
         return None if rank < 0 else rank
 
-    def plays(self, position: Position, graph: Any, strategy: str, roots: tuple[int, int, int], cap: int,
-              wrap: Callable[[bytes, int, int], T], reference: Callable[[], T]) -> T:
-        """The core's whole-position generation for Appel & Jacobson's and Gordon's strategies
-        over a word graph it holds; any other strategy or lexicon runs the reference."""
+    def generator(self, graph: Any, strategy: str, roots: tuple[int, int, int], size: int, values: bytes,
+                  letter_mult: bytes, word_mult: bytes, rack_size: int, bingo: int,
+                  start: tuple[int, int]) -> Generator | None:
+        """The core's ``Generator`` (``src/lexc/native/movegen.c``) for Appel & Jacobson's and
+        Gordon's strategies over a graph it holds: the graph and ruleset checked once, then
+        each position searched whole; None for any other strategy or lexicon."""
         if not self.runs_whole(strategy, graph):
-            return reference()
-        code = CORE_STRATEGIES[strategy]
-        records, count, edges = self.core.movegen(
-            graph, position.board, position.size, position.rack, code, roots[0], roots[1], roots[2], position.values,
-            position.letter_mult, position.word_mult, position.rack_size, position.bingo, position.start[0],
-            position.start[1], cap)
-        return wrap(records, count, edges)
+            return None
+        made = self.core.Generator(graph, size, CORE_STRATEGIES[strategy], roots[0], roots[1], roots[2], values,
+                                   letter_mult, word_mult, rack_size, bingo, start[0], start[1])
+        plays: Generator = made.plays
+        return plays
 
     def runs_whole(self, strategy: str, graph: Any) -> bool:
         """Appel & Jacobson's and Gordon's strategies over a graph of the core's own."""

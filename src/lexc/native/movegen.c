@@ -381,12 +381,11 @@ static void board_bits(const uint8_t *b, int n, Bits *s) {
 }
 
 /* every empty square's cross-checks both ways: x[down * n * n + r * n + c] (occupied squares
- * are written too, as any letter: they are never read) */
-void gen_all_cross(const Gen *G, const uint8_t *b, Cross *x) {
+ * are written too, as any letter: they are never read), the board's bits `s` given */
+static void all_cross(const Gen *G, const uint8_t *b, const Bits *bits, Cross *x) {
     int n = G->n, count = 0;
-    Bits s;
+    const Bits s = *bits;
     CrossJob jobs[CROSS_BATCH];
-    board_bits(b, n, &s);
     for (Py_ssize_t k = 0; k < 2 * (Py_ssize_t)n * n; k++) x[k] = (Cross){ALL, 0, 0};
     for (int down = 0; down < 2; down++) /* only the squares touching a tile that way have a check to make */
         for (int r = 0; r < n; r++)
@@ -396,6 +395,13 @@ void gen_all_cross(const Gen *G, const uint8_t *b, Cross *x) {
                 if (++count == CROSS_BATCH) { cross_batch(G, jobs, count); count = 0; }
             }
     if (count) cross_batch(G, jobs, count);
+}
+
+/* every empty square's cross-checks both ways (all_cross's) */
+void gen_all_cross(const Gen *G, const uint8_t *b, Cross *x) {
+    Bits s;
+    board_bits(b, G->n, &s);
+    all_cross(G, b, &s, x);
 }
 
 /* A generator for the graph and ruleset arrays of a movegen call (checked by the caller):
@@ -428,11 +434,12 @@ Lane *gen_lane_new(void) {
 }
 
 /* Every play of the board `b` for the rack `counts` (by letter code, [0] the blanks), its
- * cross-checks `x` (gen_all_cross's, kept up to date by the caller; read only at empty
- * squares), appended to `out` as records; `L` is scratch (gen_lane_new). The plays found, -1
- * out of memory (MemoryError set), -2 past `cap` plays. `edges` += the edges the searches read. */
-Py_ssize_t gen_plays(const Gen *G, Lane *L, const uint8_t *b, const Cross *x, const int *counts, Buf *out,
-                     Py_ssize_t cap, unsigned long long *edges) {
+ * cross-checks `x` (all_cross's, kept up to date by the caller; read only at empty squares)
+ * and bits `s`, appended to `out` as records; `L` is scratch (gen_lane_new). The plays found,
+ * -1 out of memory (MemoryError set), -2 past `cap` plays. `edges` += the edges the searches
+ * read. */
+static Py_ssize_t plays_of(const Gen *G, Lane *L, const uint8_t *b, const Bits *bits, const Cross *x,
+                           const int *counts, Buf *out, Py_ssize_t cap, unsigned long long *edges) {
     int n = G->n;
     L->g = G->g; L->n = n; L->letters = G->g->n_letters; L->rack_size = G->rack_size; L->bingo = G->bingo;
     L->root = G->root; L->board = b; L->out = out; L->cap = cap; L->found = 0; L->failed = 0; L->edges = 0;
@@ -441,9 +448,8 @@ Py_ssize_t gen_plays(const Gen *G, Lane *L, const uint8_t *b, const Cross *x, co
     rack_mask(L);
     /* the anchors (the start square on an empty board, else each empty square beside a tile)
      * are the same both ways: found once, with the lanes that hold one (the others are skipped) */
-    Bits s;
+    const Bits s = *bits;
     uint32_t anchors[MAX_BOARD], columns = 0; /* a row's anchors as bits; the columns that hold one */
-    board_bits(b, n, &s);
     for (int r = 0; r < n; r++) {
         anchors[r] = s.empty ? (r == G->sr ? 1u << G->sc : 0) : s.vertical[r] | s.horizontal[r];
         columns |= anchors[r];
@@ -486,32 +492,95 @@ Py_ssize_t gen_plays(const Gen *G, Lane *L, const uint8_t *b, const Cross *x, co
     return L->found;
 }
 
+/* plays_of for a board whose bits are found here (the endgame search's, at each node) */
+Py_ssize_t gen_plays(const Gen *G, Lane *L, const uint8_t *b, const Cross *x, const int *counts, Buf *out,
+                     Py_ssize_t cap, unsigned long long *edges) {
+    Bits s;
+    board_bits(b, G->n, &s);
+    return plays_of(G, L, b, &s, x, counts, out, cap, edges);
+}
+
+/* the checks of a generator's arguments, before any position (graph roots, board size, the
+ * ruleset arrays' sizes, start square, strategy): 0, or -1 with ValueError set */
+static int check_setup(const Graph *g, int n, Py_ssize_t dawg_root, Py_ssize_t root, Py_ssize_t gaddag_root,
+                       Py_ssize_t values_len, Py_ssize_t lm_len, Py_ssize_t wm_len, int sr, int sc, int strategy) {
+    Py_ssize_t total = g->n + g->n_extra;
+    if (n < 1 || n > MAX_BOARD || lm_len != (Py_ssize_t)n * n || wm_len != lm_len || values_len != 256 * 4 ||
+        dawg_root < 0 || dawg_root >= total || root < 0 || root >= total || gaddag_root < -1 ||
+        gaddag_root >= total || sr < 0 || sr >= n || sc < 0 || sc >= n || (strategy != 0 && strategy != 1)) {
+        PyErr_SetString(PyExc_ValueError, "movegen: bad arguments");
+        return -1;
+    }
+    return 0;
+}
+
+/* every board code inside the graph's alphabet (a blank's too): 0, or -1 with ValueError set */
+static int check_board(const Graph *g, const uint8_t *b, Py_ssize_t len) {
+    int bad = 0;
+    for (Py_ssize_t k = 0; k < len; k++) /* (no branch a square: the loop vectorizes) */
+        bad |= ((b[k] & ~BLANK_FLAG) > g->n_letters) | (b[k] == BLANK_FLAG);
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "movegen: a board code outside the alphabet");
+        return -1;
+    }
+    return 0;
+}
+
+static const char OVER[] = "movegen: a play's score could pass 64 bits (tile values, premiums)";
+
 /* the checks movegen and the endgame search make of a position's arguments: 0, or -1 with
  * ValueError set */
 int gen_check_args(const Graph *g, const Py_buffer *board, int n, Py_ssize_t rack_len, Py_ssize_t dawg_root,
                    Py_ssize_t root, Py_ssize_t gaddag_root, const Py_buffer *values, const Py_buffer *lm,
                    const Py_buffer *wm, int tiles, int rack_size, int bingo, int sr, int sc, int strategy) {
-    Py_ssize_t total = g->n + g->n_extra;
-    if (n < 1 || n > MAX_BOARD || board->len != (Py_ssize_t)n * n || lm->len != board->len || wm->len != board->len ||
-        values->len != 256 * 4 || rack_len > 128 || dawg_root < 0 || dawg_root >= total || root < 0 || root >= total ||
-        gaddag_root < -1 || gaddag_root >= total ||
-        sr < 0 || sr >= n || sc < 0 || sc >= n || (strategy != 0 && strategy != 1)) {
+    (void)rack_size;
+    if (check_setup(g, n, dawg_root, root, gaddag_root, values->len, lm->len, wm->len, sr, sc, strategy) < 0)
+        return -1;
+    if (board->len != (Py_ssize_t)n * n || rack_len > 128) {
         PyErr_SetString(PyExc_ValueError, "movegen: bad arguments");
         return -1;
     }
-    const uint8_t *b = (const uint8_t *)board->buf;
-    for (Py_ssize_t k = 0; k < board->len; k++)
-        if ((b[k] & ~BLANK_FLAG) > g->n_letters || b[k] == BLANK_FLAG) {
-            PyErr_SetString(PyExc_ValueError, "movegen: a board code outside the alphabet");
-            return -1;
-        }
+    if (check_board(g, board->buf, board->len) < 0) return -1;
     int32_t v[256];
     memcpy(v, values->buf, sizeof v);
     if (score_bound(v, lm->buf, wm->buf, board->len, n, tiles, bingo) > (uint64_t)INT64_MAX) {
-        PyErr_SetString(PyExc_ValueError, "movegen: a play's score could pass 64 bits (tile values, premiums)");
+        PyErr_SetString(PyExc_ValueError, OVER);
         return -1;
     }
     return 0;
+}
+
+/* A whole position's plays for the generator `G0` (checked, set up): the board `b` (n x n,
+ * checked), the rack `counts` (by letter code, [0] the blanks): (records, count, edges), or
+ * NULL with an exception (AnswerCap past `cap` plays). */
+static PyObject *generate(const Gen *G0, const uint8_t *b, const int *counts, Py_ssize_t cap) {
+    PyObject *result = NULL;
+    Lane *L = NULL;
+    Cross *x = NULL;
+    Buf out = buf_spare(SPARE_PLAYS);
+    Gen G = *G0;
+    int n = G.n;
+    if (!counts[0]) { /* no blank: the checks need decide only the rack's letters */
+        G.want = (Mask){0, 0};
+        for (int c = 1; c < 128; c++) if (counts[c]) mask_set(&G.want, c);
+    }
+    L = gen_lane_new();
+    x = malloc(2 * (size_t)n * (size_t)n * sizeof *x);
+    if (!L || !x) { if (!PyErr_Occurred()) PyErr_NoMemory(); goto done; }
+    Bits s; /* (found once for both) */
+    board_bits(b, n, &s);
+    all_cross(&G, b, &s, x);
+    unsigned long long edges = 0;
+    Py_ssize_t found = plays_of(&G, L, b, &s, x, counts, &out, cap, &edges);
+    if (found == -2) { raise_count(AnswerCap, "count", L->found); goto done; }
+    if (found < 0) goto done;
+    PyObject *blob = buf_copy(&out);
+    if (blob) result = Py_BuildValue("(NnK)", blob, found, edges);
+done:
+    buf_keep(SPARE_PLAYS, &out);
+    free(L);
+    free(x);
+    return result;
 }
 
 /* movegen(graph, board, n, rack, strategy, dawg_root, search_root, gaddag_root, values,
@@ -535,9 +604,6 @@ static PyObject *movegen(PyObject *module, PyObject *args) {
         return NULL;
     const Graph *g = (const Graph *)graph;
     PyObject *result = NULL;
-    Lane *L = NULL;
-    Cross *x = NULL;
-    Buf out = buf_spare(SPARE_PLAYS);
     Gen G;
     int counts[128] = {0}, tiles = 0;
     const uint8_t *rc = (const uint8_t *)rack.buf;
@@ -548,28 +614,106 @@ static PyObject *movegen(PyObject *module, PyObject *args) {
     if (gen_setup(&G, g, n, values.buf, lm.buf, wm.buf, rack_size, bingo, sr, sc, dawg_root, root, gaddag_root,
                   strategy) < 0)
         goto done;
-    if (!counts[0]) { /* no blank: the checks need decide only the rack's letters */
-        G.want = (Mask){0, 0};
-        for (int c = 1; c < 128; c++) if (counts[c]) mask_set(&G.want, c);
-    }
-    L = gen_lane_new();
-    x = malloc(2 * (size_t)n * (size_t)n * sizeof *x);
-    if (!L || !x) { if (!PyErr_Occurred()) PyErr_NoMemory(); goto done; }
-    gen_all_cross(&G, board.buf, x);
-    unsigned long long edges = 0;
-    Py_ssize_t found = gen_plays(&G, L, board.buf, x, counts, &out, cap, &edges);
-    if (found == -2) { raise_count(AnswerCap, "count", L->found); goto done; }
-    if (found < 0) goto done;
-    PyObject *blob = buf_copy(&out);
-    if (blob) result = Py_BuildValue("(NnK)", blob, found, edges);
+    result = generate(&G, board.buf, counts, cap);
 done:
-    buf_keep(SPARE_PLAYS, &out);
-    free(L);
-    free(x);
     PyBuffer_Release(&board); PyBuffer_Release(&rack); PyBuffer_Release(&values);
     PyBuffer_Release(&lm); PyBuffer_Release(&wm);
     return result;
 }
+
+/* -- a generator prepared once for a graph and a ruleset ---------------------------------- */
+
+/* Generator(graph, n, strategy, dawg_root, search_root, gaddag_root, values, letter_mult,
+ * word_mult, rack_size, bingo, start_row, start_col): movegen's arguments but the board, the
+ * rack and the cap, checked and set up once (the ruleset's arrays copied, the bound on a
+ * play's score found for every count of rack tiles); `plays(board, tiles, cap)` then searches
+ * one position, as movegen does, with only the position to check. What the move generator
+ * keeps for a lexicon and a ruleset (lexc.movegen.compiled). */
+typedef struct {
+    PyObject_HEAD
+    PyObject *graph;
+    Gen G;                                                  /* its lm and wm point at the copies below */
+    uint8_t lm[MAX_BOARD * MAX_BOARD], wm[MAX_BOARD * MAX_BOARD];
+    uint8_t fits[MAX_BOARD + 1];                            /* fits[k]: no play of k rack tiles scores past 64 bits */
+} Generator;
+
+static PyObject *Generator_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    (void)kwds;
+    PyObject *graph;
+    Py_buffer values, lm, wm;
+    int n, strategy, rack_size, bingo, sr, sc;
+    Py_ssize_t dawg_root, root, gaddag_root;
+    if (!PyArg_ParseTuple(args, "O!iinnny*y*y*iiii:Generator", GraphType, &graph, &n, &strategy, &dawg_root, &root,
+                          &gaddag_root, &values, &lm, &wm, &rack_size, &bingo, &sr, &sc))
+        return NULL;
+    Generator *self = NULL;
+    const Graph *g = (const Graph *)graph;
+    if (check_setup(g, n, dawg_root, root, gaddag_root, values.len, lm.len, wm.len, sr, sc, strategy) < 0) goto done;
+    allocfunc alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
+    self = (Generator *)alloc(type, 0);
+    if (!self) goto done;
+    Py_INCREF(graph);
+    self->graph = graph;
+    memcpy(self->lm, lm.buf, (size_t)lm.len);
+    memcpy(self->wm, wm.buf, (size_t)wm.len);
+    int32_t v[256];
+    memcpy(v, values.buf, sizeof v);
+    for (int k = 0; k <= n; k++) self->fits[k] = score_bound(v, self->lm, self->wm, lm.len, n, k, bingo) <= (uint64_t)INT64_MAX;
+    if (gen_setup(&self->G, g, n, v, self->lm, self->wm, rack_size, bingo, sr, sc, dawg_root, root, gaddag_root,
+                  strategy) < 0)
+        Py_CLEAR(self);
+done:
+    PyBuffer_Release(&values); PyBuffer_Release(&lm); PyBuffer_Release(&wm);
+    return (PyObject *)self;
+}
+
+static void Generator_dealloc(PyObject *self) {
+    Py_XDECREF(((Generator *)self)->graph);
+    free_object(self);
+}
+
+/* plays(board, tiles, cap) -> (records, count, edges): movegen's answer for the board (n x n
+ * bytes) and the rack's tiles (bytes of letter codes, 0 a blank; at most 255) */
+static PyObject *Generator_plays(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    const Generator *m = (const Generator *)self;
+    const Gen *G = &m->G;
+    char *b, *t;
+    Py_ssize_t blen, tlen;
+    if (nargs != 3) { PyErr_SetString(PyExc_TypeError, "plays(board, tiles, cap)"); return NULL; }
+    if (PyBytes_AsStringAndSize(args[0], &b, &blen) < 0 || PyBytes_AsStringAndSize(args[1], &t, &tlen) < 0) return NULL;
+    Py_ssize_t cap = PyLong_AsSsize_t(args[2]);
+    if (cap == -1 && PyErr_Occurred()) return NULL;
+    if (blen != (Py_ssize_t)G->n * G->n || tlen > 255) {
+        PyErr_SetString(PyExc_ValueError, "movegen: bad arguments");
+        return NULL;
+    }
+    if (check_board(G->g, (const uint8_t *)b, blen) < 0) return NULL;
+    int counts[128] = {0};
+    for (Py_ssize_t k = 0; k < tlen; k++) {
+        int code = (uint8_t)t[k];
+        if (code > G->g->n_letters) { PyErr_SetString(PyExc_ValueError, "movegen: a rack tile outside the alphabet"); return NULL; }
+        counts[code]++;
+    }
+    if (!m->fits[tlen < G->n ? tlen : G->n]) { PyErr_SetString(PyExc_ValueError, OVER); return NULL; }
+    return generate(G, (const uint8_t *)b, counts, cap);
+}
+
+static PyMethodDef Generator_methods[] = {
+    {"plays", (PyCFunction)(void (*)(void))Generator_plays, METH_FASTCALL,
+     "plays(board, tiles, cap) -> (records, count, edges): every play of one position"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot Generator_slots[] = {
+    {Py_tp_new, Generator_new},
+    {Py_tp_dealloc, Generator_dealloc},
+    {Py_tp_methods, Generator_methods},
+    {Py_tp_doc, "A move generator prepared for a graph and a ruleset: plays(board, tiles, cap)."},
+    {0, NULL},
+};
+
+static PyType_Spec Generator_spec = {"lexc.native._core.Generator", sizeof(Generator), 0, Py_TPFLAGS_DEFAULT,
+                                     Generator_slots};
 
 /* -- plays as text ------------------------------------------------------------------------ */
 
@@ -936,6 +1080,8 @@ int movegen_init(PyObject *module) {
     use_popcnt = LEXC_CPU_POPCNT() && !(off && *off && strcmp(off, "0"));
 #endif
     if (PyModule_AddFunctions(module, movegen_methods) < 0) return -1;
+    PyObject *type = PyType_FromSpec(&Generator_spec);
+    if (!type || PyModule_AddObject(module, "Generator", type) < 0) { Py_XDECREF(type); return -1; }
     if (PyModule_AddIntConstant(module, "POPCNT", use_popcnt) < 0) return -1;
     return PyModule_AddIntConstant(module, "RECORD", RECORD);
 }
