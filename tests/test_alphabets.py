@@ -241,7 +241,8 @@ def test_ranked_plays_and_their_json_line_agree_on_every_path(lexicons):
     lang, by_format = lexicons
     board = parse_cgp(BOARDS[lang], RULESETS[lang]).board
     for rack in MOVE_RACKS[lang]:
-        want = [(m.notation, m.score) for m in generate(board, rack, by_format["dawg:pure"], "appel-jacobson")]
+        reference = by_format.get("dawg:pure", by_format["dawg"])  # (without the core, the DAWG is the pure path's)
+        want = [(m.notation, m.score) for m in generate(board, rack, reference, "appel-jacobson")]
         assert want, rack
         for fmt in ("dawg", "gaddawg"):
             plays = generate_plays(board, rack, by_format[fmt], "appel-jacobson")
