@@ -95,7 +95,8 @@ def _keep(lexicon: Any, ruleset: Any, strategy: str) -> tuple[weakref.ref[Any], 
     key = (id(lexicon), id(ruleset), strategy)
     if len(_KEPT) >= _KEEP_AT_MOST:
         _KEPT.clear()
-    kept = (weakref.ref(lexicon, lambda _ref: _KEPT.pop(key, None)), ruleset, module, run)
+    table = _KEPT  # (the callback holds the dict itself: at the interpreter's exit, a module's names may be gone)
+    kept = (weakref.ref(lexicon, lambda _ref: table.pop(key, None)), ruleset, module, run)
     _KEPT[key] = kept
     return kept
 

@@ -181,7 +181,7 @@ class Backend:
         return None
 
     def runs_whole(self, strategy: str, graph: Any) -> bool:
-        """Whether ``plays`` runs this strategy itself for a whole position over ``graph`` (what
+        """Whether ``generator`` runs this strategy itself for a whole position over ``graph`` (what
         the bench reports; the move generator need not know)."""
         return False
 
