@@ -421,10 +421,10 @@ from lexc.bench.moves import load_positions
 from lexc.movegen import generate_plays
 from lexc.native import _core
 positions, _ = load_positions()
-out = {"popcnt": _core.POPCNT}
+out = {"popcnt": _core.POPCNT, "image": _core.IMAGE}
 for path in sys.argv[1:]:
     lexicon = formats.load(path)
-    for strategy in ("appel-jacobson", "gordon") if path.endswith("gaddawg") else ("appel-jacobson",):
+    for strategy in ("appel-jacobson",) if path.endswith(".dawg") else ("appel-jacobson", "gordon"):
         out[path + " " + strategy] = [hashlib.sha256(generate_plays(board, rack, lexicon, strategy).records).hexdigest()
                                       for board, rack, _ in positions[:40]]
 print(json.dumps(out))
@@ -432,30 +432,40 @@ print(json.dumps(out))
 
 
 @needs_core
-def test_the_popcnt_and_portable_searches_write_the_same_records(tmp_path, enable_list):
+def test_the_popcnt_portable_image_and_graph_searches_write_the_same_records(tmp_path, enable_list):
     """On x86-64 the move generator's masked searches are compiled twice, with the POPCNT
     instruction and without (movegen.c picks the first where the CPU has it); the
-    environment variable LEXC_NO_POPCNT runs the other. Both write byte-identical records
-    (the same plays, scores and order) on the built-in positions, for both strategies over
-    ENABLE's gaddawg and Appel & Jacobson's over its DAWG."""
+    environment variable LEXC_NO_POPCNT runs the other. And each searches the graph's search
+    image (a list's mask beside its edges, core.h graph_image) where the graph can have one;
+    LEXC_NO_IMAGE searches the graph itself and its masks. All four write byte-identical
+    records (the same plays, scores and order) on the built-in positions, for both strategies
+    over ENABLE's gaddawg and GADDAG and Appel & Jacobson's over its DAWG (a GADDAG's DAWG root
+    is rebuilt in memory: Appel & Jacobson's search and the cross-checks over a GADDAG read the
+    graph even where there is an image, Gordon's the image)."""
     import json
 
     files = []
-    for name in ("gaddawg", "dawg"):
+    for name in ("gaddawg", "dawg", "gaddag"):
         path = tmp_path / f"enable.{name}"
         formats.save(enable_built(enable_list, name), path)
         files.append(str(path))
     parent = str(Path(lexc.__file__).resolve().parent.parent)
     runs = {}
     for off in ("0", "1"):
-        done = subprocess.run([sys.executable, "-c", _RECORDS_SCRIPT, *files], capture_output=True, text=True,
-                              env=dict(os.environ, PYTHONPATH=parent, LEXC_NO_POPCNT=off), timeout=300)
-        assert done.returncode == 0, done.stderr
-        runs[off] = json.loads(done.stdout)
-    assert runs["1"].pop("popcnt") == 0  # (the portable copy ran)
-    runs["0"].pop("popcnt")  # (the POPCNT copy where the CPU has it: the portable one elsewhere)
-    assert runs["0"] == runs["1"]
-    assert len(runs["0"]) == 3 and all(len(digests) == 40 for digests in runs["0"].values())
+        for no_image in ("0", "1"):
+            done = subprocess.run([sys.executable, "-c", _RECORDS_SCRIPT, *files], capture_output=True, text=True,
+                                  env=dict(os.environ, PYTHONPATH=parent, LEXC_NO_POPCNT=off, LEXC_NO_IMAGE=no_image),
+                                  timeout=300)
+            assert done.returncode == 0, done.stderr
+            runs[off, no_image] = json.loads(done.stdout)
+    for (off, no_image), run in runs.items():
+        popcnt, image = run.pop("popcnt"), run.pop("image")
+        if off == "1":
+            assert popcnt == 0  # (the portable copy ran; else the POPCNT copy where the CPU has it)
+        assert image == (no_image == "0")
+    first = runs["0", "0"]
+    assert all(run == first for run in runs.values())
+    assert len(first) == 5 and all(len(digests) == 40 for digests in first.values())
 
 
 def test_keep_heap_is_asked_by_the_command_line_only_and_says_whether_it_held():

@@ -348,6 +348,133 @@ int graph_masks(Graph *g) {
     return make_kids(g);
 }
 
+/* graph_image (core.h). The lists are laid out in the file's order, every list of the stored
+ * edges (a list ends at an edge marked last), so that the list from edge s has its mask at
+ * 1 + s + (the lists before it); a child that points into the middle of a list (lexc's
+ * minimizer shares a list's tail: 8,801 of the 419,252 lists
+ * ENABLE's gaddawg's children name) names a copy of
+ * that tail, after them. Three passes in order over the edges: where lists begin (a bit an
+ * edge, and the count before each 64), the tails children name (a bit an edge), the image,
+ * each child's offset counted from the bits (a breadth-first order from the roots searched no
+ * faster, and an offset table as big as the file took twice as long to make). */
+#define IMAGE_MAX ((Py_ssize_t)1 << 22) /* child fields of 22 bits */
+
+typedef struct {
+    const uint64_t *begins, *tailbits;  /* bit i: a list begins at edge i; a child names the tail from edge i */
+    const uint32_t *before, *tails_before; /* the lists, and the tails, beginning before edge 64 w */
+    const uint32_t *tail_off;           /* each tail's mask's offset, in the order of their first edges */
+} ImageMap;
+
+/* the image offset of the list a stored child `c` (non-zero) names */
+static uint32_t image_offset(const ImageMap *m, uint32_t c) {
+    uint64_t bits = m->begins[c >> 6];
+    if (bits >> (c & 63) & 1u) {
+        uint64_t below = bits & ((1ULL << (c & 63)) - 1);
+        return 1 + c + m->before[c >> 6] + (uint32_t)(lexc_pop32((uint32_t)below) + lexc_pop32((uint32_t)(below >> 32)));
+    }
+    uint64_t below = m->tailbits[c >> 6] & ((1ULL << (c & 63)) - 1); /* (c is a tail: pass two marked it) */
+    return m->tail_off[m->tails_before[c >> 6] + (uint32_t)(lexc_pop32((uint32_t)below) + lexc_pop32((uint32_t)(below >> 32)))];
+}
+
+/* write the list from stored edge s (to the edge marked last) at image offset o: its mask, its
+ * edges with their children's offsets; the offset after it */
+static Py_ssize_t image_list(const uint32_t *E, const ImageMap *m, uint32_t *img, Py_ssize_t s, Py_ssize_t o) {
+    uint32_t mask = 0;
+    Py_ssize_t j = o + 1;
+    for (Py_ssize_t i = s;; i++) {
+        uint32_t e = E[i], c = e & 0x3FFFFF;
+        mask |= 1u << (e >> 24); /* (a stored edge's letter is at most n_letters: proven) */
+        img[j++] = (e & ~0x3FFFFFu) | (c ? image_offset(m, c) : 0u);
+        if (e >> 22 & 1u) break; /* (the last stored edge closes its list: proven) */
+    }
+    img[o] = mask;
+    return j;
+}
+
+static int make_image(Graph *g) {
+    Py_ssize_t n = g->n, p = g->pointers, words = (n >> 6) + 1;
+    if (g->wide || g->n_letters > 31 || n <= p) return 0;
+    const uint32_t *E = (const uint32_t *)g->base;
+    uint64_t *begins = calloc((size_t)words, sizeof *begins), *tailbits = calloc((size_t)words, sizeof *tailbits);
+    uint32_t *before = calloc((size_t)words, sizeof *before), *tails_before = calloc((size_t)words, sizeof *tails_before);
+    uint32_t *tail_at = NULL, *tail_off = NULL, *img = NULL;
+    if (!begins || !tailbits || !before || !tails_before) goto nomem;
+    Py_ssize_t lists = 0, tails = 0, tail_edges = 0;
+    /* (without a branch an edge where no predictor could guess: whether a list ends or a
+     * child is a leaf follows no pattern, and a mispredicted branch an edge cost half the time) */
+    uint64_t opens = 1; /* a list begins at the next edge */
+    for (Py_ssize_t i = p; i < n; i++) {
+        if (!(i & 63)) before[i >> 6] = (uint32_t)lists;
+        begins[i >> 6] |= opens << (i & 63);
+        lists += (Py_ssize_t)opens;
+        opens = E[i] >> 22 & 1u;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) { /* (the proof: a child is 0 or in p .. n - 1) */
+        uint32_t c = E[i] & 0x3FFFFF;
+        uint64_t known = (begins[c >> 6] | tailbits[c >> 6]) >> (c & 63) & 1u; /* (edge 0 begins no list) */
+        if (!known & (c != 0)) {
+            tailbits[c >> 6] |= 1ULL << (c & 63);
+            tails++;
+            for (Py_ssize_t k = c; tail_edges++, !(E[k] >> 22 & 1u); k++) {}
+        }
+    }
+    Py_ssize_t size = 1 + n + lists + tails + tail_edges;
+    if (size >= IMAGE_MAX) goto none;
+    tail_at = malloc(((size_t)tails + 1) * sizeof *tail_at);
+    tail_off = malloc(((size_t)tails + 1) * sizeof *tail_off);
+    img = malloc((size_t)size * sizeof *img);
+    if (!tail_at || !tail_off || !img) goto nomem;
+    Py_ssize_t o = 1 + n + lists, k = 0;
+    for (Py_ssize_t c = p; c < n; c++) {
+        if (!(c & 63)) tails_before[c >> 6] = (uint32_t)k;
+        if (!(tailbits[c >> 6] >> (c & 63) & 1u)) continue;
+        tail_at[k] = (uint32_t)c; tail_off[k] = (uint32_t)o; k++;
+        o++; /* (its mask) */
+        for (Py_ssize_t i = c; o++, !(E[i] >> 22 & 1u); i++) {}
+    }
+    ImageMap m = {begins, tailbits, before, tails_before, tail_off};
+    img[0] = 0;
+    for (Py_ssize_t r = 0; r < p; r++) {
+        uint32_t e = E[r], c = e & 0x3FFFFF;
+        img[1 + r] = (e & ~0x3FFFFFu) | (c ? image_offset(&m, c) : 0u);
+    }
+    o = 1 + p; /* every list, in order: an edge's mask slot is the last list's to begin */
+    Py_ssize_t mask_at = o;
+    uint32_t mask = 0;
+    for (Py_ssize_t i = p; i < n; i++) {
+        uint32_t e = E[i], c = e & 0x3FFFFF, opened = (uint32_t)(begins[i >> 6] >> (i & 63) & 1u);
+        o += opened;
+        mask_at = opened ? o - 1 : mask_at;
+        mask = (mask & (opened - 1u)) | 1u << (e >> 24); /* (a stored edge's letter is at most n_letters: proven) */
+        img[o++] = (e & ~0x3FFFFFu) | (image_offset(&m, c ? c : (uint32_t)p) & (0u - (uint32_t)(c != 0)));
+        img[mask_at] = mask;
+    }
+    for (k = 0; k < tails; k++) o = image_list(E, &m, img, tail_at[k], o);
+    free(begins); free(tailbits); free(before); free(tails_before); free(tail_at); free(tail_off);
+    g->owned_image = img; g->image = img; g->image_len = size;
+    return 0;
+none: /* too big for the child field: no image, the searches read the graph and its masks */
+    free(begins); free(tailbits); free(before); free(tails_before);
+    return 0;
+nomem:
+    free(begins); free(tailbits); free(before); free(tails_before); free(tail_at); free(tail_off); free(img);
+    PyErr_NoMemory();
+    return -1;
+}
+
+int graph_image(Graph *g) {
+    if (g->image_tried) return 0;
+    if (g->shared) {
+        Graph *b = (Graph *)g->shared;
+        if (graph_image(b) < 0) return -1;
+        g->image = b->image; g->image_len = b->image_len; g->image_tried = 1;
+        return 0;
+    }
+    if (make_image(g) < 0) return -1;
+    g->image_tried = 1;
+    return 0;
+}
+
 /* the member walk's table of its first levels (`first`, core.h), each list read once: every
  * entry -1, then the lists met after one and two letters read in, each edge as its child list
  * and its terminal bit (child << 1 | terminal). 0, or -1 (no memory). */
@@ -537,6 +664,7 @@ static void Graph_dealloc(PyObject *self) {
     Py_XDECREF(g->shared);
     free(g->extra);
     free(g->owned_kids);
+    free(g->owned_image);
     free(g->first);
     free_object(self);
 }

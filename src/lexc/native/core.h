@@ -138,6 +138,10 @@ typedef struct {
                             * edge of c in the list from edge i is at i + popcount(kids[i] &
                             * (2^c - 1)), found without scanning the list */
     uint32_t *owned_kids;  /* that array when this graph made it (else the shared graph's) */
+    const uint32_t *image; /* the search image (graph_image), or NULL */
+    uint32_t *owned_image;
+    Py_ssize_t image_len;
+    int image_tried;       /* graph_image ran (the image may still be NULL: the graph has none) */
     int32_t *first;        /* for at most 31 letters: the member walk after its first two letters
                             * a, b (a word's first, or its last walked backwards) at [B a + b], and
                             * after three, a, b, c, at [B^2 + (B a + b) B + c], B = letters + 1:
@@ -151,6 +155,15 @@ typedef struct {
 /* make a graph's `kids` if it can have them and has none yet (the searches call it before
  * they start, the GIL held): 0, or -1 with MemoryError set */
 int graph_masks(Graph *g);
+
+/* The search image of a u32 graph of at most 31 letters: each sibling list as its letter
+ * mask (bit c: the list holds letter c, the separator's bit 0 included) followed by its edges,
+ * every edge's child the image offset of its list's mask; the root pointer slots first, at
+ * image[1 ..], so that a root's edge index r reads image[r + 1] as every edge index does. A
+ * list's mask and edges sit together, one cache line where the kids masks take two. Made by the
+ * first search (the GIL held), not on load: 0 (g->image NULL where the graph can have none),
+ * or -1 with MemoryError set. */
+int graph_image(Graph *g);
 
 static inline uint64_t edge_at(const Graph *g, Py_ssize_t i) {
     if (LEXC_LIKELY(i < g->n)) {
@@ -262,7 +275,7 @@ extern PyTypeObject *GraphType;
 typedef struct { Mask check; int64_t sum; uint8_t crossing; } Cross;
 typedef struct {
     const Graph *g;
-    int n, rack_size, bingo, sr, sc, strategy, fixed, masked, popcnt;
+    int n, rack_size, bingo, sr, sc, strategy, fixed, masked, imaged, cross_imaged, popcnt;
     Py_ssize_t dawg_root, root, gaddag_root;
     Mask want;             /* the letters a cross-check decides (gen_setup: all); a search only ever
                             * asks a check about letters its rack holds, so one rack's movegen
