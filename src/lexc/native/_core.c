@@ -451,7 +451,7 @@ static int make_image(Graph *g) {
     }
     for (k = 0; k < tails; k++) o = image_list(E, &m, img, tail_at[k], o);
     free(begins); free(tailbits); free(before); free(tails_before); free(tail_at); free(tail_off);
-    g->owned_image = img; g->image = img; g->image_len = size;
+    g->owned_image = img; g->image = img;
     return 0;
 none: /* too big for the child field: no image, the searches read the graph and its masks */
     free(begins); free(tailbits); free(before); free(tails_before);
@@ -467,7 +467,7 @@ int graph_image(Graph *g) {
     if (g->shared) {
         Graph *b = (Graph *)g->shared;
         if (graph_image(b) < 0) return -1;
-        g->image = b->image; g->image_len = b->image_len; g->image_tried = 1;
+        g->image = b->image; g->image_tried = 1;
         return 0;
     }
     if (make_image(g) < 0) return -1;

@@ -140,7 +140,6 @@ typedef struct {
     uint32_t *owned_kids;  /* that array when this graph made it (else the shared graph's) */
     const uint32_t *image; /* the search image (graph_image), or NULL */
     uint32_t *owned_image;
-    Py_ssize_t image_len;
     int image_tried;       /* graph_image ran (the image may still be NULL: the graph has none) */
     int32_t *first;        /* for at most 31 letters: the member walk after its first two letters
                             * a, b (a word's first, or its last walked backwards) at [B a + b], and
@@ -184,17 +183,21 @@ static inline const void *edge_address(const Graph *g, Py_ssize_t i) {
 #define LASTE(g, e) ((int)(((e) >> (g)->lastshift) & 1))
 #define CHILD(g, e) ((Py_ssize_t)((e) & (g)->cmask))
 
-/* the edge labelled `letter` in the list starting at edge `i` (0: no list), or -1; the letters
- * before it in the mask counted by the POPCNT instruction where `popcnt` (a constant: only
- * from code compiled for it, movegen.c's POPCNT copies), else by lexc_pop32 */
+/* the edge of `letter` in a list from edge `i` whose letters are the mask `m` (kids[i], or an
+ * image's list mask), or -1: i + the letters before it, counted by the POPCNT instruction
+ * where `popcnt` (a constant: only from code compiled for it, movegen.c's POPCNT copies), else
+ * by lexc_pop32 */
+static inline Py_ssize_t mask_find(uint32_t m, Py_ssize_t i, int letter, int popcnt) {
+    if ((unsigned)letter > 31 || !(m >> letter & 1u)) return -1;
+    uint32_t below = m & ((1u << letter) - 1u);
+    return i + (popcnt ? LEXC_POPCNT32(below) : lexc_pop32(below));
+}
+
+/* the edge labelled `letter` in the list starting at edge `i` (0: no list), or -1 (by the mask
+ * where the graph has its kids, mask_find's count) */
 static inline Py_ssize_t g_find_counted(const Graph *g, Py_ssize_t i, int letter, int popcnt) {
     if (!i) return -1;
-    if (g->kids && i < g->n) {
-        uint32_t m = g->kids[i];
-        if ((unsigned)letter > 31 || !(m >> letter & 1u)) return -1;
-        uint32_t below = m & ((1u << letter) - 1u);
-        return i + (popcnt ? LEXC_POPCNT32(below) : lexc_pop32(below));
-    }
+    if (g->kids && i < g->n) return mask_find(g->kids[i], i, letter, popcnt);
     for (;;) {
         uint64_t e = edge_at(g, i);
         int lt = LETTER(g, e);

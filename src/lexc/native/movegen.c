@@ -331,14 +331,9 @@ typedef struct {
 
 typedef struct { int job, letter; Py_ssize_t edge; } SubWalk;
 
-/* the edge of `letter` in the image's list at offset `list` (0: none), or -1: by the list's
- * mask, the letters before it counted by the POPCNT instruction where `popcnt` (a constant) */
+/* the edge of `letter` in the image's list at offset `list` (0: none), or -1: by the list's mask */
 static inline Py_ssize_t image_find(const uint32_t *img, Py_ssize_t list, int letter, int popcnt) {
-    if (!list) return -1;
-    uint32_t m = img[list];
-    if ((unsigned)letter > 31 || !(m >> letter & 1u)) return -1;
-    uint32_t below = m & ((1u << letter) - 1u);
-    return list + (popcnt ? LEXC_POPCNT32(below) : lexc_pop32(below));
+    return list ? mask_find(img[list], list, letter, popcnt) : -1;
 }
 
 #define FN(name) name##_d /* over the graph */
