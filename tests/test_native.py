@@ -161,16 +161,18 @@ def test_findwords_reads_what_the_reference_reads(english, disk):
 
 def test_a_gaddag_answers_membership_from_one_half_on_both_paths():
     """A crafted gaddawg (found by the fuzzer: it passes the loader) whose DAWG half spells
-    CATS and whose GADDAG half does not: membership and hooks' validity are read from the
-    GADDAG half on both paths (a GADDAG's ``contains_codes``), never one half on one path
-    and the other on the other."""
+    CATS and whose GADDAG half does not: membership, hooks' validity and the listing are read
+    from the DAWG half on both paths (a GADDAG's word walks forwards from its DAWG root), never
+    one half on one path and the other on the other."""
     data = (ROOT / "tests" / "data" / "halves-disagree.gaddawg").read_bytes()
     compiled = formats.loads(data)
     reference = formats.loads(data, backend=native.PURE)
     for word in ("CATS", "CAT", "DOG", "QUIZ", "AB", "A", "AAH"):
         assert (word in compiled) == (word in reference) == reference.contains_codes(reference.encode(word)), word
         assert compiled.hooks(word) == reference.hooks(word), word
-    assert "CATS" not in compiled and compiled.is_prefix("CATS")  # the DAWG half has it, the GADDAG half does not
+        assert compiled.hooks(word).valid == (word in compiled) == (word in list(compiled)), word
+    assert "CATS" in compiled and compiled.is_prefix("CATS")  # the DAWG half has it, the GADDAG half does not
+    assert "C" not in compiled.hooks("ATS").front  # (front hooks are the GADDAG half's)
 
 
 @needs_core
@@ -209,6 +211,65 @@ def test_contains_many_answers_as_word_in_lexicon_does(english):
             assert lexicon.contains_many(iter(words)) == expected, fmt
             assert lexicon.contains_many([]) == []
     assert expected[:4] == [True, True, True, False]
+
+
+def _near_misses(words: list[str]) -> list[str]:
+    """Each word, then as the bench's misses (its last letter changed), one letter longer, and
+    one shorter: the walks that end at the table, past it, and before it."""
+    out = []
+    for w in words:
+        out += [w, w[:-1] + ("Q" if w[-1] != "Q" else "Z"), w + "S", w[:-1]]
+    return out
+
+
+@needs_core
+@pytest.mark.parametrize("fmt", ["dawg", "dawg-packed", pytest.param("gaddag", marks=pytest.mark.slow),
+                                 pytest.param("gaddawg", marks=pytest.mark.slow)])
+def test_the_member_prefix_table_answers_as_the_word_set(fmt, enable_list):
+    """``word in lexicon``'s prefix table (the core's Graph ``prefixes``): made by the
+    PREFIX_AFTER-th member walk and not before (``prefixes(0)`` makes none, so it shows whether
+    the walks made one); for ENABLE, every word of 4 to K - 1 letters and every K-letter prefix,
+    K at least 6 within the budget of twice the file; every word and near miss answered as the
+    set of words answers, by ``in`` and by ``contains_many``, with the table and without."""
+    from lexc.native import _core
+
+    words = sorted(enable_list.texts())
+    truth = set(words)
+    data = formats.dumps(enable_built(enable_list, fmt))
+    queries = _near_misses(words)
+    expected = [q in truth for q in queries]
+    before, walked = formats.loads(data, backend=native.COMPILED), formats.loads(data, backend=native.COMPILED)
+    head = queries[: _core.PREFIX_AFTER - 1]
+    assert [q in before for q in head] == [q in walked for q in head] == expected[: len(head)]
+    assert before._graph.prefixes(0) is None  # not made by PREFIX_AFTER - 1 walks (and now never)
+    assert (queries[len(head)] in walked) == expected[len(head)]
+    made = walked._graph.prefixes(0)  # made by the PREFIX_AFTER-th
+    assert made is not None and walked._graph.prefixes() == made
+    length, slots = made
+    keys = len({w[:length] for w in words if len(w) >= length}) + sum(4 <= len(w) < length for w in words)
+    assert 6 <= length <= 8 and slots == keys + keys // 4 + 1 and 8 * slots <= 2 * len(data)
+    for lexicon in (walked, before):  # with the table, and on the walk alone
+        assert [q in lexicon for q in queries] == expected, fmt
+        assert lexicon.contains_many(queries) == expected, fmt
+
+
+@needs_core
+def test_contains_many_makes_the_prefix_table_for_many_words(english):
+    """A bulk call counts its words toward the prefix table; a budget gives a small lexicon one
+    (a test's way in), a zero budget none; a lexicon too small for the rule has none."""
+    words = [a + b + c + d + e for a in "ABC" for b in "ABCD" for c in "AEIOU" for d in "RST" for e in "SY"]
+    built = from_words(words, english.alphabet)
+    data = formats.dumps(formats.build(built, "dawg", backend=native.COMPILED))
+    small = formats.loads(data, backend=native.COMPILED)
+    assert small._graph.prefixes() is None  # twice its few edges are less than the walk's first table
+    bulk = formats.loads(data, backend=native.COMPILED)
+    from lexc.native import _core
+    probes = (words + [w[:4] for w in words] + [w + "S" for w in words]) * (_core.PREFIX_AFTER // (3 * len(words)) + 1)
+    assert bulk.contains_many(probes) == [p in set(words) for p in probes]
+    assert bulk._graph.prefixes(0) is None  # (the rule's budget: none for this lexicon)
+    given = formats.loads(data, backend=native.COMPILED)
+    assert given._graph.prefixes(1 << 16) == (8, len(words) + len(words) // 4 + 1)  # K = 8: the words whole
+    assert [p in given for p in probes] == [p in set(words) for p in probes]
 
 
 @needs_core

@@ -1261,6 +1261,10 @@ def _exercise(data: bytes, backend, load: Callable[[bytes, Any], Any] | None = N
         n = len(lexicon)
         for w in words:
             answers.append((w in lexicon, lexicon.is_prefix(w)))
+        make = getattr(getattr(lexicon, "_graph", None), "prefixes", None)
+        if make is not None:  # the core's prefix table for `in`, whatever the size: the same answers
+            make(1 << 16)
+        answers.append([w in lexicon for w in words + [w + w for w in words]])
         for p in prefixes:
             answers.append(list(itertools.islice(lexicon.iter_codes(lexicon.encode(p)), 1000)))
         answers.append(lexicon.anagrams(rack))

@@ -112,7 +112,8 @@ class Dawg(native.Member, LexiconBase):
         self._bind_store(self._graph)
 
     def _member_walk(self) -> tuple[int, bool]:
-        """Where ``word in lexicon`` walks from, and whether backwards (a GADDAG)."""
+        """Where ``word in lexicon`` walks from, and whether backwards: the DAWG root, forwards,
+        for every graph (a GADDAG's stored or rebuilt one: its few lists stay in the cache)."""
         return self._root, False
 
     def _make_graph(self, buffer: Any) -> Any:
@@ -602,7 +603,7 @@ class Dawg(native.Member, LexiconBase):
         return found
 
     def contains_codes(self, codes: bytes) -> bool:
-        """Membership of an encoded word (a GADDAG reads it backwards from its GADDAG root)."""
+        """Membership of an encoded word (a GADDAG's too reads it forwards from its DAWG root)."""
         root, reverse = self._member_walk()
         return bool(self._graph.contains(bytes(codes), root, reverse))
 

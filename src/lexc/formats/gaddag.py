@@ -210,6 +210,11 @@ class Gaddag(Dawg):
         """The GADDAG root pointer edge: paths from here read leftwards, then SEP, then right."""
         return GADDAG_SLOT
 
+    def gaddag_contains(self, codes: bytes) -> bool:
+        """The GADDAG spells the word's i = n string: ``codes`` reversed from the GADDAG root,
+        ending on a terminal edge (what the rotation proof asks; membership reads the DAWG root)."""
+        return bool(self._graph.contains(bytes(codes), GADDAG_SLOT, True))
+
     def gaddag_walk(self, codes: bytes) -> int | None:
         """Follow letters (SEP allowed) from the GADDAG root; the final edge index or None."""
         end = self._graph.walk(bytes(codes), GADDAG_SLOT)
@@ -217,10 +222,10 @@ class Gaddag(Dawg):
 
     _hook_root = GADDAG_SLOT  # front hooks: the terminal edges after the reversed word
 
-    # -- queries the GADDAG answers natively ----------------------------------------------
-    def _member_walk(self) -> tuple[int, bool]:
-        """``word in gaddag`` walks the reversed word from the GADDAG root (the i = n string)."""
-        return GADDAG_SLOT, True
+    # ``word in gaddag`` walks the word forwards from the DAWG root, stored or rebuilt (Dawg's
+    # ``_member_walk``): the reversed word from the GADDAG root (the i = n string) answers the
+    # same, but its lists lie among all the GADDAG's, where the DAWG's few are read often and
+    # stay in the cache (ENABLE: a third faster forwards).
 
 
 class Gaddawg(Gaddag):

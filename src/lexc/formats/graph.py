@@ -211,10 +211,10 @@ class PureGraph:
         return mask
 
     def hooks(self, word: bytes | str, dawg_root: int, gaddag_root: int) -> tuple[int, int, bool] | None:
-        """(front hooks, back hooks, valid) of an encoded word in one call: validity and front
-        hooks from the reversed word at the GADDAG root when there is one (``gaddag_root``
-        >= 0), else validity from the DAWG root and front hooks by trying each letter; back
-        hooks from the DAWG root. None for a str: the caller encodes it (``contains_str``)."""
+        """(front hooks, back hooks, valid) of an encoded word in one call: validity and back
+        hooks from the DAWG root (as membership); front hooks from the reversed word at the
+        GADDAG root when there is one (``gaddag_root`` >= 0), else by trying each letter. None
+        for a str: the caller encodes it (``contains_str``)."""
         if isinstance(word, str):
             return None
         codes = bytes(word)
@@ -225,7 +225,6 @@ class PureGraph:
         back = self.word_letters(end) if end >= 0 else 0
         if gaddag_root >= 0:
             at = self.walk(codes[::-1], gaddag_root)
-            valid = bool(codes) and at >= 0 and bool(self.edges[at] >> self.tbit & 1)
             front = (self.word_letters(at) if at >= 0 else 0) & ~1  # letter 0, the separator, is no hook
         else:
             front = self.front_hooks(codes, dawg_root)

@@ -35,7 +35,8 @@ sorted order of rev(p), each resuming from the longest common start with the one
 1.3 million edge steps in all for ENABLE's 276,373 prefixes (the trie of all 1,570,508
 strings has 4.3 million nodes), 1.8 s on the compiled core, 2.8 s on the pure path. Only
 the lexicon protocol's primitives are used (``root``, ``gaddag_root``, ``child``,
-``children``, ``is_word``, ``contains_codes``), so any format with a GADDAG is proved alike.
+``children``, ``is_word``) and the GADDAG's ``gaddag_contains``, so any format with a GADDAG is
+proved alike.
 """
 
 from __future__ import annotations
@@ -98,7 +99,7 @@ def _prefix_keys(lexicon: LexiconBase, words: Sequence[bytes]) -> list[tuple[byt
 def _first_missing(lexicon: Gaddag, words: Sequence[bytes]) -> str | None:
     """A finding for the first rotation (in the order of the keys) the GADDAG does not spell,
     or for a string it spells in place of one; None when every rotation is spelled."""
-    contains = lexicon.contains_codes  # a GADDAG's membership: rev(w) from the GADDAG root, terminal
+    contains = lexicon.gaddag_contains  # rev(w) from the GADDAG root, terminal
     for word in words:  # the i = n rotations
         if not contains(word):
             return _missing(lexicon, word, len(word))

@@ -512,6 +512,117 @@ static int make_first(Graph *g, Py_ssize_t member) {
     return 0;
 }
 
+/* The member walk's prefix table (core.h `prefixes`): a hash table of every word of 4 to K - 1
+ * letters and every K-letter prefix of a longer word (K <= 8), each with the edge its last
+ * letter reaches, so that a word of 4 letters or more is answered (fewer than K) or starts its
+ * walk K letters in (K or more) with one read, where the lists take a dependent read a letter
+ * past `first`'s three. K is the longest whose table, 8 bytes a slot and at most 4/5 full, adds
+ * with `first` at most twice the stored edges' bytes (ENABLE: K = 7 for the DAWG, 86,441 keys
+ * in 864 KB; 6 for the packed DAWG; 8 for the GADDAGs). The walks that count the keys stop at
+ * four edges a slot allowed, so that the work stays bounded by the file's size, whatever the
+ * graph (one whose paths branch at every level cannot hold up a lookup). */
+#define PREFIX_MIN 4
+#define PREFIX_MAX 8 /* 5 bits a letter: a key of 40 bits, a slot's value 24 */
+
+typedef struct {
+    const Graph *g;
+    Py_ssize_t words[PREFIX_MAX + 1], prefixes[PREFIX_MAX + 1]; /* counted: the words, the prefixes of each length */
+    Py_ssize_t visits, most; /* edges read, and the most the count may read */
+    uint64_t *slots;         /* NULL while counting */
+    uint32_t size;           /* slots */
+    int vbits, depth;        /* the value's bits (a slot: key << vbits | value); K, or the count's depth */
+} PrefixWalk;
+
+/* a key's first slot, of `size` (the high half of its hash times size) */
+static inline uint32_t prefix_slot(uint64_t key, uint32_t size) {
+    return (uint32_t)(((key * 0x9E3779B97F4A7C15ULL) >> 32) * size >> 32);
+}
+
+static void prefix_put(PrefixWalk *w, uint64_t key, uint64_t value) {
+    uint32_t h = prefix_slot(key, w->size);
+    while (w->slots[h]) h = h + 1 == w->size ? 0 : h + 1; /* (each key is met once: a list's letters differ) */
+    w->slots[h] = key << w->vbits | value;
+}
+
+/* below the list from edge `from`, `key` the `level` letters before it: the words and prefixes
+ * of each length counted, down to w->depth letters; or the keys put in the table; 0, or -1 when
+ * the count reads more edges than it may */
+static int prefix_paths(PrefixWalk *w, Py_ssize_t from, int level, uint64_t key) {
+    const Graph *g = w->g;
+    for (Py_ssize_t i = from; i; i++) { /* (every list closes inside the array: proved) */
+        uint64_t e = edge_at(g, i);
+        int lt = LETTER(g, e), at = level + 1;
+        if (!w->slots && ++w->visits > w->most) return -1;
+        if (lt) { /* (letter 0, a GADDAG's separator, is in no word) */
+            uint64_t k = key << 5 | (uint64_t)lt;
+            if (!w->slots) {
+                w->prefixes[at]++;
+                w->words[at] += TERM(g, e);
+            } else if (at == w->depth || (at >= PREFIX_MIN && TERM(g, e))) {
+                prefix_put(w, k, (uint64_t)CHILD(g, e) << 1 | (uint64_t)TERM(g, e));
+            }
+            if (at < w->depth && prefix_paths(w, CHILD(g, e), at, k) < 0) return -1;
+        }
+        if (LASTE(g, e)) break;
+    }
+    return 0;
+}
+
+/* make the prefix table where the graph can have one (else prefixes stays NULL), in at most
+ * `budget` bytes (-1: what adds, with `first`, at most twice the stored edges' bytes): 0, or -1
+ * with MemoryError set */
+static int make_prefixes(Graph *g, Py_ssize_t budget) {
+    if (!g->first || g->member_root < 0) return 0;
+    size_t B = (size_t)g->first_base;
+    size_t stored = (size_t)g->n * (size_t)g->edge_bytes, first = (B * B + B * B * B) * sizeof(int32_t);
+    if (budget < 0) budget = 2 * stored > first ? (Py_ssize_t)(2 * stored - first) : 0;
+    size_t most = (size_t)budget / sizeof(uint64_t); /* slots allowed */
+    if (most < 2) return 0;
+    if (most > ((size_t)1 << 30)) most = (size_t)1 << 30;
+    uint64_t edges = (uint64_t)(g->n + g->n_extra);
+    Py_ssize_t root = CHILD(g, edge_at(g, g->member_root));
+    for (int deepest = PREFIX_MAX; deepest >= PREFIX_MIN; deepest--) { /* (deeper counts may read too much) */
+        PrefixWalk w = {.g = g, .most = (Py_ssize_t)(4 * most), .depth = deepest};
+        if (prefix_paths(&w, root, 0, 0) < 0) continue;
+        for (int depth = deepest; depth >= PREFIX_MIN; depth--) {
+            w.vbits = 64 - 5 * depth;
+            Py_ssize_t keys = w.prefixes[depth];
+            for (int l = PREFIX_MIN; l < depth; l++) keys += w.words[l];
+            if (edges >= (1ULL << (w.vbits - 1)) || !keys || (size_t)keys > most / 5 * 4) continue;
+            w.depth = depth;
+            w.size = (uint32_t)(keys + keys / 4 + 1); /* (at most `most`) */
+            w.slots = calloc(w.size, sizeof(uint64_t));
+            if (!w.slots) { PyErr_NoMemory(); return -1; }
+            prefix_paths(&w, root, 0, 0);
+            g->prefixes = w.slots;
+            g->prefix_size = w.size;
+            g->prefix_vbits = w.vbits;
+            g->prefix_len = depth;
+            return 0;
+        }
+        return 0;
+    }
+    return 0;
+}
+
+/* the prefix table, made once (the GIL held), in `budget` bytes (make_prefixes): 0, or -1 with
+ * MemoryError set */
+static int prefix_table(Graph *g, Py_ssize_t budget) {
+    if (g->prefix_tried) return 0;
+    g->prefix_tried = 1;
+    return make_prefixes(g, budget);
+}
+
+/* count `walks` more member walks of the graph; at the PREFIX_AFTER-th, make the prefix table
+ * (a ski rental: making it, 3-6 ms for ENABLE, costs about what that many walks take, so that
+ * a few lookups never pay for it, and a loop of many soon gains): 0, or -1 with MemoryError set */
+#define PREFIX_AFTER 65536
+static inline int member_walks(Graph *g, Py_ssize_t walks) {
+    if (g->prefix_tried) return 0;
+    g->walks += walks;
+    return g->walks < PREFIX_AFTER ? 0 : prefix_table(g, -1);
+}
+
 /* the extra edges (little-endian u64, each holding an edge of the graph's layout), copied and
  * checked as the stored ones are: children inside the whole array and not at a root pointer,
  * no bits outside the layout's fields, letters in the alphabet, lists ascending, the last
@@ -666,6 +777,7 @@ static void Graph_dealloc(PyObject *self) {
     free(g->owned_kids);
     free(g->owned_image);
     free(g->first);
+    free(g->prefixes);
     free_object(self);
 }
 
@@ -1539,6 +1651,22 @@ static inline int member_start(const Graph *g, const uint8_t *codes, Py_ssize_t 
         x = g->first[(size_t)B * (size_t)B + (size_t)(B * a + b) * (size_t)B + (size_t)c];
     }
     if (x < 0) return 0;
+    if (g->prefixes && len >= PREFIX_MIN) { /* the table: the word's first K letters, or all of it */
+        Py_ssize_t K = len < g->prefix_len ? len : g->prefix_len;
+        uint64_t key = 0, slot;
+        for (Py_ssize_t j = 0; j < K; j++) {
+            int c = codes[back ? len - 1 - j : j];
+            if (c >= B || !c) return 0; /* (no letter of the alphabet) */
+            key = key << 5 | (uint64_t)c;
+        }
+        uint32_t h = prefix_slot(key, g->prefix_size);
+        for (; (slot = g->prefixes[h]) >> g->prefix_vbits != key; h = h + 1 == g->prefix_size ? 0 : h + 1)
+            if (!slot) return 0; /* (no word is, or starts, so; a table is at most 4/5 full) */
+        *k = K;
+        *from = (Py_ssize_t)((slot & ((1ULL << g->prefix_vbits) - 1)) >> 1);
+        *term = (int)(slot & 1u);
+        return 1;
+    }
     *from = x >> 1;
     *term = x & 1;
     return 1;
@@ -1568,8 +1696,8 @@ static int member_walk(const Graph *g, const uint8_t *codes, Py_ssize_t len) {
     Py_ssize_t k, from;
     int term, back = g->member_reverse;
     if (!member_start(g, codes, len, &k, &from, &term)) return 0;
-    if (!g->wide && g->member_root < g->n) { /* the u32 layout, read as stored, and nothing else of the
-        * graph's (a walk from a stored edge stays among them: every stored child is, proved) */
+    if (!g->wide && from < g->n) { /* the u32 layout, read as stored, and nothing else of the graph's
+        * (a walk from a stored list stays among them: every stored child is, proved) */
         const uint32_t *E = (const uint32_t *)g->base;
         for (; k < len; k++) {
             uint32_t want = codes[back ? len - 1 - k : k], e;
@@ -1585,7 +1713,7 @@ static int member_walk(const Graph *g, const uint8_t *codes, Py_ssize_t len) {
         }
         return term;
     }
-    if (g->wide == 2 && g->member_root < g->n) { /* packed edges, their widths held in registers:
+    if (g->wide == 2 && from < g->n) { /* packed edges, their widths held in registers:
         * each an unaligned 8-byte read (the zero padding keeps the last inside the buffer) */
         const uint8_t *base = g->base;
         const Py_ssize_t w = g->edge_bytes;
@@ -1619,10 +1747,11 @@ static int member_walk(const Graph *g, const uint8_t *codes, Py_ssize_t len) {
 typedef struct { uint8_t codes[MAX_TILES + 1]; Py_ssize_t len, k, from, at; int term, alive; } ManyWalk;
 
 static PyObject *Graph_contains_many(PyObject *self, PyObject *args) {
-    const Graph *g = (const Graph *)self;
+    Graph *g = (Graph *)self;
     PyObject *words, *fallback;
     if (!PyArg_ParseTuple(args, "O!O", &PyList_Type, &words, &fallback)) return NULL;
     Py_ssize_t count = PyList_Size(words);
+    if (g->member_root >= 0 && member_walks(g, count) < 0) return NULL;
     PyObject *out = PyList_New(count);
     if (!out) return NULL;
     ManyWalk walk[MANY];
@@ -1674,17 +1803,29 @@ fail:
     return NULL;
 }
 
+/* prefixes(budget=-1) -> (length, slots) or None: the member walk's prefix table (make_prefixes),
+ * made now if it is not yet (else by the PREFIX_AFTER-th walk) in at most `budget` bytes (-1: the
+ * rule; a test gives a small lexicon one), None where the graph has none */
+static PyObject *Graph_prefixes(PyObject *self, PyObject *args) {
+    Graph *g = (Graph *)self;
+    Py_ssize_t budget = -1;
+    if (!PyArg_ParseTuple(args, "|n:prefixes", &budget)) return NULL;
+    if (prefix_table(g, budget < 0 ? -1 : budget) < 0) return NULL;
+    if (!g->prefixes) Py_RETURN_NONE;
+    return Py_BuildValue("(in)", g->prefix_len, (Py_ssize_t)g->prefix_size);
+}
+
 static int Member_contains(PyObject *self, PyObject *word) {
     PyObject *graph = ((Member *)self)->graph;
     if (graph && PyUnicode_Check(word)) {
         if (Py_TYPE(graph) == GraphType) { /* (no type derives from Graph, nor from KeySet: exact
                                               tests, not a walk of a KeySet's bases on every call) */
-            const Graph *g = (const Graph *)graph;
+            Graph *g = (Graph *)graph;
             uint8_t codes[MAX_TILES + 1];
             Py_ssize_t len = 0;
             int ok = g->has_encode && g->member_root >= 0 ? encode_str(g, word, codes, &len) : 0;
             if (ok < 0) return -1;
-            if (ok) return member_walk(g, codes, len);
+            if (ok) return member_walks(g, 1) < 0 ? -1 : member_walk(g, codes, len);
         } else {
             int found = keyset_member(graph, word);
             if (found != KEYSET_NOT_ANSWERED) return found;
@@ -1821,11 +1962,10 @@ static PyObject *Graph_hooks(PyObject *self, PyObject *args) {
     Py_ssize_t end = g_walk(g, root, w, len);
     int valid = len > 0 && end >= 0 && TERM(g, edge_at(g, end));
     if (end >= 0) back = g_word_letters(g, end);
-    if (groot >= 0) { /* a GADDAG: validity and front hooks from the reversed word (as its contains) */
+    if (groot >= 0) { /* a GADDAG: front hooks from the reversed word (validity, as membership, forwards) */
         uint8_t reversed[MAX_TILES];
         for (Py_ssize_t k = 0; k < len; k++) reversed[k] = w[len - 1 - k];
         Py_ssize_t at = g_walk(g, groot, reversed, len);
-        valid = len > 0 && at >= 0 && TERM(g, edge_at(g, at));
         if (at >= 0) front = g_word_letters(g, at);
         front.lo &= ~1ULL; /* letter 0, the separator, is no hook */
     } else {
@@ -2150,6 +2290,8 @@ static PyMethodDef Graph_methods[] = {
     {"contains", Graph_contains, METH_VARARGS, "contains(codes, from_edge, reverse=False) -> bool"},
     {"contains_str", Graph_contains_str, METH_VARARGS, "contains_str(word, from_edge, reverse=False) -> bool or None"},
     {"contains_many", Graph_contains_many, METH_VARARGS, "contains_many(words, fallback) -> [bool]: the member walk of each"},
+    {"prefixes", Graph_prefixes, METH_VARARGS,
+     "prefixes(budget=-1) -> (length, slots) or None: the member walk's prefix table, made now if it is not yet"},
     {"word_letters", Graph_word_letters, METH_O, "word_letters(edge) -> letter mask"},
     {"front_hooks", Graph_front_hooks, METH_VARARGS, "front_hooks(codes, dawg_root) -> letter mask"},
     {"hooks", Graph_hooks, METH_VARARGS, "hooks(codes, dawg_root, gaddag_root) -> (front, back, valid)"},
@@ -2197,6 +2339,7 @@ static int core_exec(PyObject *module) {
     CursorType = (PyTypeObject *)PyType_FromSpec(&Cursor_spec);
     if (!CursorType) return -1;
     if (PyModule_AddIntConstant(module, "MAX_TILES", MAX_TILES) < 0) return -1;
+    if (PyModule_AddIntConstant(module, "PREFIX_AFTER", PREFIX_AFTER) < 0) return -1;
     SLOW_NAME = PyUnicode_InternFromString("_contains");
     if (!SLOW_NAME) return -1;
     MemberType = (PyTypeObject *)PyType_FromSpec(&Member_spec);

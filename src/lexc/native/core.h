@@ -148,6 +148,15 @@ typedef struct {
                             * terminal), -1 for none: the walk's first levels in one read (NULL:
                             * no member walk, or a graph of 2^30 edges or more) */
     int first_base;        /* B */
+    uint64_t *prefixes;    /* the member walk's prefix table (make_prefixes), or NULL: every word of
+                            * 4 .. prefix_len - 1 letters and every prefix_len-letter prefix (a word's
+                            * first letters, or its last walked backwards) as a slot (key << vbits |
+                            * child << 1 | terminal), key the letters in walk order, 5 bits each,
+                            * the first highest; 0 an empty slot; a linear probe from the key's hash */
+    uint32_t prefix_size;  /* slots */
+    int prefix_len, prefix_vbits; /* K; the value's bits */
+    int prefix_tried;      /* make_prefixes ran (prefixes may still be NULL) */
+    Py_ssize_t walks;      /* member walks counted toward making it */
     int member_reverse;    /* walk the word backwards (a GADDAG's i = n path) */
 } Graph;
 
