@@ -285,9 +285,11 @@ extern PyTypeObject *GraphType;
  * a square's cross-check for plays one way (`check`, any letter where `crossing` is 0) and
  * its cross-sum; the generator's graph, roots and ruleset arrays (lm, wm held by the caller). */
 typedef struct { Mask check; int64_t sum; uint8_t crossing; } Cross;
+typedef struct Lane Lane; /* a search's scratch */
 typedef struct {
     const Graph *g;
-    int n, rack_size, bingo, sr, sc, strategy, fixed, masked, imaged, cross_imaged, popcnt;
+    void (*search)(Lane *); /* the strategy's search over what the graph has (gen_setup's choice) */
+    int n, rack_size, bingo, sr, sc, fixed, masked, imaged, cross_imaged, popcnt;
     Py_ssize_t dawg_root, root, gaddag_root;
     Mask want;             /* the letters a cross-check decides (gen_setup: all); a search only ever
                             * asks a check about letters its rack holds, so one rack's movegen
@@ -295,7 +297,6 @@ typedef struct {
     int32_t values[256];
     const uint8_t *lm, *wm;
 } Gen;
-typedef struct Lane Lane; /* a search's scratch */
 int gen_check_args(const Graph *g, const Py_buffer *board, int n, Py_ssize_t rack_len, Py_ssize_t dawg_root,
                    Py_ssize_t root, Py_ssize_t gaddag_root, const Py_buffer *values, const Py_buffer *lm,
                    const Py_buffer *wm, int tiles, int rack_size, int bingo, int sr, int sc, int strategy);

@@ -467,7 +467,6 @@ int gen_setup(Gen *G, const Graph *g, int n, const int32_t *values, const uint8_
     memset(G, 0, sizeof *G);
     G->g = g; G->n = n; G->lm = lm; G->wm = wm; G->rack_size = rack_size; G->bingo = bingo;
     G->sr = sr; G->sc = sc; G->dawg_root = dawg_root; G->root = root; G->gaddag_root = gaddag_root;
-    G->strategy = strategy;
     G->want = ALL;
     memcpy(G->values, values, sizeof G->values);
     G->fixed = fixed_u32(g) && root < g->n;
@@ -483,6 +482,19 @@ int gen_setup(Gen *G, const Graph *g, int n, const int32_t *values, const uint8_
     if (G->fixed && !G->cross_imaged && graph_masks((Graph *)g) < 0) return -1;
     G->masked = G->fixed && g->kids;
     G->popcnt = use_popcnt;
+    /* the search: the strategy's copy for what the graph has (the image, the kids masks, u32
+     * edges, or any layout), counted by POPCNT where the build has that copy and it is used */
+    int gordon = strategy != 0;
+#if LEXC_POPCNT_COPY
+    if (G->popcnt && (G->imaged || G->masked)) {
+        G->search = G->imaged ? (gordon ? gordon_i32p : appel_jacobson_i32p) : (gordon ? gordon_m32p : appel_jacobson_m32p);
+        return 0;
+    }
+#endif
+    G->search = G->imaged ? (gordon ? gordon_i32 : appel_jacobson_i32)
+              : G->masked ? (gordon ? gordon_m32 : appel_jacobson_m32)
+              : G->fixed ? (gordon ? gordon_u32 : appel_jacobson_u32)
+              : (gordon ? gordon_any : appel_jacobson_any);
     return 0;
 }
 
@@ -541,15 +553,7 @@ static Py_ssize_t plays_of(const Gen *G, Lane *L, const uint8_t *b, const Bits *
                 L->crossing[i] = (uint8_t)(q->crossing & keep);
             }
             L->occupied = occupied; L->anchors = lane_anchors;
-#if LEXC_POPCNT_COPY
-            if (G->imaged && G->popcnt) { if (G->strategy == 0) appel_jacobson_i32p(L); else gordon_i32p(L); }
-            else if (G->masked && G->popcnt) { if (G->strategy == 0) appel_jacobson_m32p(L); else gordon_m32p(L); }
-            else
-#endif
-            if (G->imaged) { if (G->strategy == 0) appel_jacobson_i32(L); else gordon_i32(L); }
-            else if (G->masked) { if (G->strategy == 0) appel_jacobson_m32(L); else gordon_m32(L); }
-            else if (G->fixed) { if (G->strategy == 0) appel_jacobson_u32(L); else gordon_u32(L); }
-            else { if (G->strategy == 0) appel_jacobson_any(L); else gordon_any(L); }
+            G->search(L);
         }
     }
     if (edges) *edges += L->edges;
