@@ -66,8 +66,21 @@ def test_the_gaddag_half_spells_the_engines_gaddag_strings():
 @pytest.mark.parametrize("engine, name, listing", [("wolges", "ENABLE.kwg", "ENABLE.kwg.txt.gz"),
                                                    ("magpie", "TWL_ENABLE.kwg", "TWL_ENABLE.dawg2text.txt.gz")])
 def test_enable_from_the_engines(engine, name, listing):
+    """lexc lists the engine's words; and ``word in lexicon`` (read in place: the walk from the
+    DAWG half, then its prefix table, made here at once) answers each word and its near misses
+    as the listing does."""
     lexicon = read_foreign(engine_file(engine, name), Kwg, ENGLISH)
-    assert list(lexicon) == engine_lines(engine, listing)
+    words = engine_lines(engine, listing)
+    assert list(lexicon) == words
+    truth = set(words)
+    queries = [q for w in words for q in (w, w[:-1] + ("Q" if w[-1] != "Q" else "Z"), w + "S", w[:-1])]
+    expected = [q in truth for q in queries]
+    assert [q in lexicon for q in queries[:20000]] == expected[:20000]  # (the walk alone: fewer than 65,536)
+    table = getattr(lexicon._graph, "prefixes", None)
+    if table is not None:  # the compiled core
+        length, _ = table()
+        assert 6 <= length <= 8
+    assert [q in lexicon for q in queries] == expected
 
 
 # (engine folder, the engine's KWG, the words it was written from, how lexc writes it)

@@ -299,7 +299,7 @@ typedef struct {
 } Gen;
 int gen_check_args(const Graph *g, const Py_buffer *board, int n, Py_ssize_t rack_len, Py_ssize_t dawg_root,
                    Py_ssize_t root, Py_ssize_t gaddag_root, const Py_buffer *values, const Py_buffer *lm,
-                   const Py_buffer *wm, int tiles, int rack_size, int bingo, int sr, int sc, int strategy);
+                   const Py_buffer *wm, int tiles, int bingo, int sr, int sc, int strategy);
 int gen_setup(Gen *G, const Graph *g, int n, const int32_t *values, const uint8_t *lm, const uint8_t *wm,
               int rack_size, int bingo, int sr, int sc, Py_ssize_t dawg_root, Py_ssize_t root, Py_ssize_t gaddag_root,
               int strategy);

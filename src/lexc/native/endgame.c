@@ -488,7 +488,7 @@ static PyObject *endgame(PyObject *module, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "endgame: bad arguments");
         goto done;
     }
-    if (gen_check_args(g, &board, n, rack.len, dawg_root, root, gaddag_root, &values, &lm, &wm, tiles, rack_size,
+    if (gen_check_args(g, &board, n, rack.len, dawg_root, root, gaddag_root, &values, &lm, &wm, tiles,
                        bingo, sr, sc, strategy) < 0)
         goto done;
     if (gen_setup(&S->G, g, n, values.buf, lm.buf, wm.buf, rack_size, bingo, sr, sc, dawg_root, root, gaddag_root,

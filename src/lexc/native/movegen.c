@@ -602,8 +602,7 @@ static const char OVER[] = "movegen: a play's score could pass 64 bits (tile val
  * ValueError set */
 int gen_check_args(const Graph *g, const Py_buffer *board, int n, Py_ssize_t rack_len, Py_ssize_t dawg_root,
                    Py_ssize_t root, Py_ssize_t gaddag_root, const Py_buffer *values, const Py_buffer *lm,
-                   const Py_buffer *wm, int tiles, int rack_size, int bingo, int sr, int sc, int strategy) {
-    (void)rack_size;
+                   const Py_buffer *wm, int tiles, int bingo, int sr, int sc, int strategy) {
     if (check_setup(g, n, dawg_root, root, gaddag_root, values->len, lm->len, wm->len, sr, sc, strategy) < 0)
         return -1;
     if (board->len != (Py_ssize_t)n * n || rack_len > 128) {
@@ -678,7 +677,7 @@ static PyObject *movegen(PyObject *module, PyObject *args) {
     int counts[128] = {0}, tiles = 0;
     const uint8_t *rc = (const uint8_t *)rack.buf;
     for (Py_ssize_t k = 0; k < rack.len && k < 128; k++) { counts[k] = rc[k]; tiles += rc[k]; }
-    if (gen_check_args(g, &board, n, rack.len, dawg_root, root, gaddag_root, &values, &lm, &wm, tiles, rack_size,
+    if (gen_check_args(g, &board, n, rack.len, dawg_root, root, gaddag_root, &values, &lm, &wm, tiles,
                        bingo, sr, sc, strategy) < 0)
         goto done;
     if (gen_setup(&G, g, n, values.buf, lm.buf, wm.buf, rack_size, bingo, sr, sc, dawg_root, root, gaddag_root,
