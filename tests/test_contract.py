@@ -77,7 +77,7 @@ CAT = b"".join((u32(0, False, True, 1),
 
 
 def graph(edges=CAT, layout: str = "u32", letters: int = 26, pointers: int = 1, **options):
-    """The core's Graph over an edge array (keywords: separator, extra, member, reverse, encode)."""
+    """The core's Graph over an edge array (keywords: separator, extra, member, encode)."""
     return native.COMPILED.core.Graph(edges, layout, letters, pointers, **options)
 
 

@@ -117,14 +117,14 @@ def test_the_core_graph_refuses_what_it_cannot_walk():
     core = native.COMPILED.core
     pointer, leaf = 1 << 22 | 1, 1 << 24 | 1 << 23 | 1 << 22  # root pointer to edge 1; A, terminal, last
     ok = pointer.to_bytes(4, "little") + leaf.to_bytes(4, "little")
-    assert core.Graph(ok, "u32", 26, 1, False, b"", -1, False, bytes(256)).contains(b"\x01", 0)
+    assert core.Graph(ok, "u32", 26, 1, False, b"", -1, bytes(256)).contains(b"\x01", 0)
     cases = [(ok[:-1], "size", 7, 4),  # a buffer that is not whole edges (7 bytes, 4 an edge)
              (ok[:4] + (leaf | 9).to_bytes(4, "little"), "child", 1, 9),  # a child outside the array
              (ok[:4] + (leaf | 27 << 24).to_bytes(4, "little"), "letter", 1, 27),  # a letter outside the alphabet
              (ok[:4] + (leaf & ~(1 << 22)).to_bytes(4, "little"), "unclosed", 1, 0)]  # a list that never closes
     for data, kind, index, value in cases:
         with pytest.raises(native.MalformedGraph) as raised:
-            core.Graph(data, "u32", 26, 1, False, b"", -1, False, bytes(256))
+            core.Graph(data, "u32", 26, 1, False, b"", -1, bytes(256))
         assert (raised.value.kind, raised.value.index, raised.value.value) == (kind, index, value)
     assert issubclass(native.MalformedGraph, lexc.LexcError)
 

@@ -111,22 +111,16 @@ class Dawg(native.Member, LexiconBase):
         self._graph = self._make_graph(edges if raw is None else raw)
         self._bind_store(self._graph)
 
-    def _member_walk(self) -> tuple[int, bool]:
-        """Where ``word in lexicon`` walks from, and whether backwards: the DAWG root, forwards,
-        for every graph (a GADDAG's stored or rebuilt one: its few lists stay in the cache)."""
-        return self._root, False
-
     def _make_graph(self, buffer: Any) -> Any:
         """This lexicon's query object from its backend: the compiled core's graph over the
         stored edges (read in place), which checks what its walks rely on, or the pure-Python
         twin (``graph.PureGraph``) over the edge list. A fault is named as the pure path
         names it (``_check_structure``)."""
         layout = self.layout
-        root, reverse = self._member_walk()
         spec = native.GraphSpec(layout.name, layout.letter_shift, layout.terminal_bit, layout.last_bit,
                                 layout.child_bits, len(self.alphabet), len(self.pointers), self.separator,
                                 edgemod.to_bytes(array("Q", self._extra)) if self._extra else b"",
-                                self.alphabet.latin1_codes(), root, reverse, layout.packed_bytes)
+                                self.alphabet.latin1_codes(), self._root, layout.packed_bytes)
 
         def reference() -> graph.PureGraph:  # what the core's Graph checks, checked at C speed first
             self._check_structure()
@@ -587,8 +581,7 @@ class Dawg(native.Member, LexiconBase):
         """Membership on the Python side: ``word in lexicon`` is the compiled core's where it is
         built (``native.Member``), which sends here what it does not answer."""
         if type(word) is str:
-            root, reverse = self._member_walk()
-            found = self._graph.contains_str(word, root, reverse)
+            found = self._graph.contains_str(word, self._root)
             if found is not None:
                 return bool(found)
         return LexiconBase.__contains__(self, word)
@@ -604,8 +597,7 @@ class Dawg(native.Member, LexiconBase):
 
     def contains_codes(self, codes: bytes) -> bool:
         """Membership of an encoded word (a GADDAG's too reads it forwards from its DAWG root)."""
-        root, reverse = self._member_walk()
-        return bool(self._graph.contains(bytes(codes), root, reverse))
+        return bool(self._graph.contains(bytes(codes), self._root))
 
     def is_prefix_codes(self, codes: bytes) -> bool:
         """Some word starts with ``codes``."""

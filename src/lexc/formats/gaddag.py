@@ -222,8 +222,8 @@ class Gaddag(Dawg):
 
     _hook_root = GADDAG_SLOT  # front hooks: the terminal edges after the reversed word
 
-    # ``word in gaddag`` walks the word forwards from the DAWG root, stored or rebuilt (Dawg's
-    # ``_member_walk``): the reversed word from the GADDAG root (the i = n string) answers the
+    # ``word in gaddag`` walks the word forwards from the DAWG root, stored or rebuilt (as every
+    # word graph's does): the reversed word from the GADDAG root (the i = n string) answers the
     # same, but its lists lie among all the GADDAG's, where the DAWG's few are read often and
     # stay in the cache (ENABLE: a third faster forwards).
 

@@ -130,7 +130,6 @@ class PureGraph:
         self.pointers = spec.pointers
         self.separator = spec.separator
         self.member_root = spec.member_root
-        self.member_reverse = spec.member_reverse
 
     def size(self) -> tuple[int, int]:
         """(stored edges, edges kept in memory)."""

@@ -653,26 +653,26 @@ static int take_extra(Graph *g, const Py_buffer *extra) {
 }
 
 /* Graph(edges, layout, letters, pointers, separator=False, extra=b"", member=-1,
- *       reverse=False, encode=None, widths=None)
+ *       encode=None, widths=None)
  * `edges`: a buffer of little-endian edges in `layout` ("u32" or "u64", or "packed" with
  * `widths` = (edge_bytes, child_bits): UnknownLayout for any other), read in place when it is
  * immutable memory (bytes, a read-only file map) and copied otherwise; or a Graph made with
  * the same layout, letters, pointers and separator, whose checked stored edges the new one
  * shares. `extra`: little-endian u64 edges kept after
- * the stored ones; `member`, `reverse`: the edge `word in lexicon` walks from (-1: none) and
- * whether backwards; `encode`: 256 bytes mapping a Latin-1 character to its letter code.
+ * the stored ones; `member`: the edge `word in lexicon` walks from, forwards (-1: none);
+ * `encode`: 256 bytes mapping a Latin-1 character to its letter code.
  * Everything is given here and checked here (MalformedGraph naming the first fault): what a
  * Graph answers never changes afterwards (the first search adds the letter masks it reads
  * by, made from the checked edges: graph_masks). */
 static PyObject *Graph_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-    static char *names[] = {"edges", "layout", "letters", "pointers", "separator", "extra", "member", "reverse",
-                            "encode", "widths", NULL};
+    static char *names[] = {"edges", "layout", "letters", "pointers", "separator", "extra", "member", "encode",
+                            "widths", NULL};
     PyObject *edges, *layout_name, *encode = Py_None, *widths = Py_None;
-    int letters, pointers, separator = 0, reverse = 0, edge_bytes = 0, child_bits = 0;
+    int letters, pointers, separator = 0, edge_bytes = 0, child_bits = 0;
     Py_ssize_t member = -1;
     Py_buffer extra = {0};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OUii|py*npOO:Graph", names, &edges, &layout_name, &letters,
-                                     &pointers, &separator, &extra, &member, &reverse, &encode, &widths))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OUii|py*nOO:Graph", names, &edges, &layout_name, &letters,
+                                     &pointers, &separator, &extra, &member, &encode, &widths))
         return NULL;
     const Layout *layout = NULL;
     Layout packed = {"packed", 0, 0, 0, 0, 0};
@@ -748,7 +748,6 @@ static PyObject *Graph_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         goto fail;
     }
     g->member_root = member;
-    g->member_reverse = reverse;
     if (g->n_letters <= 31 && member >= 0 && g->n + g->n_extra < (1 << 30) && make_first(g, member) < 0) goto fail;
     if (extra.obj) PyBuffer_Release(&extra);
     if (enc.obj) PyBuffer_Release(&enc);
@@ -1394,18 +1393,10 @@ static inline int encode_str(const Graph *g, PyObject *word, uint8_t *codes, Py_
         PyErr_Clear();
         return 0;
     }
-    if (size <= MAX_TILES) { /* the common case, ASCII letters: a table read a character, one test at the end */
-        unsigned char high = 0, none = 0;
-        for (Py_ssize_t k = 0; k < size; k++) {
-            unsigned char ch = (unsigned char)text[k], code = g->encode[ch];
-            high |= ch;
-            none |= (unsigned char)(code == 0);
-            codes[k] = code;
-        }
-        if (!(high & 0x80)) {
-            *len = size;
-            return !none;
-        }
+    int ascii = lexc_encode_ascii(g->encode, text, size, codes);
+    if (ascii >= 0) {
+        *len = size;
+        return ascii;
     }
     *len = 0;
     for (Py_ssize_t k = 0; k < size; k++) {
@@ -1633,19 +1624,19 @@ typedef struct {
  * the letters read. 0 when no word starts so. */
 static inline int member_start(const Graph *g, const uint8_t *codes, Py_ssize_t len, Py_ssize_t *k,
                                Py_ssize_t *from, int *term) {
-    int back = g->member_reverse, B = g->first_base;
+    int B = g->first_base;
     *k = 0;
     *term = 0;
     if (!len) return 0;
     if (len < 2 || !g->first) { *from = CHILD(g, edge_at(g, g->member_root)); return 1; }
-    int a = codes[back ? len - 1 : 0], b = codes[back ? len - 2 : 1];
+    int a = codes[0], b = codes[1];
     if (a >= B || b >= B) return 0; /* (no letter of the alphabet) */
     int32_t x;
     if (len == 2) {
         *k = 2;
         x = g->first[B * a + b];
     } else {
-        int c = codes[back ? len - 3 : 2];
+        int c = codes[2];
         if (c >= B) return 0;
         *k = 3;
         x = g->first[(size_t)B * (size_t)B + (size_t)(B * a + b) * (size_t)B + (size_t)c];
@@ -1655,7 +1646,7 @@ static inline int member_start(const Graph *g, const uint8_t *codes, Py_ssize_t 
         Py_ssize_t K = len < g->prefix_len ? len : g->prefix_len;
         uint64_t key = 0, slot;
         for (Py_ssize_t j = 0; j < K; j++) {
-            int c = codes[back ? len - 1 - j : j];
+            int c = codes[j];
             if (c >= B || !c) return 0; /* (no letter of the alphabet) */
             key = key << 5 | (uint64_t)c;
         }
@@ -1694,13 +1685,13 @@ static inline int member_find(const Graph *g, Py_ssize_t *from, int letter, int 
 /* the member walk of an encoded word: 1 found, 0 not */
 static int member_walk(const Graph *g, const uint8_t *codes, Py_ssize_t len) {
     Py_ssize_t k, from;
-    int term, back = g->member_reverse;
+    int term;
     if (!member_start(g, codes, len, &k, &from, &term)) return 0;
     if (!g->wide && from < g->n) { /* the u32 layout, read as stored, and nothing else of the graph's
         * (a walk from a stored list stays among them: every stored child is, proved) */
         const uint32_t *E = (const uint32_t *)g->base;
         for (; k < len; k++) {
-            uint32_t want = codes[back ? len - 1 - k : k], e;
+            uint32_t want = codes[k], e;
             if (!from) return 0;
             for (;; from++) { /* (every list closes inside the array: proved) */
                 e = E[from];
@@ -1720,7 +1711,7 @@ static int member_walk(const Graph *g, const uint8_t *codes, Py_ssize_t len) {
         const uint64_t em = g->emask, cm = g->cmask;
         const int ls = g->lshift, lastshift = g->lastshift, ts = g->tshift;
         for (; k < len; k++) {
-            uint64_t want = codes[back ? len - 1 - k : k], e;
+            uint64_t want = codes[k], e;
             if (!from) return 0;
             for (;; from++) { /* (every list closes inside the array: proved) */
                 memcpy(&e, base + from * w, 8);
@@ -1735,7 +1726,7 @@ static int member_walk(const Graph *g, const uint8_t *codes, Py_ssize_t len) {
         return term;
     }
     for (; k < len; k++)
-        if (!member_find(g, &from, codes[back ? len - 1 - k : k], &term)) return 0;
+        if (!member_find(g, &from, codes[k], &term)) return 0;
     return term;
 }
 
@@ -1755,7 +1746,7 @@ static PyObject *Graph_contains_many(PyObject *self, PyObject *args) {
     PyObject *out = PyList_New(count);
     if (!out) return NULL;
     ManyWalk walk[MANY];
-    int back = g->member_reverse, can = g->has_encode && g->member_root >= 0;
+    int can = g->has_encode && g->member_root >= 0;
     for (Py_ssize_t base = 0; base < count; base += MANY) {
         int n = 0;
         for (Py_ssize_t at = base; at < count && at < base + MANY; at++) {
@@ -1787,7 +1778,7 @@ static PyObject *Graph_contains_many(PyObject *self, PyObject *args) {
             for (int j = 0; j < n; j++) {
                 ManyWalk *w = &walk[j];
                 if (!w->alive || w->k >= w->len) continue;
-                w->alive = member_find(g, &w->from, w->codes[back ? w->len - 1 - w->k : w->k], &w->term);
+                w->alive = member_find(g, &w->from, w->codes[w->k], &w->term);
                 w->k++;
                 busy = 1;
             }

@@ -42,8 +42,7 @@ class GraphSpec:
     separator: bool  # letter 0 may label an edge (a GADDAG)
     extra: bytes = b""  # little-endian u64 edges kept in memory after the stored ones
     encode: bytes | None = None  # 256 bytes: Latin-1 character -> letter code (0: none)
-    member_root: int = -1  # the edge `word in lexicon` walks from
-    member_reverse: bool = False  # ... reading the word backwards (a GADDAG)
+    member_root: int = -1  # the edge `word in lexicon` walks from, forwards
     edge_bytes: int = 0  # "packed": bytes a stored edge (its payload then ends in 8 - edge_bytes zeros)
 
 
@@ -238,7 +237,7 @@ class CompiledBackend(Backend):
         """The core's ``Graph`` over the stored edges, read in place (its constructor checks
         what its walks rely on: ``MalformedGraph`` otherwise)."""
         return self.core.Graph(edges, spec.layout, spec.letters, spec.pointers, spec.separator, spec.extra,
-                               spec.member_root, spec.member_reverse, spec.encode,
+                               spec.member_root, spec.encode,
                                (spec.edge_bytes, spec.child_bits) if spec.edge_bytes else None)
 
     def keyset(self, stream: Any, letters: int, encode: bytes | None, reference: Callable[[], T]) -> Any:

@@ -74,6 +74,22 @@ static inline int lexc_pop32(uint32_t x) {
 #endif
 
 /* a * b into *r, 1 when it does not fit 64 bits */
+/* A word's UTF-8 text of at most MAX_TILES ASCII characters as letter codes through a Latin-1
+ * table (`encode`, 0: not a one-character label), a table read a character and one test at the
+ * end, no branch a character (the common case of `word in lexicon`): 1 encoded, 0 a character
+ * is no label, -1 not that case (too long, or not ASCII: the caller's own loop reads it). */
+static inline int lexc_encode_ascii(const uint8_t *encode, const char *text, Py_ssize_t size, uint8_t *codes) {
+    if (size > MAX_TILES) return -1;
+    unsigned char high = 0, none = 0;
+    for (Py_ssize_t k = 0; k < size; k++) {
+        unsigned char ch = (unsigned char)text[k], code = encode[ch];
+        high |= ch;
+        none |= (unsigned char)(code == 0);
+        codes[k] = code;
+    }
+    return high & 0x80 ? -1 : !none;
+}
+
 static inline int lexc_mul_over(uint64_t a, uint64_t b, uint64_t *r) {
 #if (defined(__GNUC__) && __GNUC__ >= 5) || defined(__clang__)
     return __builtin_mul_overflow(a, b, r);
@@ -142,22 +158,20 @@ typedef struct {
     uint32_t *owned_image;
     int image_tried;       /* graph_image ran (the image may still be NULL: the graph has none) */
     int32_t *first;        /* for at most 31 letters: the member walk after its first two letters
-                            * a, b (a word's first, or its last walked backwards) at [B a + b], and
+                            * a, b (a word's first) at [B a + b], and
                             * after three, a, b, c, at [B^2 + (B a + b) B + c], B = letters + 1:
                             * the edge reached, as its child list and terminal bit (child << 1 |
                             * terminal), -1 for none: the walk's first levels in one read (NULL:
                             * no member walk, or a graph of 2^30 edges or more) */
     int first_base;        /* B */
     uint64_t *prefixes;    /* the member walk's prefix table (make_prefixes), or NULL: every word of
-                            * 4 .. prefix_len - 1 letters and every prefix_len-letter prefix (a word's
-                            * first letters, or its last walked backwards) as a slot (key << vbits |
-                            * child << 1 | terminal), key the letters in walk order, 5 bits each,
+                            * 4 .. prefix_len - 1 letters and every prefix_len-letter prefix as a
+                            * slot (key << vbits | child << 1 | terminal), key the letters, 5 bits each,
                             * the first highest; 0 an empty slot; a linear probe from the key's hash */
     uint32_t prefix_size;  /* slots */
     int prefix_len, prefix_vbits; /* K; the value's bits */
     int prefix_tried;      /* make_prefixes ran (prefixes may still be NULL) */
     Py_ssize_t walks;      /* member walks counted toward making it */
-    int member_reverse;    /* walk the word backwards (a GADDAG's i = n path) */
 } Graph;
 
 /* make a graph's `kids` if it can have them and has none yet (the searches call it before

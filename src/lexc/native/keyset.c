@@ -305,20 +305,11 @@ static int encode_word(const KeySet *ks, PyObject *word, uint8_t *codes, Py_ssiz
         PyErr_Clear();
         return 0;
     }
-    if (size <= MAX_TILES) { /* the common case, ASCII letters: a table read a character and one test
-                              * at the end, no branch a character (as _core.c's encode_str) */
-        unsigned char high = 0, none = 0;
-        for (Py_ssize_t k = 0; k < size; k++) {
-            unsigned char ch = (unsigned char)text[k], code = ks->encode[ch];
-            high |= ch;
-            none |= (unsigned char)(code == 0);
-            codes[k] = code;
-        }
-        if (!(high & 0x80)) {
-            memset(codes + size, 0, 8); /* (the hash reads 8 at a time: zeros past the word; inside the slack) */
-            *len = size;
-            return !none;
-        }
+    int ascii = lexc_encode_ascii(ks->encode, text, size, codes);
+    if (ascii >= 0) {
+        memset(codes + size, 0, 8); /* (the hash reads 8 at a time: zeros past the word; inside the slack) */
+        *len = size;
+        return ascii;
     }
     Py_ssize_t n = 0;
     uint64_t group = 0; /* the codes since the last multiple of 8, the first in the low byte */
