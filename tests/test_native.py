@@ -501,8 +501,8 @@ def test_the_popcnt_portable_image_and_graph_searches_write_the_same_records(tmp
     LEXC_NO_IMAGE searches the graph itself and its masks. All four write byte-identical
     records (the same plays, scores and order) on the built-in positions, for both strategies
     over ENABLE's gaddawg and GADDAG and Appel & Jacobson's over its DAWG (a GADDAG's DAWG root
-    is rebuilt in memory: Appel & Jacobson's search and the cross-checks over a GADDAG read the
-    graph even where there is an image, Gordon's the image)."""
+    is rebuilt in memory, and its image holds it: Appel & Jacobson's search and the
+    cross-checks over a GADDAG read the image as Gordon's does)."""
     import json
 
     files = []
@@ -527,6 +527,40 @@ def test_the_popcnt_portable_image_and_graph_searches_write_the_same_records(tmp
     first = runs["0", "0"]
     assert all(run == first for run in runs.values())
     assert len(first) == 5 and all(len(digests) == 40 for digests in first.values())
+
+
+@needs_core
+@pytest.mark.parametrize("fmt", ["dawg", "dawg-packed", "gaddawg", "gaddag"])
+def test_every_search_of_a_word_graph_and_its_cross_checks_read_the_image(fmt):
+    """Both strategies over every word graph of at most 31 letters, and their cross-checks,
+    read the graph's search image, whatever the file's edge layout (u32, u64, packed: the
+    image's edges are u32, their fields moved) and wherever the search starts: a GADDAG file's
+    DAWG root, rebuilt in memory after the stored edges, is in its image too (it was searched
+    over the graph, at half the speed, and `dawg-packed` had no image). Where the image is
+    turned off (LEXC_NO_IMAGE), none reads it. The plays are the same either way (the records
+    test, below)."""
+    from lexc.movegen.compiled import _ruleset_arrays
+    from lexc.native import _core
+    from lexc.ruleset import load_ruleset
+
+    english = load_ruleset("english")
+    words = ["AB", "ABA", "BA", "CAB", "CABS", "SCAB", "ABS", "BAS"]
+    values, letter, word = _ruleset_arrays(english)
+    found = set()
+    for layout in ("u32", "u64") if fmt != "dawg-packed" else ("packed",):
+        options = {} if fmt == "dawg-packed" else {"layout": layout}
+        lexicon = formats.build(from_words(words, english.alphabet), fmt, "english", **options)
+        for strategy in (0, 1) if fmt.startswith("gadd") else (0,):
+            graph, roots = lexicon.search_graph("gordon" if strategy else "appel-jacobson")
+            made = _core.Generator(graph, 15, strategy, roots[0], roots[1], roots[2], values, letter, word, 7, 50, 7, 7)
+            reads = made.reads()
+            assert reads == ("image", "image") if _core.IMAGE else "image" not in reads, (fmt, layout, strategy, reads)
+            board = bytearray(225)
+            board[7 * 15 + 7], board[7 * 15 + 8] = 1, 2  # AB at 8H
+            records, count, _ = made.plays(bytes(board), bytes([1, 2, 3, 19]), 1000)
+            assert count > 0
+            found.add((strategy, records))
+    assert len({records for strategy, records in found if strategy == 0}) == 1  # (every layout the same plays)
 
 
 def test_keep_heap_is_asked_by_the_command_line_only_and_says_whether_it_held():

@@ -349,14 +349,15 @@ int graph_masks(Graph *g) {
 }
 
 /* graph_image (core.h). The lists are laid out in the file's order, every list of the stored
- * edges (a list ends at an edge marked last), so that the list from edge s has its mask at
- * 1 + s + (the lists before it); a child that points into the middle of a list (lexc's
- * minimizer shares a list's tail: 8,801 of the 419,252 lists
- * ENABLE's gaddawg's children name) names a copy of
- * that tail, after them. Three passes in order over the edges: where lists begin (a bit an
- * edge, and the count before each 64), the tails children name (a bit an edge), the image,
- * each child's offset counted from the bits (a breadth-first order from the roots searched no
- * faster, and an offset table as big as the file took twice as long to make). */
+ * edges (a list ends at an edge marked last) and after them the in-memory ones (a GADDAG file's
+ * rebuilt DAWG root: its pointer, a one-edge list, then its list), so that the list from edge s
+ * has its mask at 1 + s + (the lists before it); a child that points into the middle of a list
+ * (lexc's minimizer shares a list's tail: 8,801 of the 419,252 lists ENABLE's gaddawg's
+ * children name) names a copy of that tail, after them. Three passes in order over the edges:
+ * where lists begin (a bit an edge, and the count before each 64), the tails children name (a
+ * bit an edge), the image, each child's offset counted from the bits (a breadth-first order
+ * from the roots searched no faster, and an offset table as big as the file took twice as long
+ * to make). */
 #define IMAGE_MAX ((Py_ssize_t)1 << 22) /* child fields of 22 bits */
 
 typedef struct {
@@ -376,13 +377,25 @@ static uint32_t image_offset(const ImageMap *m, uint32_t c) {
     return m->tail_off[m->tails_before[c >> 6] + (uint32_t)(lexc_pop32((uint32_t)below) + lexc_pop32((uint32_t)(below >> 32)))];
 }
 
-/* write the list from stored edge s (to the edge marked last) at image offset o: its mask, its
- * edges with their children's offsets; the offset after it */
-static Py_ssize_t image_list(const uint32_t *E, const ImageMap *m, uint32_t *img, Py_ssize_t s, Py_ssize_t o) {
+/* edge i of the graph, its stored edges and then its in-memory ones, in the u32 layout (the
+ * image's): as it is where the graph is u32, its fields moved there from a u64 or packed
+ * edge (make_image reads only graphs of fewer than IMAGE_MAX edges, and of at most 31
+ * letters: every field fits) */
+static inline uint32_t image_edge(const Graph *g, Py_ssize_t i) {
+    if (LEXC_LIKELY(!g->wide && i < g->n)) return ((const uint32_t *)g->base)[i];
+    uint64_t e = edge_at(g, i);
+    if (!g->wide) return (uint32_t)e;
+    return (uint32_t)LETTER(g, e) << 24 | (uint32_t)TERM(g, e) << 23 | (uint32_t)LASTE(g, e) << 22 |
+           (uint32_t)CHILD(g, e);
+}
+
+/* write the list from edge s (to the edge marked last) at image offset o: its mask, its edges
+ * with their children's offsets; the offset after it */
+static Py_ssize_t image_list(const Graph *g, const ImageMap *m, uint32_t *img, Py_ssize_t s, Py_ssize_t o) {
     uint32_t mask = 0;
     Py_ssize_t j = o + 1;
     for (Py_ssize_t i = s;; i++) {
-        uint32_t e = E[i], c = e & 0x3FFFFF;
+        uint32_t e = image_edge(g, i), c = e & 0x3FFFFF;
         mask |= 1u << (e >> 24); /* (a stored edge's letter is at most n_letters: proven) */
         img[j++] = (e & ~0x3FFFFFu) | (c ? image_offset(m, c) : 0u);
         if (e >> 22 & 1u) break; /* (the last stored edge closes its list: proven) */
@@ -392,9 +405,9 @@ static Py_ssize_t image_list(const uint32_t *E, const ImageMap *m, uint32_t *img
 }
 
 static int make_image(Graph *g) {
-    Py_ssize_t n = g->n, p = g->pointers, words = (n >> 6) + 1;
-    if (g->wide || g->n_letters > 31 || n <= p) return 0;
-    const uint32_t *E = (const uint32_t *)g->base;
+    Py_ssize_t n = g->n, p = g->pointers, total = n + g->n_extra, words = (total >> 6) + 1;
+    if (total >= IMAGE_MAX || g->n_letters > 31 || n <= p) return 0; /* (an image is at least as long) */
+#define EDGE_OF(i) image_edge(g, i)
     uint64_t *begins = calloc((size_t)words, sizeof *begins), *tailbits = calloc((size_t)words, sizeof *tailbits);
     uint32_t *before = calloc((size_t)words, sizeof *before), *tails_before = calloc((size_t)words, sizeof *tails_before);
     uint32_t *tail_at = NULL, *tail_off = NULL, *img = NULL;
@@ -403,56 +416,59 @@ static int make_image(Graph *g) {
     /* (without a branch an edge where no predictor could guess: whether a list ends or a
      * child is a leaf follows no pattern, and a mispredicted branch an edge cost half the time) */
     uint64_t opens = 1; /* a list begins at the next edge */
-    for (Py_ssize_t i = p; i < n; i++) {
+    for (Py_ssize_t i = p; i < total; i++) { /* (the last stored edge closes its list: proven) */
         if (!(i & 63)) before[i >> 6] = (uint32_t)lists;
         begins[i >> 6] |= opens << (i & 63);
         lists += (Py_ssize_t)opens;
-        opens = E[i] >> 22 & 1u;
+        opens = EDGE_OF(i) >> 22 & 1u;
     }
-    for (Py_ssize_t i = 0; i < n; i++) { /* (the proof: a child is 0 or in p .. n - 1) */
-        uint32_t c = E[i] & 0x3FFFFF;
+    for (Py_ssize_t i = 0; i < total; i++) { /* (the proof: a child is 0 or in p .. total - 1) */
+        uint32_t c = EDGE_OF(i) & 0x3FFFFF;
         uint64_t known = (begins[c >> 6] | tailbits[c >> 6]) >> (c & 63) & 1u; /* (edge 0 begins no list) */
         if (!known & (c != 0)) {
             tailbits[c >> 6] |= 1ULL << (c & 63);
             tails++;
-            for (Py_ssize_t k = c; tail_edges++, !(E[k] >> 22 & 1u); k++) {}
+            for (Py_ssize_t k = c; tail_edges++, !(EDGE_OF(k) >> 22 & 1u); k++) {}
         }
     }
-    Py_ssize_t size = 1 + n + lists + tails + tail_edges;
+    Py_ssize_t size = 1 + total + lists + tails + tail_edges;
     if (size >= IMAGE_MAX) goto none;
     tail_at = malloc(((size_t)tails + 1) * sizeof *tail_at);
     tail_off = malloc(((size_t)tails + 1) * sizeof *tail_off);
     img = malloc((size_t)size * sizeof *img);
     if (!tail_at || !tail_off || !img) goto nomem;
-    Py_ssize_t o = 1 + n + lists, k = 0;
-    for (Py_ssize_t c = p; c < n; c++) {
+    Py_ssize_t o = 1 + total + lists, k = 0;
+    for (Py_ssize_t c = p; c < total; c++) {
         if (!(c & 63)) tails_before[c >> 6] = (uint32_t)k;
         if (!(tailbits[c >> 6] >> (c & 63) & 1u)) continue;
         tail_at[k] = (uint32_t)c; tail_off[k] = (uint32_t)o; k++;
         o++; /* (its mask) */
-        for (Py_ssize_t i = c; o++, !(E[i] >> 22 & 1u); i++) {}
+        for (Py_ssize_t i = c; o++, !(EDGE_OF(i) >> 22 & 1u); i++) {}
     }
     ImageMap m = {begins, tailbits, before, tails_before, tail_off};
     img[0] = 0;
     for (Py_ssize_t r = 0; r < p; r++) {
-        uint32_t e = E[r], c = e & 0x3FFFFF;
+        uint32_t e = EDGE_OF(r), c = e & 0x3FFFFF;
         img[1 + r] = (e & ~0x3FFFFFu) | (c ? image_offset(&m, c) : 0u);
     }
     o = 1 + p; /* every list, in order: an edge's mask slot is the last list's to begin */
     Py_ssize_t mask_at = o;
     uint32_t mask = 0;
-    for (Py_ssize_t i = p; i < n; i++) {
-        uint32_t e = E[i], c = e & 0x3FFFFF, opened = (uint32_t)(begins[i >> 6] >> (i & 63) & 1u);
+    for (Py_ssize_t i = p; i < total; i++) {
+        uint32_t e = EDGE_OF(i), c = e & 0x3FFFFF, opened = (uint32_t)(begins[i >> 6] >> (i & 63) & 1u);
         o += opened;
         mask_at = opened ? o - 1 : mask_at;
         mask = (mask & (opened - 1u)) | 1u << (e >> 24); /* (a stored edge's letter is at most n_letters: proven) */
         img[o++] = (e & ~0x3FFFFFu) | (image_offset(&m, c ? c : (uint32_t)p) & (0u - (uint32_t)(c != 0)));
         img[mask_at] = mask;
     }
-    for (k = 0; k < tails; k++) o = image_list(E, &m, img, tail_at[k], o);
+    for (k = 0; k < tails; k++) o = image_list(g, &m, img, tail_at[k], o);
+    /* the in-memory root: the edge right after the stored ones, a list of its own */
+    g->image_extra_root = g->n_extra ? (Py_ssize_t)image_offset(&m, (uint32_t)n) : 0;
     free(begins); free(tailbits); free(before); free(tails_before); free(tail_at); free(tail_off);
     g->owned_image = img; g->image = img;
     return 0;
+#undef EDGE_OF
 none: /* too big for the child field: no image, the searches read the graph and its masks */
     free(begins); free(tailbits); free(before); free(tails_before);
     return 0;
@@ -468,6 +484,10 @@ int graph_image(Graph *g) {
         Graph *b = (Graph *)g->shared;
         if (graph_image(b) < 0) return -1;
         g->image = b->image; g->image_tried = 1;
+        /* (the image holds the shared graph's in-memory edges: this one's root among them only
+         * where they are the same edges) */
+        if (g->n_extra == b->n_extra && (!g->n_extra || !memcmp(g->extra, b->extra, (size_t)g->n_extra * 8)))
+            g->image_extra_root = b->image_extra_root;
         return 0;
     }
     if (make_image(g) < 0) return -1;

@@ -157,6 +157,8 @@ typedef struct {
     const uint32_t *image; /* the search image (graph_image), or NULL */
     uint32_t *owned_image;
     int image_tried;       /* graph_image ran (the image may still be NULL: the graph has none) */
+    Py_ssize_t image_extra_root; /* the image index of the in-memory root (the edge n: a GADDAG file's
+                            * rebuilt DAWG root pointer; its edge reads image[index + 1]), 0: none */
     int32_t *first;        /* for at most 31 letters: the member walk after its first two letters
                             * a, b (a word's first) at [B a + b], and
                             * after three, a, b, c, at [B^2 + (B a + b) B + c], B = letters + 1:
@@ -178,10 +180,12 @@ typedef struct {
  * they start, the GIL held): 0, or -1 with MemoryError set */
 int graph_masks(Graph *g);
 
-/* The search image of a u32 graph of at most 31 letters: each sibling list as its letter
+/* The search image of a graph of at most 31 letters and fewer than 2^22 edges, in any layout
+ * (its edges in the u32 layout's fields): each sibling list as its letter
  * mask (bit c: the list holds letter c, the separator's bit 0 included) followed by its edges,
  * every edge's child the image offset of its list's mask; the root pointer slots first, at
- * image[1 ..], so that a root's edge index r reads image[r + 1] as every edge index does. A
+ * image[1 ..], so that a root's edge index r reads image[r + 1] as every edge index does; the
+ * in-memory edges after the stored ones (the rebuilt root's index: image_extra_root). A
  * list's mask and edges sit together, one cache line where the kids masks take two. Made by the
  * first search (the GIL held), not on load: 0 (g->image NULL where the graph can have none),
  * or -1 with MemoryError set. */
@@ -304,7 +308,8 @@ typedef struct {
     const Graph *g;
     void (*search)(Lane *); /* the strategy's search over what the graph has (gen_setup's choice) */
     int n, rack_size, bingo, sr, sc, fixed, masked, imaged, cross_imaged, popcnt;
-    Py_ssize_t dawg_root, root, gaddag_root;
+    Py_ssize_t dawg_root, root, gaddag_root; /* (the image's indices: root where imaged, the other two
+                                              * where cross_imaged; else the graph's) */
     Mask want;             /* the letters a cross-check decides (gen_setup: all); a search only ever
                             * asks a check about letters its rack holds, so one rack's movegen
                             * decides those alone */

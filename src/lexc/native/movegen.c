@@ -235,8 +235,9 @@ static inline uint64_t edge32(const Graph *g, Py_ssize_t i) {
 #undef KIDS
 #undef EDGE_ADDR
 
-/* the search image (core.h graph_image), which every generator over a u32 graph of at most 31
- * letters searches from a root pointer (gen_setup): a list's mask at its offset, its edges after
+/* the search image (core.h graph_image), which every generator over a graph of at most 31
+ * letters and fewer than 2^22 edges searches (gen_setup), whatever the file's edge layout (the
+ * image's edges are u32, their fields moved): a list's mask at its offset, its edges after
  * it, so that the mask and the edges it finds are one cache line, not one in each of two arrays
  * as big as the file; an edge index i reads image[i + 1], a list's mask sits at its own index
  * (its first edge's). Both searches ran faster over it (ENABLE's gaddawg, the bench's
@@ -295,6 +296,14 @@ static int use_popcnt = 0;
 
 /* whether the graph's edges are the u32 layout (Graph accepts exactly two: core.h Layout) */
 static int fixed_u32(const Graph *g) { return !g->wide; }
+
+/* the image's index of root edge r (graph_image made): a root pointer's own, the in-memory
+ * root's (the edge right after the stored ones) where the image holds it; -1 otherwise */
+static Py_ssize_t image_root(const Graph *g, Py_ssize_t r) {
+    if (r < g->pointers) return r;
+    if (r == g->n && g->image_extra_root) return g->image_extra_root;
+    return -1;
+}
 
 /* fetch the sibling list from edge i (its mask, if made, and its first edges) before a walk
  * reads it: the mask and the edge it points to then arrive together, not one miss after the
@@ -470,13 +479,22 @@ int gen_setup(Gen *G, const Graph *g, int n, const int32_t *values, const uint8_
     G->want = ALL;
     memcpy(G->values, values, sizeof G->values);
     G->fixed = fixed_u32(g) && root < g->n;
-    /* the search image, where the graph can have one: for the search from a root pointer, and
-     * for the cross-checks where their roots are root pointers too (a GADDAG file's rebuilt
-     * DAWG root is an edge in memory, past the stored ones: its walks read the graph) */
-    if (G->fixed && use_image && root < g->pointers) {
+    /* the search image, where the graph can have one: for the search from a root it holds (a
+     * root pointer, or a GADDAG file's rebuilt DAWG root, the in-memory edge after the stored
+     * ones), its roots then the image's indices; for the cross-checks where it holds theirs too */
+    if (use_image && (root < g->pointers || root == g->n)) {
         if (graph_image((Graph *)g) < 0) return -1;
-        G->imaged = g->image != NULL;
-        G->cross_imaged = G->imaged && dawg_root < g->pointers && gaddag_root < g->pointers;
+        Py_ssize_t r = g->image ? image_root(g, root) : -1;
+        if (r >= 0) {
+            G->imaged = 1;
+            G->root = r;
+            Py_ssize_t d = image_root(g, dawg_root), a = gaddag_root < 0 ? -1 : image_root(g, gaddag_root);
+            if (d >= 0 && (gaddag_root < 0 || a >= 0)) {
+                G->cross_imaged = 1;
+                G->dawg_root = d;
+                G->gaddag_root = a;
+            }
+        }
     }
     /* the kids masks, where a search or the cross-checks read the graph itself */
     if (G->fixed && !G->cross_imaged && graph_masks((Graph *)g) < 0) return -1;
@@ -767,9 +785,22 @@ static PyObject *Generator_plays(PyObject *self, PyObject *const *args, Py_ssize
     return generate(G, (const uint8_t *)b, counts, cap);
 }
 
+/* reads() -> (search, cross-checks): what each reads, "image" (the search image), "masks" (the
+ * graph and its kids masks), "u32" (the u32 edges) or "any" (any layout); for the tests and for
+ * a user's question why a file searches slower than another */
+static PyObject *Generator_reads(PyObject *self, PyObject *unused) {
+    (void)unused;
+    const Gen *G = &((const Generator *)self)->G;
+    const char *search = G->imaged ? "image" : G->masked ? "masks" : G->fixed ? "u32" : "any";
+    const char *cross = G->cross_imaged ? "image" : G->g->kids ? "masks" : "any";
+    return Py_BuildValue("(ss)", search, cross);
+}
+
 static PyMethodDef Generator_methods[] = {
     {"plays", (PyCFunction)(void (*)(void))Generator_plays, METH_FASTCALL,
      "plays(board, tiles, cap) -> (records, count, edges): every play of one position"},
+    {"reads", Generator_reads, METH_NOARGS,
+     "reads() -> (search, cross-checks): what each reads: 'image', 'masks', 'u32' or 'any'"},
     {NULL, NULL, 0, NULL},
 };
 
