@@ -270,8 +270,9 @@ def test_the_edges_a_search_read_come_back_with_its_call():
     quiet = generate_plays(empty, "Q", lexicon, "gordon")
     assert busy.search_edges > quiet.search_edges >= 0
     assert busy.search_edges == generate_plays(empty, "CATSTA?", lexicon, "gordon").search_edges
-    assert len(native.COMPILED.core.movegen(lexicon._graph, b"".join(empty.rows), 15, bytes([0, 1]), 1, 0, 1, 1,
-                                     bytes(1024), bytes([1]) * 225, bytes([1]) * 225, 7, 50, 7, 7, 10)) == 3
+    made = native.COMPILED.core.Generator(lexicon._graph, 15, 1, 0, 1, 1, bytes(1024), bytes([1]) * 225,
+                                          bytes([1]) * 225, 7, 50, 7, 7)
+    assert len(made.plays(b"".join(empty.rows), b"\x01", 10)) == 3
 
 
 # -- fault 3: scores in 64 bits, and rulesets whose scores fit ----------------------------------
@@ -326,19 +327,20 @@ def test_a_ruleset_whose_scores_could_pass_the_bound_is_refused():
 @needs_core
 def test_the_core_refuses_arrays_whose_scores_could_overflow():
     """Called directly with hostile arrays (word multipliers of 255, tile values of 2**31 - 1),
-    movegen refuses the position instead of overflowing a score."""
+    the generator refuses the position instead of overflowing a score."""
     lexicon = formats.build(from_words(["AB", "BA"], ENGLISH.alphabet), "dawg", "english")
     board = bytes(225)
     values = (2**31 - 1).to_bytes(4, "little") * 256
+    made = native.COMPILED.core.Generator(lexicon._graph, 15, 0, 0, 0, -1, values, bytes([255]) * 225,
+                                          bytes([255]) * 225, 7, 50, 7, 7)
     with pytest.raises(ValueError, match="64 bits"):
-        native.COMPILED.core.movegen(lexicon._graph, board, 15, bytes([0, 7, 7]), 0, 0, 0, -1, values,
-                                     bytes([255]) * 225, bytes([255]) * 225, 7, 50, 7, 7, 1000)
+        made.plays(board, b"\x01" * 7 + b"\x02" * 7, 1000)
 
 
 @needs_core
 def test_a_prepared_generator_checks_each_position_as_movegen_does():
     """``Generator`` (the graph and ruleset checked once, then a position a call) answers as
-    ``movegen`` for the same position, refuses a board of the wrong size or with a code
+    the pure path does for the same position, refuses a board of the wrong size or with a code
     outside the alphabet, a rack tile outside it and a rack of more than 255 tiles, and a
     rack whose plays could score past 64 bits (the bound found per tile count)."""
     from lexc.board.board import Board
@@ -346,6 +348,7 @@ def test_a_prepared_generator_checks_each_position_as_movegen_does():
 
     english = load_ruleset("english")
     lexicon = formats.build(from_words(["AB", "BA", "ABA"], english.alphabet), "gaddawg", "english")
+    pure = formats.build(from_words(["AB", "BA", "ABA"], english.alphabet), "gaddawg", "english", backend=native.PURE)
     graph, roots = lexicon.search_graph("gordon")
     values, letter, word = _ruleset_arrays(english)
     core = native.COMPILED.core
@@ -354,9 +357,11 @@ def test_a_prepared_generator_checks_each_position_as_movegen_does():
     for strategy in (0, 1):
         made = core.Generator(graph, 15, strategy, roots[0], roots[strategy], roots[2], values, letter, word, 7, 50, 7,
                               7)
-        want = core.movegen(graph, bytes(board), 15, bytes([1, 1, 1]), strategy, roots[0], roots[strategy],
-                            roots[2], values, letter, word, 7, 50, 7, 7, 100)
-        assert made.plays(bytes(board), b"\x00\x01\x02", 100) == want and want[1] > 0
+        records, count, _ = made.plays(bytes(board), b"\x00\x01\x02", 100)
+        position = Board(english, tuple(bytes(board[r * 15 : (r + 1) * 15]) for r in range(15)))
+        want = generate_plays(position, "?AB", pure, "gordon" if strategy else "appel-jacobson").scores()
+        scores = [int.from_bytes(records[k * 40 : k * 40 + 8], "little", signed=True) for k in range(count)]
+        assert count == len(want) > 0 and sorted(scores) == sorted(want)
         for bad_board in (bytes(224), bytes(board[:-1]) + b"\x1b", bytes(board[:-1]) + b"\x80"):
             with pytest.raises(ValueError, match="movegen"):
                 made.plays(bad_board, b"\x01", 100)
@@ -496,7 +501,8 @@ def test_move_generation_reads_tile_values_at_any_alignment():
 
     values, letter, word = _ruleset_arrays(ENGLISH)
     shifted = memoryview(b"\x00" + values)[1:]
-    args = (b"".join(Board.empty(ENGLISH).rows), 15, bytes([0, 1, 1]), 0, 0, 0, -1)
-    tail = (letter, word, 7, 50, 7, 7, 100)
     core = native.COMPILED.core
-    assert core.movegen(lexicon._graph, *args, shifted, *tail) == core.movegen(lexicon._graph, *args, values, *tail)
+    made = [core.Generator(lexicon._graph, 15, 0, 0, 0, -1, given, letter, word, 7, 50, 7, 7)
+            for given in (shifted, values)]
+    board = b"".join(Board.empty(ENGLISH).rows)
+    assert made[0].plays(board, b"\x01\x02", 100) == made[1].plays(board, b"\x01\x02", 100)

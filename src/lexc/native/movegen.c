@@ -670,52 +670,17 @@ done:
     return result;
 }
 
-/* movegen(graph, board, n, rack, strategy, dawg_root, search_root, gaddag_root, values,
- *         letter_mult, word_mult, rack_size, bingo, start_row, start_col, cap)
- *   -> (records, count, edges)
- * board: n*n codes row-major (0 empty, BLANK_FLAG on blanks); rack: counts by letter code,
- * index 0 the blanks; strategy: 0 Appel & Jacobson from the DAWG root `search_root`, 1 Gordon
- * from the GADDAG root `search_root`; cross-checks from `dawg_root`, or from `gaddag_root` where
- * that is cheaper (-1: the graph holds no GADDAG); values: 256
- * little-endian int32 by board code; letter_mult, word_mult: n*n bytes. AnswerCap
- * past `cap` plays. `edges`: how many edges the searches read (cross-checks apart), returned
- * with the call (no state outlives it: a threaded host's calls never see each other's). */
-static PyObject *movegen(PyObject *module, PyObject *args) {
-    (void)module;
-    PyObject *graph;
-    Py_buffer board, rack, values, lm, wm;
-    int n, strategy, rack_size, bingo, sr, sc;
-    Py_ssize_t dawg_root, root, gaddag_root, cap;
-    if (!PyArg_ParseTuple(args, "O!y*iy*innny*y*y*iiiin", GraphType, &graph, &board, &n, &rack, &strategy, &dawg_root,
-                          &root, &gaddag_root, &values, &lm, &wm, &rack_size, &bingo, &sr, &sc, &cap))
-        return NULL;
-    const Graph *g = (const Graph *)graph;
-    PyObject *result = NULL;
-    Gen G;
-    int counts[128] = {0}, tiles = 0;
-    const uint8_t *rc = (const uint8_t *)rack.buf;
-    for (Py_ssize_t k = 0; k < rack.len && k < 128; k++) { counts[k] = rc[k]; tiles += rc[k]; }
-    if (gen_check_args(g, &board, n, rack.len, dawg_root, root, gaddag_root, &values, &lm, &wm, tiles,
-                       bingo, sr, sc, strategy) < 0)
-        goto done;
-    if (gen_setup(&G, g, n, values.buf, lm.buf, wm.buf, rack_size, bingo, sr, sc, dawg_root, root, gaddag_root,
-                  strategy) < 0)
-        goto done;
-    result = generate(&G, board.buf, counts, cap);
-done:
-    PyBuffer_Release(&board); PyBuffer_Release(&rack); PyBuffer_Release(&values);
-    PyBuffer_Release(&lm); PyBuffer_Release(&wm);
-    return result;
-}
-
 /* -- a generator prepared once for a graph and a ruleset ---------------------------------- */
 
 /* Generator(graph, n, strategy, dawg_root, search_root, gaddag_root, values, letter_mult,
- * word_mult, rack_size, bingo, start_row, start_col): movegen's arguments but the board, the
- * rack and the cap, checked and set up once (the ruleset's arrays copied, the bound on a
- * play's score found for every count of rack tiles); `plays(board, tiles, cap)` then searches
- * one position, as movegen does, with only the position to check. What the move generator
- * keeps for a lexicon and a ruleset (lexc.movegen.compiled). */
+ * word_mult, rack_size, bingo, start_row, start_col): strategy 0 is Appel & Jacobson's from
+ * the DAWG root `search_root`, 1 Gordon's from the GADDAG root `search_root`; cross-checks from
+ * `dawg_root`, or from `gaddag_root` where that is cheaper (-1: the graph holds no GADDAG);
+ * values: 256 little-endian int32 by board code; letter_mult, word_mult: n*n bytes. Checked
+ * and set up once (the ruleset's arrays copied, the bound on a play's score found for every
+ * count of rack tiles); `plays(board, tiles, cap)` then searches one position, with only the
+ * position to check. What the move generator keeps for a lexicon and a ruleset
+ * (lexc.movegen.compiled); the only way into move generation from Python. */
 typedef struct {
     PyObject_HEAD
     PyObject *graph;
@@ -759,8 +724,11 @@ static void Generator_dealloc(PyObject *self) {
     free_object(self);
 }
 
-/* plays(board, tiles, cap) -> (records, count, edges): movegen's answer for the board (n x n
- * bytes) and the rack's tiles (bytes of letter codes, 0 a blank; at most 255) */
+/* plays(board, tiles, cap) -> (records, count, edges): every play of the board (n*n codes
+ * row-major, 0 empty, BLANK_FLAG on blanks) for the rack's tiles (bytes of letter codes, 0 a
+ * blank; at most 255), one record a play in generation order, AnswerCap past `cap` plays;
+ * `edges`: how many edges the searches read (cross-checks apart), returned with the call (no
+ * state outlives it: a threaded host's calls never see each other's) */
 static PyObject *Generator_plays(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     const Generator *m = (const Generator *)self;
     const Gen *G = &m->G;
@@ -1167,7 +1135,6 @@ done:
 }
 
 static PyMethodDef movegen_methods[] = {
-    {"movegen", movegen, METH_VARARGS, "Every play of a position: (records, count, edges its searches read)."},
     {"notations", notations, METH_VARARGS, "The notation of each play record."},
     {"ranked", ranked, METH_VARARGS, "The plays best first: ([notation], [score])."},
     {"batch_json", batch_json, METH_VARARGS, "The plays' JSON line of lexc moves --batch."},
