@@ -407,7 +407,6 @@ static Py_ssize_t image_list(const Graph *g, const ImageMap *m, uint32_t *img, P
 static int make_image(Graph *g) {
     Py_ssize_t n = g->n, p = g->pointers, total = n + g->n_extra, words = (total >> 6) + 1;
     if (total >= IMAGE_MAX || g->n_letters > 31 || n <= p) return 0; /* (an image is at least as long) */
-#define EDGE_OF(i) image_edge(g, i)
     uint64_t *begins = calloc((size_t)words, sizeof *begins), *tailbits = calloc((size_t)words, sizeof *tailbits);
     uint32_t *before = calloc((size_t)words, sizeof *before), *tails_before = calloc((size_t)words, sizeof *tails_before);
     uint32_t *tail_at = NULL, *tail_off = NULL, *img = NULL;
@@ -420,15 +419,15 @@ static int make_image(Graph *g) {
         if (!(i & 63)) before[i >> 6] = (uint32_t)lists;
         begins[i >> 6] |= opens << (i & 63);
         lists += (Py_ssize_t)opens;
-        opens = EDGE_OF(i) >> 22 & 1u;
+        opens = image_edge(g, i) >> 22 & 1u;
     }
     for (Py_ssize_t i = 0; i < total; i++) { /* (the proof: a child is 0 or in p .. total - 1) */
-        uint32_t c = EDGE_OF(i) & 0x3FFFFF;
+        uint32_t c = image_edge(g, i) & 0x3FFFFF;
         uint64_t known = (begins[c >> 6] | tailbits[c >> 6]) >> (c & 63) & 1u; /* (edge 0 begins no list) */
         if (!known & (c != 0)) {
             tailbits[c >> 6] |= 1ULL << (c & 63);
             tails++;
-            for (Py_ssize_t k = c; tail_edges++, !(EDGE_OF(k) >> 22 & 1u); k++) {}
+            for (Py_ssize_t k = c; tail_edges++, !(image_edge(g, k) >> 22 & 1u); k++) {}
         }
     }
     Py_ssize_t size = 1 + total + lists + tails + tail_edges;
@@ -443,19 +442,19 @@ static int make_image(Graph *g) {
         if (!(tailbits[c >> 6] >> (c & 63) & 1u)) continue;
         tail_at[k] = (uint32_t)c; tail_off[k] = (uint32_t)o; k++;
         o++; /* (its mask) */
-        for (Py_ssize_t i = c; o++, !(EDGE_OF(i) >> 22 & 1u); i++) {}
+        for (Py_ssize_t i = c; o++, !(image_edge(g, i) >> 22 & 1u); i++) {}
     }
     ImageMap m = {begins, tailbits, before, tails_before, tail_off};
     img[0] = 0;
     for (Py_ssize_t r = 0; r < p; r++) {
-        uint32_t e = EDGE_OF(r), c = e & 0x3FFFFF;
+        uint32_t e = image_edge(g, r), c = e & 0x3FFFFF;
         img[1 + r] = (e & ~0x3FFFFFu) | (c ? image_offset(&m, c) : 0u);
     }
     o = 1 + p; /* every list, in order: an edge's mask slot is the last list's to begin */
     Py_ssize_t mask_at = o;
     uint32_t mask = 0;
     for (Py_ssize_t i = p; i < total; i++) {
-        uint32_t e = EDGE_OF(i), c = e & 0x3FFFFF, opened = (uint32_t)(begins[i >> 6] >> (i & 63) & 1u);
+        uint32_t e = image_edge(g, i), c = e & 0x3FFFFF, opened = (uint32_t)(begins[i >> 6] >> (i & 63) & 1u);
         o += opened;
         mask_at = opened ? o - 1 : mask_at;
         mask = (mask & (opened - 1u)) | 1u << (e >> 24); /* (a stored edge's letter is at most n_letters: proven) */
@@ -468,7 +467,6 @@ static int make_image(Graph *g) {
     free(begins); free(tailbits); free(before); free(tails_before); free(tail_at); free(tail_off);
     g->owned_image = img; g->image = img;
     return 0;
-#undef EDGE_OF
 none: /* too big for the child field: no image, the searches read the graph and its masks */
     free(begins); free(tailbits); free(before); free(tails_before);
     return 0;

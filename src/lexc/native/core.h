@@ -73,7 +73,6 @@ static inline int lexc_pop32(uint32_t x) {
 #define LEXC_VECTORIZE
 #endif
 
-/* a * b into *r, 1 when it does not fit 64 bits */
 /* A word's UTF-8 text of at most MAX_TILES ASCII characters as letter codes through a Latin-1
  * table (`encode`, 0: not a one-character label), a table read a character and one test at the
  * end, no branch a character (the common case of `word in lexicon`): 1 encoded, 0 a character
@@ -90,6 +89,7 @@ static inline int lexc_encode_ascii(const uint8_t *encode, const char *text, Py_
     return high & 0x80 ? -1 : !none;
 }
 
+/* a * b into *r, 1 when it does not fit 64 bits */
 static inline int lexc_mul_over(uint64_t a, uint64_t b, uint64_t *r) {
 #if (defined(__GNUC__) && __GNUC__ >= 5) || defined(__clang__)
     return __builtin_mul_overflow(a, b, r);
@@ -299,7 +299,7 @@ PyObject *raise_count(PyObject *type, const char *name, Py_ssize_t count);
 
 extern PyTypeObject *GraphType;
 
-/* The whole-position move generator (movegen.c), shared by movegen and the endgame search:
+/* The whole-position move generator (movegen.c), shared by Generator and the endgame search:
  * a square's cross-check for plays one way (`check`, any letter where `crossing` is 0) and
  * its cross-sum; the generator's graph, roots and ruleset arrays (lm, wm held by the caller). */
 typedef struct { Mask check; int64_t sum; uint8_t crossing; } Cross;

@@ -450,7 +450,8 @@ static void solver_free(Solver *S) {
  *         letter_mult, word_mult, rack_size, bingo, start_row, start_col, scoreless, seconds,
  *         table_bits, max_depth[, report])
  *   -> (value, proven, depth, nodes, seconds, pv records, stopped)
- * The arguments of movegen (rack: the side to move's counts, other: the opponent's), the
+ * A Generator's arguments (movegen.c), the board (n*n codes) and the racks (rack: the side
+ * to move's counts by letter code, [0] the blanks; other: the opponent's), the
  * position's scoreless turns in a row, a time limit (0: none), the table's size (2^bits
  * entries) and a depth limit (0: none); `report(depth, value, nodes, seconds, proven)` is
  * called after each finished iteration (an exception it raises ends the search). `proven`: the value is exact; else it is the deepest

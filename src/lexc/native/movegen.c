@@ -7,7 +7,7 @@
  * (scoring.LaneScoring); a one-tile play that forms words both ways listed once, across.
  * Plays come back as fixed records (RECORD bytes): int64 score, row, column, down, length,
  * then the tiles (0 where the word runs through a board tile, BLANK_FLAG on blanks). Scores
- * are computed in 64 bits, and movegen refuses a position whose scores could pass them
+ * are computed in 64 bits, and a position whose scores could pass them is refused
  * (score_bound), so no sum or product overflows.
  */
 #include "core.h"
@@ -413,7 +413,7 @@ static int cross_job(const Gen *G, const uint8_t *b, int r, int c, int down, Cro
     return 0;
 }
 
-/* -- a whole position: the generator (core.h), which movegen and the endgame search share -- */
+/* -- a whole position: the generator (core.h), which Generator and the endgame search share -- */
 
 /* the cross-check of square (r, c) for plays `down`, among the letters G->want, with the
  * cross-sum; `crossing` 0 where the square touches no tile that way (any letter fits) */
@@ -468,7 +468,7 @@ void gen_all_cross(const Gen *G, const uint8_t *b, Cross *x) {
     all_cross(G, b, &s, x);
 }
 
-/* A generator for the graph and ruleset arrays of a movegen call (checked by the caller):
+/* A generator for the graph and ruleset arrays of a Generator or an endgame (checked by the caller):
  * 0, or -1 with an exception (no memory for the letter masks). */
 int gen_setup(Gen *G, const Graph *g, int n, const int32_t *values, const uint8_t *lm, const uint8_t *wm,
               int rack_size, int bingo, int sr, int sc, Py_ssize_t dawg_root, Py_ssize_t root, Py_ssize_t gaddag_root,
@@ -482,7 +482,7 @@ int gen_setup(Gen *G, const Graph *g, int n, const int32_t *values, const uint8_
     /* the search image, where the graph can have one: for the search from a root it holds (a
      * root pointer, or a GADDAG file's rebuilt DAWG root, the in-memory edge after the stored
      * ones), its roots then the image's indices; for the cross-checks where it holds theirs too */
-    if (use_image && (root < g->pointers || root == g->n)) {
+    if (use_image) {
         if (graph_image((Graph *)g) < 0) return -1;
         Py_ssize_t r = g->image ? image_root(g, root) : -1;
         if (r >= 0) {
@@ -616,8 +616,9 @@ static int check_board(const Graph *g, const uint8_t *b, Py_ssize_t len) {
 
 static const char OVER[] = "movegen: a play's score could pass 64 bits (tile values, premiums)";
 
-/* the checks movegen and the endgame search make of a position's arguments: 0, or -1 with
- * ValueError set */
+/* the checks the endgame search makes of its position's arguments (a Generator makes the
+ * same: check_setup once, then the board and the rack a position): 0, or -1 with ValueError
+ * set */
 int gen_check_args(const Graph *g, const Py_buffer *board, int n, Py_ssize_t rack_len, Py_ssize_t dawg_root,
                    Py_ssize_t root, Py_ssize_t gaddag_root, const Py_buffer *values, const Py_buffer *lm,
                    const Py_buffer *wm, int tiles, int bingo, int sr, int sc, int strategy) {
